@@ -1,0 +1,1 @@
+//! A Bloom filter for URL keys of very large streams (skeleton).

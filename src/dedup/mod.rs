@@ -1,0 +1,192 @@
+//! The duplicate-removal method — pure: plain records in, clusters out.
+//!
+//! No async, no HTTP, no templates, no logging and no panics on odd input
+//! (`.ci/run` greps that no web or async crate is named here).
+//!
+//! Records are processed in fused-rank order. The first record of a duplicate
+//! group is kept; every later one is attached to it with the [`Stage`] and
+//! similarity that matched it (never silently dropped):
+//!
+//! 1. [`url`]: normalized URL keys compared exactly (64-bit fingerprints, or a
+//!    [`bloom`] filter for streams too large for an exact set).
+//! 2. [`title`]: normalized titles; equal titles select the looser snippet
+//!    threshold `os1` instead of `os2`.
+//! 3. [`features`]: punctuation-anchored feature codes kept in a `BTreeMap`
+//!    from code to postings; similarity `K / M`. [`simhash`] and [`rabin`] are
+//!    alternatives for comparison, `none` stops after the URL stage.
+//!
+//! [`pipeline`] ties the stages together.
+
+pub mod bloom;
+pub mod features;
+pub mod pipeline;
+pub mod rabin;
+pub mod simhash;
+pub mod title;
+pub mod url;
+
+use serde::{Deserialize, Serialize};
+
+pub use pipeline::{Deduper, Verdict, dedup};
+
+/// One record as the dedup core sees it. Borrowed so a caller never copies
+/// strings just to ask whether two records are the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Doc<'a> {
+    /// The link as the engine gave it (redirect wrappers may still be on it).
+    pub url: &'a str,
+    /// The title as displayed.
+    pub title: &'a str,
+    /// The snippet as plain text.
+    pub snippet: &'a str,
+}
+
+/// Which rule attached a record to the kept record of its group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Equal normalized URL keys.
+    Url,
+    /// Equal normalized titles, and snippet similarity ≥ `os1`.
+    Title,
+    /// Different titles, and snippet similarity ≥ `os2`.
+    Snippet,
+}
+
+impl Stage {
+    /// The name used in JSON and on pages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Url => "url",
+            Stage::Title => "title",
+            Stage::Snippet => "snippet",
+        }
+    }
+}
+
+/// The snippet-similarity method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Punctuation-anchored feature codes (the seed paper's method).
+    #[default]
+    FeatureCode,
+    /// 64-bit SimHash, duplicate when the Hamming distance ≤ `max_distance`.
+    #[serde(rename = "simhash")]
+    SimHash,
+    /// Rabin fingerprints of blocks, duplicate when the share of equal blocks
+    /// ≥ `block_threshold`.
+    Rabin,
+    /// URL only, like SearXNG.
+    None,
+}
+
+impl Method {
+    /// Every method, in the order reports list them.
+    pub const ALL: [Method; 4] = [
+        Method::FeatureCode,
+        Method::SimHash,
+        Method::Rabin,
+        Method::None,
+    ];
+
+    /// The name used on the command line and in `engines.toml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::FeatureCode => "feature-code",
+            Method::SimHash => "simhash",
+            Method::Rabin => "rabin",
+            Method::None => "none",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown dedup method {s:?} (expected feature-code, simhash, rabin or none)"
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The unit a window counts in CJK text (other scripts always use words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// CJK characters.
+    #[default]
+    Char,
+    /// jieba words.
+    Word,
+}
+
+/// The `[dedup]` table of `engines.toml`, and the knobs of `metasift dedup`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Snippet-similarity method.
+    pub method: Method,
+    /// Snippet similarity threshold when normalized titles are equal.
+    pub os1: f64,
+    /// Snippet similarity threshold when titles differ.
+    pub os2: f64,
+    /// Units taken on each side of a punctuation anchor.
+    pub window: usize,
+    /// Unit for CJK text.
+    pub unit: Unit,
+    /// SimHash: largest Hamming distance still counted a duplicate.
+    pub max_distance: u32,
+    /// Rabin: smallest share of equal blocks counted a duplicate.
+    pub block_threshold: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            method: Method::FeatureCode,
+            os1: 0.5,
+            os2: 0.8,
+            window: 2,
+            unit: Unit::Char,
+            max_distance: 3,
+            block_threshold: 0.7,
+        }
+    }
+}
+
+impl Settings {
+    /// Checks ranges; returns the name of the bad field and why.
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        for (name, v) in [
+            ("os1", self.os1),
+            ("os2", self.os2),
+            ("block_threshold", self.block_threshold),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err((name, format!("must be between 0 and 1, got {v}")));
+            }
+        }
+        if self.window == 0 || self.window > 16 {
+            return Err(("window", format!("must be 1 to 16, got {}", self.window)));
+        }
+        if self.max_distance > 64 {
+            return Err((
+                "max_distance",
+                format!("must be 0 to 64, got {}", self.max_distance),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1 @@
+//! Rabin block fingerprints (skeleton).

@@ -1,0 +1,1 @@
+//! Scoring and merging of duplicate groups. (Skeleton: completed by the engines issue.)

@@ -1,0 +1,28 @@
+//! # metasift
+//!
+//! A meta-search engine: one query fans out to several member engines, their
+//! title / URL / snippet records are merged, duplicates are removed — by
+//! normalized URL, then by title, then by the similarity of
+//! punctuation-anchored snippet *feature codes* — and one fused, ranked list is
+//! rendered.
+//!
+//! | module | what |
+//! | --- | --- |
+//! | [`config`] | `engines.toml` types, defaults, validation |
+//! | [`model`] | plain records shared by the layers |
+//! | [`dedup`] | the method — pure, no async, no HTTP |
+//! | [`engines`] | one `Engine` trait, one file per kind |
+//! | [`search`] | fan-out under deadlines, engine health, cache |
+//! | [`fusion`] | scoring and merging of duplicate groups |
+//! | [`web`] | axum router, handlers, output formats |
+//! | [`lab`] | threshold sweeps, metrics, plots |
+
+pub mod config;
+pub mod dedup;
+pub mod engines;
+pub mod fusion;
+pub mod lab;
+pub mod model;
+pub mod search;
+pub mod stream;
+pub mod web;

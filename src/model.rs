@@ -1,0 +1,158 @@
+//! Plain records shared by the layers: what a user asked, what an engine
+//! answered, and what metasift shows.
+
+use serde::{Deserialize, Serialize};
+
+use crate::dedup::Stage;
+
+/// One search as the user asked it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Query {
+    /// The query text, with any `!shortcut` already removed.
+    pub text: String,
+    /// 1-based page number.
+    pub page: u32,
+    /// Language code (`en`, `zh-CN`, …) when the user chose one.
+    pub lang: Option<String>,
+    /// Engine names to ask; empty = every enabled engine of the categories.
+    pub engines: Vec<String>,
+    /// Categories to ask; empty = `general`.
+    pub categories: Vec<String>,
+    /// `day` | `week` | `month` | `year`, passed to engines that support it.
+    pub time_range: Option<String>,
+    /// 0 | 1 | 2, passed to engines that support it.
+    pub safesearch: Option<u8>,
+}
+
+/// One result as one engine returned it, after parsing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineResult {
+    /// The target URL (redirect wrappers already unwrapped).
+    pub url: String,
+    /// Plain-text title.
+    pub title: String,
+    /// Plain-text snippet (may be empty).
+    pub snippet: String,
+    /// The engine's name in `engines.toml`.
+    pub engine: String,
+    /// 1-based position on the engine's page.
+    pub position: u32,
+    /// The engine's first category.
+    pub category: String,
+}
+
+/// A record hidden as a duplicate of a shown result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Duplicate {
+    /// The duplicate's own link.
+    pub url: String,
+    /// The duplicate's own title.
+    pub title: String,
+    /// The engine that returned it.
+    pub engine: String,
+    /// Its position on that engine's page.
+    pub position: u32,
+    /// The rule that merged it.
+    pub stage: Stage,
+    /// Snippet similarity, where one applies.
+    pub similarity: Option<f64>,
+    /// Feature codes shared with the kept result (hex), filled when explaining.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_codes: Vec<String>,
+}
+
+/// One fused result: a kept record and everything merged into it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MergedResult {
+    /// The link to click (the kept record's, as its engine gave it).
+    pub url: String,
+    /// The most complete title of the group.
+    pub title: String,
+    /// The most complete snippet of the group.
+    pub content: String,
+    /// The engine of the kept record.
+    pub engine: String,
+    /// Every engine that returned a member of the group (kept one first).
+    pub engines: Vec<String>,
+    /// Position of the group's member on each of `engines`, same order.
+    pub positions: Vec<u32>,
+    /// Σ weight / position over every member.
+    pub score: f64,
+    /// Category of the kept record.
+    pub category: String,
+    /// Hidden duplicates, in the order they were met.
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// Why an engine gave nothing usable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// No complete answer within its `timeout_ms` or the search deadline.
+    Timeout,
+    /// Connection, TLS or protocol error.
+    Network,
+    /// HTTP 429.
+    TooManyRequests,
+    /// Another 4xx status.
+    Http4xx,
+    /// A 5xx status.
+    Http5xx,
+    /// A CAPTCHA, bot check or "unavailable" page.
+    Blocked,
+    /// The body did not parse as the engine's kind.
+    Parse,
+    /// The body was larger than the cap.
+    TooLarge,
+    /// The engine is suspended after repeated failures.
+    Suspended,
+}
+
+impl FailureKind {
+    /// Short name used in JSON, `/stats` and metrics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Timeout => "timeout",
+            FailureKind::Network => "network",
+            FailureKind::TooManyRequests => "too_many_requests",
+            FailureKind::Http4xx => "http_4xx",
+            FailureKind::Http5xx => "http_5xx",
+            FailureKind::Blocked => "blocked",
+            FailureKind::Parse => "parse",
+            FailureKind::TooLarge => "too_large",
+            FailureKind::Suspended => "suspended",
+        }
+    }
+}
+
+/// How one engine fared in one search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineReport {
+    /// Engine name.
+    pub engine: String,
+    /// Milliseconds from request to parsed answer (or to failure).
+    pub elapsed_ms: u64,
+    /// Number of results parsed (0 on failure).
+    pub results: usize,
+    /// `None` when it answered; the kind of failure otherwise.
+    pub failure: Option<FailureKind>,
+    /// A human-readable reason ("HTTP 503", "timeout after 2500 ms", …).
+    pub reason: Option<String>,
+}
+
+/// Everything one search produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct SearchResponse {
+    /// The query as asked.
+    pub query: Query,
+    /// Fused results of the requested page.
+    pub results: Vec<MergedResult>,
+    /// One report per engine asked.
+    pub engines: Vec<EngineReport>,
+    /// Suggestions offered by engines.
+    pub suggestions: Vec<String>,
+    /// Total milliseconds spent.
+    pub elapsed_ms: u64,
+    /// Served from the cache.
+    pub cached: bool,
+}
