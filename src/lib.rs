@@ -14,12 +14,14 @@
 //! | [`engines`] | one `Engine` trait, one file per kind |
 //! | [`search`] | fan-out under deadlines, engine health, cache |
 //! | [`fusion`] | scoring and merging of duplicate groups |
+//! | [`format`] | SearXNG JSON and terminal text of a response |
 //! | [`web`] | axum router, handlers, output formats |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 
 pub mod config;
 pub mod dedup;
 pub mod engines;
+pub mod format;
 pub mod fusion;
 pub mod lab;
 pub mod model;
