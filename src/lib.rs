@@ -17,6 +17,7 @@
 //! | [`format`] | SearXNG JSON and terminal text of a response |
 //! | [`web`] | axum router, handlers, output formats |
 //! | [`lab`] | threshold sweeps, metrics, plots |
+//! | [`recording`] | saved engine answers for offline replay |
 
 pub mod config;
 pub mod dedup;
@@ -25,6 +26,7 @@ pub mod format;
 pub mod fusion;
 pub mod lab;
 pub mod model;
+pub mod recording;
 pub mod search;
 pub mod stream;
 pub mod web;
