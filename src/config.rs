@@ -408,7 +408,15 @@ impl Config {
                     shortcuts.insert(sc, i);
                 }
             }
+            let before = out.len();
             e.problems(i, out);
+            // The kind's builder knows more (selector dialects, templates
+            // over item fields); ask it once the table passed our checks.
+            if out.len() == before
+                && let Err(message) = crate::engines::build(e)
+            {
+                out.push(builder_problem(i, message));
+            }
         }
     }
 }
@@ -545,6 +553,43 @@ impl EngineConfig {
             }
         }
     }
+}
+
+/// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
+fn builder_problem(i: usize, message: String) -> Problem {
+    const FIELDS: [&str; 8] = [
+        "results",
+        "title",
+        "url",
+        "snippet",
+        "skip",
+        "suggestions",
+        "blocked",
+        "no_results",
+    ];
+    let field = message.split("parse.").skip(1).find_map(|rest| {
+        FIELDS
+            .iter()
+            .copied()
+            .filter(|f| rest.starts_with(f))
+            .max_by_key(|f| f.len())
+    });
+    let mut paths = Vec::new();
+    if let Some(f) = field {
+        paths.push(path(&[
+            Seg::Key("engine"),
+            Seg::Index(i),
+            Seg::Key("parse"),
+            Seg::Key(f),
+        ]));
+        paths.push(path(&[
+            Seg::Key("engine"),
+            Seg::Index(i),
+            Seg::Key("parse"),
+        ]));
+    }
+    paths.push(path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]));
+    Problem { paths, message }
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {

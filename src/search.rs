@@ -67,16 +67,7 @@ pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Er
 
 /// Builds the engine of one `[[engine]]` table with its kind's builder.
 pub fn build_engine(config: &EngineConfig) -> Result<Arc<dyn Engine>, String> {
-    // Until the engine kinds land, no kind can be built from a table.
-    Err(format!(
-        "engine kind {:?} is not available yet",
-        config.kind
-    ))
-}
-
-/// Decodes a body to text (charset-aware decoding lands with the kinds).
-fn decode_body(body: &[u8], _content_type: Option<&str>) -> String {
-    String::from_utf8_lossy(body).into_owned()
+    crate::engines::build(config).map(Arc::from)
 }
 
 /// Asks member engines and fuses their answers. Cheap to clone.
@@ -447,7 +438,7 @@ async fn fetch(
         body.extend_from_slice(&chunk);
     }
     tokio::task::spawn_blocking(move || {
-        let text = decode_body(&body, content_type.as_deref());
+        let text = crate::engines::decode_body(&body, content_type.as_deref());
         engine.parse(&text)
     })
     .await
