@@ -400,7 +400,14 @@ mod tests {
 
     fn run_str(input: &str, settings: &Settings) -> (String, Counts) {
         let mut out = Vec::new();
-        let c = process(input.as_bytes(), &mut out, settings, UrlFilter::Exact, false).unwrap();
+        let c = process(
+            input.as_bytes(),
+            &mut out,
+            settings,
+            UrlFilter::Exact,
+            false,
+        )
+        .unwrap();
         (String::from_utf8(out).unwrap(), c)
     }
 
