@@ -74,6 +74,9 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// The User-Agent header sent to member engines.
     pub user_agent: String,
+    /// The engine whose suggestions answer `/autocomplete`; none = no
+    /// suggestions.
+    pub autocomplete: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -85,6 +88,7 @@ impl Default for ServerConfig {
             results_per_page: 20,
             max_body_bytes: 4 * 1024 * 1024,
             user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
+            autocomplete: None,
         }
     }
 }
