@@ -65,3 +65,331 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     /// Parses a decoded body. Pure: no I/O, no panics on any input.
     fn parse(&self, body: &str) -> Result<Parsed, ParseError>;
 }
+
+pub mod feed;
+pub mod html;
+pub mod json;
+pub mod searxng;
+mod text;
+
+pub use text::html_to_text;
+
+use crate::config::EngineKind;
+
+/// Builds the engine an `[[engine]]` table describes: one match arm per kind.
+/// Selectors, pointers and templates are checked here, so a bad preset is
+/// refused at start (with the engine's name) instead of failing every search.
+pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
+    let engine: Box<dyn Engine> = match config.kind {
+        EngineKind::Json => Box::new(json::JsonEngine::new(config.clone())?),
+        EngineKind::Html => Box::new(html::HtmlEngine::new(config.clone())?),
+        EngineKind::Feed => Box::new(feed::FeedEngine::new(config.clone())?),
+        EngineKind::Searxng => Box::new(searxng::SearxngEngine::new(config.clone())?),
+    };
+    Ok(engine)
+}
+
+/// Fills the placeholders of an engine's `url` template: `{query}`
+/// (percent-encoded form style, space = `+`), `{page}` (1-based), `{offset}` =
+/// `(page - 1) * page_size` and `{lang}` (the query's language, `en` when none
+/// was chosen). Unknown `{…}` are left as they are.
+pub fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
+    let page = query.page.max(1);
+    let offset = (page - 1).saturating_mul(page_size);
+    let encoded: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
+    let lang = query.lang.as_deref().unwrap_or("en");
+    let lang: String = url::form_urlencoded::byte_serialize(lang.as_bytes()).collect();
+    template
+        .replace("{query}", &encoded)
+        .replace("{page}", &page.to_string())
+        .replace("{offset}", &offset.to_string())
+        .replace("{lang}", &lang)
+}
+
+/// The request every kind makes: the filled `url` and the configured headers.
+pub fn default_request(config: &EngineConfig, query: &Query) -> RequestSpec {
+    RequestSpec {
+        url: fill_url(&config.url, query, config.page_size),
+        headers: config
+            .headers
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    }
+}
+
+/// The URL relative links on an engine's answers are resolved against: the
+/// `url` template with its placeholders emptied.
+pub(crate) fn base_url(config: &EngineConfig) -> Result<url::Url, String> {
+    let probe = Query {
+        text: String::new(),
+        page: 1,
+        ..Query::default()
+    };
+    let filled = fill_url(&config.url, &probe, config.page_size);
+    let base = url::Url::parse(&filled).map_err(|e| {
+        format!(
+            "engine {:?}: url {:?} is not a URL: {e}",
+            config.name, config.url
+        )
+    })?;
+    if !matches!(base.scheme(), "http" | "https") {
+        return Err(format!(
+            "engine {:?}: url must be http or https, got {:?}",
+            config.name,
+            base.scheme()
+        ));
+    }
+    Ok(base)
+}
+
+/// Turns a link as an engine wrote it into the link a user clicks: made
+/// absolute against `base` (engines write `/l/?uddg=…` and protocol-relative
+/// `//duckduckgo.com/l/?…`), redirect wrappers unwrapped, and kept only when
+/// it is an http(s) URL.
+pub fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    if raw.is_empty() || raw.starts_with('#') {
+        return None;
+    }
+    let joined = base.join(raw).ok()?;
+    if !matches!(joined.scheme(), "http" | "https") {
+        return None;
+    }
+    let unwrapped = crate::dedup::url::unwrap_redirect(joined.as_str());
+    let target = url::Url::parse(&unwrapped).ok()?;
+    if !matches!(target.scheme(), "http" | "https") || target.host_str().is_none() {
+        return None;
+    }
+    Some(target.into())
+}
+
+/// Markers that, on a page that yielded no results, mean the engine refused
+/// to answer a robot rather than found nothing. Lower case; matched against
+/// the lower-cased body.
+pub const GENERIC_BLOCK_MARKERS: &[&str] = &[
+    "captcha",
+    "unusual traffic",
+    "are you a robot",
+    "not a robot",
+    "verify you are human",
+    "verify that you are human",
+    "bot verification",
+    "bots use duckduckgo",
+    "one last step",
+    "service unavailable",
+    "temporarily unavailable",
+    "access denied",
+    "too many requests",
+    "antispider",
+    "anti-spider",
+];
+
+/// The first generic block marker found in `body`, if any.
+pub fn generic_block_marker(body: &str) -> Option<&'static str> {
+    let lower = body.to_ascii_lowercase();
+    GENERIC_BLOCK_MARKERS
+        .iter()
+        .copied()
+        .find(|m| lower.contains(m))
+}
+
+/// Decodes a response body to text, honouring its character set: a byte
+/// order mark first, then the `charset` of the `Content-Type` header, then a
+/// `<meta charset>` / `<meta http-equiv="Content-Type">` or `<?xml encoding>`
+/// declaration near the top of the document, else UTF-8. Labels follow the
+/// WHATWG Encoding Standard, so `gb2312` reads as GBK and `gb18030` as
+/// GB18030. Invalid bytes become U+FFFD; this never fails.
+pub fn decode_body(bytes: &[u8], content_type: Option<&str>) -> String {
+    let encoding = encoding_rs::Encoding::for_bom(bytes)
+        .map(|(e, _)| e)
+        .or_else(|| {
+            content_type
+                .and_then(charset_param)
+                .and_then(label_encoding)
+        })
+        .or_else(|| sniff_declared_charset(bytes))
+        .unwrap_or(encoding_rs::UTF_8);
+    let (text, _, _) = encoding.decode(bytes);
+    text.into_owned()
+}
+
+fn label_encoding(label: &str) -> Option<&'static encoding_rs::Encoding> {
+    let e = encoding_rs::Encoding::for_label(label.trim().as_bytes())?;
+    // A document that says UTF-16 in ASCII is not UTF-16 (HTML spec rule).
+    if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE {
+        Some(encoding_rs::UTF_8)
+    } else {
+        Some(e)
+    }
+}
+
+/// The `charset` parameter of a `Content-Type` value.
+fn charset_param(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| v.trim().trim_matches(|c| c == '"' || c == '\''))
+    })
+}
+
+/// Looks for a charset declared in the first 4 KiB: `<meta charset=…>`,
+/// `<meta http-equiv content="…; charset=…">` or `<?xml … encoding="…"?>`.
+fn sniff_declared_charset(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &bytes[..bytes.len().min(4096)];
+    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
+    if lower.starts_with(b"<?xml") {
+        let end = find(&lower, b"?>").unwrap_or(lower.len());
+        let decl = &lower[..end];
+        if let Some(i) = find(decl, b"encoding") {
+            return value_after(&decl[i + 8..]).and_then(|v| label_encoding(&v));
+        }
+    }
+    let mut from = 0;
+    while let Some(i) = find(&lower[from..], b"<meta") {
+        let start = from + i;
+        let end = lower[start..]
+            .iter()
+            .position(|&b| b == b'>')
+            .map_or(lower.len(), |p| start + p);
+        let tag = &lower[start..end];
+        if let Some(j) = find(tag, b"charset")
+            && let Some(e) = value_after(&tag[j + 7..]).and_then(|v| label_encoding(&v))
+        {
+            return Some(e);
+        }
+        from = end;
+    }
+    None
+}
+
+/// The value after `=` (quoted or not), skipping spaces.
+fn value_after(rest: &[u8]) -> Option<String> {
+    let rest = rest.trim_ascii_start();
+    let rest = rest.strip_prefix(b"=")?.trim_ascii_start();
+    let rest = rest
+        .strip_prefix(b"\"")
+        .or_else(|| rest.strip_prefix(b"'"))
+        .unwrap_or(rest);
+    let end = rest
+        .iter()
+        .position(|&b| {
+            matches!(
+                b,
+                b'"' | b'\'' | b';' | b' ' | b'/' | b'>' | b'\t' | b'\n' | b'\r'
+            )
+        })
+        .unwrap_or(rest.len());
+    let v = std::str::from_utf8(&rest[..end]).ok()?;
+    (!v.is_empty()).then(|| v.to_string())
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Builds the `Parsed` answer for a page that gave no hits, or the error it
+/// really is: an explicit no-results page is an empty answer; a page with a
+/// generic block marker is `Blocked`; anything else means the parser could
+/// not find results it should have, so the admin is told (`Invalid`) instead
+/// of seeing a silent zero.
+pub(crate) fn empty_or_error(
+    body: &str,
+    no_results: bool,
+    what: &str,
+) -> Result<Parsed, ParseError> {
+    if no_results {
+        return Ok(Parsed::default());
+    }
+    if let Some(marker) = generic_block_marker(body) {
+        return Err(ParseError::Blocked(format!("page says {marker:?}")));
+    }
+    Err(ParseError::Invalid(what.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(text: &str, page: u32) -> Query {
+        Query {
+            text: text.into(),
+            page,
+            ..Query::default()
+        }
+    }
+
+    #[test]
+    fn fills_placeholders() {
+        let url = fill_url(
+            "https://x.org/s?q={query}&p={page}&o={offset}&hl={lang}",
+            &query("rust & c++ 高考", 3),
+            10,
+        );
+        assert_eq!(
+            url,
+            "https://x.org/s?q=rust+%26+c%2B%2B+%E9%AB%98%E8%80%83&p=3&o=20&hl=en"
+        );
+        // Page 0 is read as page 1, not an offset underflow.
+        assert!(fill_url("{offset}", &query("a", 0), 10) == "0");
+    }
+
+    #[test]
+    fn resolves_relative_and_protocol_relative_links() {
+        let base = url::Url::parse("https://html.duckduckgo.com/html/?q=").unwrap();
+        assert_eq!(
+            resolve_link(&base, "//example.org/a").as_deref(),
+            Some("https://example.org/a")
+        );
+        assert!(
+            resolve_link(&base, "/l/?x=1")
+                .unwrap()
+                .starts_with("https://")
+        );
+        assert_eq!(resolve_link(&base, "javascript:void(0)"), None);
+        assert_eq!(resolve_link(&base, "mailto:a@b.c"), None);
+        assert_eq!(resolve_link(&base, "#top"), None);
+        assert_eq!(resolve_link(&base, ""), None);
+    }
+
+    #[test]
+    fn decodes_header_charset() {
+        let (gbk, _, _) = encoding_rs::GBK.encode("高考 成绩");
+        assert_eq!(
+            decode_body(&gbk, Some("text/html; charset=GBK")),
+            "高考 成绩"
+        );
+        assert_eq!(
+            decode_body(&gbk, Some("text/html; charset=\"gb2312\"")),
+            "高考 成绩"
+        );
+    }
+
+    #[test]
+    fn decodes_meta_charset_when_header_is_silent() {
+        let page = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=gb18030\"></head><body>搜狗</body></html>";
+        let (bytes, _, _) = encoding_rs::GB18030.encode(page);
+        assert_eq!(decode_body(&bytes, Some("text/html")), page);
+        let page = "<meta charset='gbk'><p>微信</p>";
+        let (bytes, _, _) = encoding_rs::GBK.encode(page);
+        assert_eq!(decode_body(&bytes, None), page);
+    }
+
+    #[test]
+    fn bom_wins_and_utf8_is_the_default() {
+        let mut bytes = vec![0xEF, 0xBB, 0xBF];
+        bytes.extend_from_slice("héllo".as_bytes());
+        assert_eq!(decode_body(&bytes, Some("text/html; charset=gbk")), "héllo");
+        assert_eq!(decode_body("héllo".as_bytes(), None), "héllo");
+        // Broken bytes never fail.
+        assert_eq!(decode_body(&[0xff, b'a'], None), "\u{fffd}a");
+    }
+
+    #[test]
+    fn xml_declaration_names_the_encoding() {
+        let doc = "<?xml version=\"1.0\" encoding=\"GBK\"?><rss><channel><title>新闻</title></channel></rss>";
+        let (bytes, _, _) = encoding_rs::GBK.encode(doc);
+        assert_eq!(decode_body(&bytes, None), doc);
+    }
+}

@@ -1,0 +1,223 @@
+//! `kind = "feed"`: RSS 2.0, Atom and OpenSearch answers (RSS or Atom with
+//! the `opensearch:` namespace, whose extra elements are simply ignored).
+//! Such answers describe themselves, so no parse table is needed.
+//!
+//! An item's `title`, its `link` (RSS text, or Atom `<link href>` with
+//! `rel="alternate"` or no `rel`) and its `description` / `summary` /
+//! `content` become a result; feed descriptions are usually escaped HTML
+//! (Google News puts a list of links there), so they are reduced to text.
+//! A feed with no items is a real "no results" answer; a body that is not a
+//! feed is `Invalid`, or `Blocked` when it is a bot-check page.
+
+use quick_xml::Reader;
+use quick_xml::events::{BytesStart, Event};
+
+use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
+use crate::config::EngineConfig;
+use crate::model::Query;
+
+/// An RSS / Atom / OpenSearch engine.
+#[derive(Debug)]
+pub struct FeedEngine {
+    config: EngineConfig,
+    base: url::Url,
+}
+
+impl FeedEngine {
+    /// A feed engine for `config` (only its `url` is checked).
+    pub fn new(config: EngineConfig) -> Result<FeedEngine, String> {
+        let base = super::base_url(&config)?;
+        Ok(FeedEngine { config, base })
+    }
+}
+
+/// Which part of an item the text being read belongs to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Part {
+    Title,
+    Link,
+    Snippet,
+}
+
+#[derive(Debug, Default)]
+struct Item {
+    title: String,
+    link: String,
+    snippet: String,
+    /// Atom: the `href` of the alternate link.
+    href: Option<String>,
+}
+
+/// Reads every item of an RSS or Atom document. `Err` when the body is not
+/// a feed at all.
+pub fn parse_feed(body: &str) -> Result<Vec<(String, String, String)>, String> {
+    let mut reader = Reader::from_str(body.trim_start_matches('\u{feff}'));
+    let mut saw_feed = false;
+    let mut item: Option<Item> = None;
+    let mut part: Option<Part> = None;
+    let mut depth_in_part = 0usize;
+    let mut items = Vec::new();
+    loop {
+        let event = reader.read_event().map_err(|e| {
+            format!(
+                "not a feed: XML error at byte {}: {e}",
+                reader.error_position()
+            )
+        })?;
+        match event {
+            Event::Start(e) => {
+                let name = local(&e);
+                if part.is_some() {
+                    depth_in_part += 1;
+                    continue;
+                }
+                match name.as_str() {
+                    "rss" | "feed" | "rdf" | "channel" => saw_feed = true,
+                    "item" | "entry" => item = Some(Item::default()),
+                    _ if item.is_some() => {
+                        part = part_of(&name);
+                        depth_in_part = 0;
+                        if name == "link" {
+                            atom_link(&e, item.as_mut());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Event::Empty(e) if part.is_none() && local(&e) == "link" => {
+                atom_link(&e, item.as_mut());
+            }
+            Event::End(e) => {
+                let name = e.local_name().as_ref().to_ascii_lowercase();
+                if part.is_some() {
+                    if depth_in_part > 0 {
+                        depth_in_part -= 1;
+                    } else {
+                        part = None;
+                    }
+                    continue;
+                }
+                if matches!(name.as_str(), "item" | "entry")
+                    && let Some(it) = item.take()
+                {
+                    let link = it.href.unwrap_or(it.link);
+                    items.push((it.title, link, it.snippet));
+                }
+            }
+            Event::Text(t) => push(&mut item, part, &t.xml10_content()),
+            Event::CData(c) => push(&mut item, part, &c.into_inner()),
+            Event::GeneralRef(r) => {
+                let s = match r.resolve_char_ref() {
+                    Ok(Some(c)) => c.to_string(),
+                    _ => match &*r {
+                        "amp" => "&".into(),
+                        "lt" => "<".into(),
+                        "gt" => ">".into(),
+                        "quot" => "\"".into(),
+                        "apos" => "'".into(),
+                        // An HTML entity: keep it, html_to_text decodes it later.
+                        other => format!("&{other};"),
+                    },
+                };
+                push(&mut item, part, &s);
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if !saw_feed {
+        return Err("not an RSS or Atom feed".into());
+    }
+    Ok(items)
+}
+
+fn local(e: &BytesStart<'_>) -> String {
+    e.local_name().as_ref().to_ascii_lowercase()
+}
+
+fn part_of(name: &str) -> Option<Part> {
+    match name {
+        "title" => Some(Part::Title),
+        "link" => Some(Part::Link),
+        "description" | "summary" | "content" | "encoded" => Some(Part::Snippet),
+        _ => None,
+    }
+}
+
+/// Atom `<link href rel>`: the alternate (or rel-less) link is the target.
+fn atom_link(e: &BytesStart<'_>, item: Option<&mut Item>) {
+    let Some(item) = item else { return };
+    let mut href = None;
+    let mut rel = None;
+    for a in e.attributes().flatten() {
+        let key = a.key.local_name().as_ref().to_ascii_lowercase();
+        let value = a
+            .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+            .map(|v| v.into_owned())
+            .ok();
+        match key.as_str() {
+            "href" => href = value,
+            "rel" => rel = value,
+            _ => {}
+        }
+    }
+    if let Some(h) = href
+        && rel.as_deref().is_none_or(|r| r == "alternate")
+        && item.href.is_none()
+    {
+        item.href = Some(h);
+    }
+}
+
+fn push(item: &mut Option<Item>, part: Option<Part>, text: &str) {
+    let (Some(item), Some(part)) = (item.as_mut(), part) else {
+        return;
+    };
+    match part {
+        Part::Title => item.title.push_str(text),
+        Part::Link => item.link.push_str(text),
+        // The first of description / summary / content is enough.
+        Part::Snippet => item.snippet.push_str(text),
+    }
+}
+
+impl Engine for FeedEngine {
+    fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn build_request(&self, query: &Query) -> RequestSpec {
+        super::default_request(&self.config, query)
+    }
+
+    fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
+        let items = match parse_feed(body) {
+            Ok(items) => items,
+            Err(e) => {
+                return match super::generic_block_marker(body) {
+                    Some(m) => Err(ParseError::Blocked(format!("page says {m:?}"))),
+                    None => Err(ParseError::Invalid(e)),
+                };
+            }
+        };
+        let hits = items
+            .into_iter()
+            .filter_map(|(title, link, snippet)| {
+                let url = resolve_link(&self.base, &link)?;
+                let title = html_to_text(&title);
+                if title.is_empty() {
+                    return None;
+                }
+                Some(Hit {
+                    url,
+                    title,
+                    snippet: html_to_text(&snippet),
+                })
+            })
+            .collect();
+        Ok(Parsed {
+            hits,
+            suggestions: Vec::new(),
+        })
+    }
+}

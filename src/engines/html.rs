@@ -1,0 +1,270 @@
+//! `kind = "html"`: engines read with CSS selectors.
+//!
+//! `parse.results` selects one element per result; inside it `title`, `url`
+//! and `snippet` are selectors whose first match is used. `"sel@attr"` reads
+//! an attribute instead of the text, `"@attr"` reads it from the result
+//! element itself, and `"a || b"` tries alternatives in order (Baidu keeps
+//! the real target in the result's `mu` attribute only on some results).
+//! Titles and snippets are the elements' visible text, entities decoded.
+//!
+//! Every page is classified, never silently empty:
+//!
+//! 1. a `parse.blocked` marker (a substring, case-insensitive, or a selector
+//!    that matches) → [`ParseError::Blocked`], checked first because bot
+//!    checks can look like a results page;
+//! 2. results found → `Ok`;
+//! 3. a `parse.no_results` marker → `Ok` with zero hits;
+//! 4. a generic bot-check marker ([`super::GENERIC_BLOCK_MARKERS`]) →
+//!    `Blocked`;
+//! 5. otherwise [`ParseError::Invalid`]: the selectors matched nothing on a
+//!    page that does not say it has no results, so the site's markup may
+//!    have changed — the admin should see that, not a quiet zero.
+
+use scraper::{ElementRef, Html, Selector};
+
+use super::text::element_text;
+use super::{Engine, Hit, ParseError, Parsed, RequestSpec, resolve_link};
+use crate::config::EngineConfig;
+use crate::model::Query;
+
+/// One way to read a value out of a result element.
+#[derive(Debug)]
+struct Pick {
+    /// `None` = the result element itself.
+    selector: Option<Selector>,
+    /// `None` = the element's text.
+    attr: Option<String>,
+}
+
+/// Alternatives tried in order; the first non-empty value wins.
+#[derive(Debug)]
+struct Field(Vec<Pick>);
+
+impl Field {
+    fn parse(spec: &str) -> Result<Field, String> {
+        let picks = spec
+            .split(" || ")
+            .map(|alt| {
+                let alt = alt.trim();
+                let (sel, attr) = match alt.rfind('@') {
+                    Some(i)
+                        if alt[i + 1..]
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "-_:".contains(c))
+                            && i + 1 < alt.len() =>
+                    {
+                        (alt[..i].trim(), Some(alt[i + 1..].to_string()))
+                    }
+                    _ => (alt, None),
+                };
+                let selector = if sel.is_empty() {
+                    None
+                } else {
+                    Some(parse_selector(sel)?)
+                };
+                Ok(Pick { selector, attr })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Field(picks))
+    }
+
+    /// The first non-empty value for `el`, as text (attributes are trimmed,
+    /// element text is whitespace-collapsed).
+    fn value(&self, el: ElementRef<'_>) -> Option<String> {
+        self.0.iter().find_map(|pick| {
+            let target = match &pick.selector {
+                None => Some(el),
+                Some(s) => el.select(s).next(),
+            }?;
+            let v = match &pick.attr {
+                Some(a) => target.value().attr(a)?.trim().to_string(),
+                None => element_text(target),
+            };
+            (!v.is_empty()).then_some(v)
+        })
+    }
+}
+
+fn parse_selector(s: &str) -> Result<Selector, String> {
+    Selector::parse(s).map_err(|e| format!("bad selector {s:?}: {e}"))
+}
+
+/// A page marker: a substring, and the same text as a selector when it is one.
+#[derive(Debug)]
+struct Marker {
+    lower: String,
+    selector: Option<Selector>,
+}
+
+impl Marker {
+    fn new(s: &str) -> Marker {
+        Marker {
+            lower: s.to_lowercase(),
+            selector: Selector::parse(s).ok(),
+        }
+    }
+
+    fn in_text(&self, lower_body: &str) -> bool {
+        !self.lower.is_empty() && lower_body.contains(&self.lower)
+    }
+
+    fn in_doc(&self, doc: &Html) -> bool {
+        self.selector
+            .as_ref()
+            .is_some_and(|s| doc.select(s).next().is_some())
+    }
+}
+
+/// An engine read with CSS selectors.
+#[derive(Debug)]
+pub struct HtmlEngine {
+    config: EngineConfig,
+    base: url::Url,
+    results: Selector,
+    title: Field,
+    url: Field,
+    snippet: Option<Field>,
+    skip: Option<Selector>,
+    blocked: Vec<Marker>,
+    no_results: Vec<Marker>,
+    suggestions: Option<Field>,
+}
+
+impl HtmlEngine {
+    /// Compiles the selectors of `config`.
+    pub fn new(config: EngineConfig) -> Result<HtmlEngine, String> {
+        let base = super::base_url(&config)?;
+        let name = config.name.clone();
+        let p = &config.parse;
+        let need = |what: &str, v: &Option<String>| -> Result<String, String> {
+            v.clone()
+                .filter(|s| !s.trim().is_empty())
+                .ok_or_else(|| format!("engine {name:?}: kind html needs parse.{what}"))
+        };
+        let ctx = |what: &str| {
+            let name = name.clone();
+            let what = what.to_string();
+            move |e: String| format!("engine {name:?}: parse.{what}: {e}")
+        };
+        let results = parse_selector(&need("results", &p.results)?).map_err(ctx("results"))?;
+        let title = Field::parse(&need("title", &p.title)?).map_err(ctx("title"))?;
+        let url = Field::parse(&need("url", &p.url)?).map_err(ctx("url"))?;
+        let snippet = p
+            .snippet
+            .as_deref()
+            .map(Field::parse)
+            .transpose()
+            .map_err(ctx("snippet"))?;
+        let skip = p
+            .skip
+            .as_deref()
+            .map(parse_selector)
+            .transpose()
+            .map_err(ctx("skip"))?;
+        let suggestions = p
+            .suggestions
+            .as_deref()
+            .map(Field::parse)
+            .transpose()
+            .map_err(ctx("suggestions"))?;
+        let blocked = p.blocked.iter().map(|s| Marker::new(s)).collect();
+        let no_results = p.no_results.iter().map(|s| Marker::new(s)).collect();
+        Ok(HtmlEngine {
+            base,
+            results,
+            title,
+            url,
+            snippet,
+            skip,
+            blocked,
+            no_results,
+            suggestions,
+            config,
+        })
+    }
+
+    fn hits(&self, doc: &Html) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        for el in doc.select(&self.results) {
+            if self.skip.as_ref().is_some_and(|s| s.matches(&el)) {
+                continue;
+            }
+            let Some(url) = self
+                .url
+                .value(el)
+                .and_then(|u| resolve_link(&self.base, &u))
+            else {
+                continue;
+            };
+            let Some(title) = self.title.value(el) else {
+                continue;
+            };
+            let snippet = self
+                .snippet
+                .as_ref()
+                .and_then(|s| s.value(el))
+                .unwrap_or_default();
+            hits.push(Hit {
+                url,
+                title,
+                snippet,
+            });
+        }
+        hits
+    }
+
+    fn suggestions(&self, doc: &Html) -> Vec<String> {
+        let Some(field) = &self.suggestions else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = Vec::new();
+        for pick in &field.0 {
+            let Some(sel) = &pick.selector else { continue };
+            for el in doc.select(sel) {
+                let v = match &pick.attr {
+                    Some(a) => el.value().attr(a).map(str::to_string),
+                    None => Some(element_text(el)),
+                };
+                if let Some(v) = v.filter(|v| !v.is_empty() && !out.contains(v)) {
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Engine for HtmlEngine {
+    fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn build_request(&self, query: &Query) -> RequestSpec {
+        super::default_request(&self.config, query)
+    }
+
+    fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
+        let lower = body.to_lowercase();
+        if let Some(m) = self.blocked.iter().find(|m| m.in_text(&lower)) {
+            return Err(ParseError::Blocked(format!("page says {:?}", m.lower)));
+        }
+        let doc = Html::parse_document(body);
+        if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
+            return Err(ParseError::Blocked(format!("page has {:?}", m.lower)));
+        }
+        let hits = self.hits(&doc);
+        if hits.is_empty() {
+            let no_results = self
+                .no_results
+                .iter()
+                .any(|m| m.in_text(&lower) || m.in_doc(&doc));
+            return super::empty_or_error(
+                body,
+                no_results,
+                "selectors matched nothing — the site's markup may have changed",
+            );
+        }
+        let suggestions = self.suggestions(&doc);
+        Ok(Parsed { hits, suggestions })
+    }
+}

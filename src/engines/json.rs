@@ -1,0 +1,385 @@
+//! `kind = "json"`: engines that answer JSON (Wikipedia's API, Brave's API,
+//! Sogou's JSON variant, …).
+//!
+//! `parse.results` is a JSON pointer (RFC 6901, `""` = the root) to the list
+//! of results. In each item, `title`, `url` and `snippet` are either a dotted
+//! field path (`a.b.0.c`) or a template with `{path}` placeholders over item
+//! fields, such as `https://en.wikipedia.org/wiki/{title}`.
+//!
+//! Template values are percent-encoded for where they land: form style in the
+//! query string, as a path segment before it. In a MediaWiki `/wiki/` path a
+//! space becomes `_`, as MediaWiki writes its own links (other engines link
+//! Wikipedia that way too, so the dedup sees equal URLs). `{path|raw}` inserts
+//! a value unencoded (for fields that already hold a URL or path).
+//!
+//! HTML inside a field (Wikipedia's `<span class="searchmatch">`) is reduced
+//! to text. An empty list is a real "no results" answer; a missing list is
+//! `Invalid` (or `Blocked` when the body is a bot-check page).
+
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use serde_json::Value;
+
+use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
+use crate::config::EngineConfig;
+use crate::model::Query;
+
+/// Characters escaped in a path segment (RFC 3986 `pchar` complement).
+const SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'/')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b']')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// A MediaWiki title in a path: `/` separates subpages and stays.
+const WIKI_SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b']')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// Where a result's part is found in an item.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FieldSpec {
+    /// A dotted path (`a.b.0.c`).
+    Path(Vec<String>),
+    /// Literal text and placeholders.
+    Template(Vec<TemplatePart>),
+}
+
+/// One piece of a template.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TemplatePart {
+    Literal(String),
+    Field { path: Vec<String>, encode: Encode },
+}
+
+/// How a template value is escaped.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Encode {
+    Raw,
+    Query,
+    Segment,
+    WikiSegment,
+}
+
+impl FieldSpec {
+    pub(crate) fn parse(spec: &str) -> Result<FieldSpec, String> {
+        if !spec.contains('{') {
+            return Ok(FieldSpec::Path(split_path(spec)));
+        }
+        let mut parts = Vec::new();
+        let mut rest = spec;
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..]
+                .find('}')
+                .map(|c| open + c)
+                .ok_or_else(|| format!("template {spec:?} has an unclosed '{{'"))?;
+            if open > 0 {
+                parts.push(TemplatePart::Literal(rest[..open].to_string()));
+            }
+            let inner = &rest[open + 1..close];
+            let (path, filter) = match inner.split_once('|') {
+                Some((p, f)) => (p, Some(f.trim())),
+                None => (inner, None),
+            };
+            let before: String = parts
+                .iter()
+                .filter_map(|p| match p {
+                    TemplatePart::Literal(l) => Some(l.as_str()),
+                    TemplatePart::Field { .. } => None,
+                })
+                .collect();
+            let encode = match filter {
+                Some("raw") => Encode::Raw,
+                Some("query") => Encode::Query,
+                Some("path") => Encode::Segment,
+                Some("wiki") => Encode::WikiSegment,
+                Some(other) => {
+                    return Err(format!(
+                        "template {spec:?}: unknown filter {other:?} (raw, query, path or wiki)"
+                    ));
+                }
+                None if before.contains('?') => Encode::Query,
+                None if before.contains("/wiki/") => Encode::WikiSegment,
+                None => Encode::Segment,
+            };
+            parts.push(TemplatePart::Field {
+                path: split_path(path.trim()),
+                encode,
+            });
+            rest = &rest[close + 1..];
+        }
+        if !rest.is_empty() {
+            parts.push(TemplatePart::Literal(rest.to_string()));
+        }
+        Ok(FieldSpec::Template(parts))
+    }
+
+    /// The text this spec yields for `item`; `None` when a field is missing.
+    pub(crate) fn extract(&self, item: &Value) -> Option<String> {
+        match self {
+            FieldSpec::Path(p) => lookup(item, p).and_then(scalar_text),
+            FieldSpec::Template(parts) => {
+                let mut out = String::new();
+                for part in parts {
+                    match part {
+                        TemplatePart::Literal(l) => out.push_str(l),
+                        TemplatePart::Field { path, encode } => {
+                            let v = lookup(item, path).and_then(scalar_text)?;
+                            match encode {
+                                Encode::Raw => out.push_str(&v),
+                                Encode::Query => {
+                                    out.extend(url::form_urlencoded::byte_serialize(v.as_bytes()))
+                                }
+                                Encode::Segment => {
+                                    out.extend(utf8_percent_encode(&v, SEGMENT));
+                                }
+                                Encode::WikiSegment => {
+                                    // MediaWiki writes subpage slashes literally.
+                                    let v = v.replace(' ', "_");
+                                    out.extend(utf8_percent_encode(&v, WIKI_SEGMENT));
+                                }
+                            }
+                        }
+                    }
+                }
+                Some(out)
+            }
+        }
+    }
+}
+
+fn split_path(path: &str) -> Vec<String> {
+    path.split('.')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Follows a dotted path; numeric segments index arrays.
+pub(crate) fn lookup<'v>(mut v: &'v Value, path: &[String]) -> Option<&'v Value> {
+    for seg in path {
+        v = match v {
+            Value::Object(m) => m.get(seg)?,
+            Value::Array(a) => a.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A JSON API engine.
+#[derive(Debug)]
+pub struct JsonEngine {
+    config: EngineConfig,
+    base: url::Url,
+    results: String,
+    title: FieldSpec,
+    url: FieldSpec,
+    snippet: Option<FieldSpec>,
+    suggestions: Option<String>,
+}
+
+impl JsonEngine {
+    /// Checks the parse table of `config`.
+    pub fn new(config: EngineConfig) -> Result<JsonEngine, String> {
+        let base = super::base_url(&config)?;
+        let name = &config.name;
+        let p = &config.parse;
+        let results = p.results.clone().unwrap_or_default();
+        if !results.is_empty() && !results.starts_with('/') {
+            return Err(format!(
+                "engine {name:?}: parse.results must be a JSON pointer starting with '/', got {results:?}"
+            ));
+        }
+        let field = |what: &str, v: &Option<String>| -> Result<Option<FieldSpec>, String> {
+            v.as_deref()
+                .map(FieldSpec::parse)
+                .transpose()
+                .map_err(|e| format!("engine {name:?}: parse.{what}: {e}"))
+        };
+        let title = field("title", &p.title)?
+            .ok_or_else(|| format!("engine {name:?}: kind json needs parse.title"))?;
+        let url = field("url", &p.url)?
+            .ok_or_else(|| format!("engine {name:?}: kind json needs parse.url"))?;
+        let snippet = field("snippet", &p.snippet)?;
+        Ok(JsonEngine {
+            base,
+            results,
+            title,
+            url,
+            snippet,
+            suggestions: p.suggestions.clone(),
+            config,
+        })
+    }
+}
+
+impl Engine for JsonEngine {
+    fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn build_request(&self, query: &Query) -> RequestSpec {
+        super::default_request(&self.config, query)
+    }
+
+    fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
+        let doc = parse_json(body, &self.config)?;
+        let list = doc.pointer(&self.results).ok_or_else(|| {
+            ParseError::Invalid(format!(
+                "no {:?} in the answer — the API may have changed",
+                self.results
+            ))
+        })?;
+        let items: Vec<&Value> = match list {
+            Value::Array(a) => a.iter().collect(),
+            Value::Object(m) => m.values().collect(),
+            Value::Null => Vec::new(),
+            _ => {
+                return Err(ParseError::Invalid(format!(
+                    "{:?} is not a list",
+                    self.results
+                )));
+            }
+        };
+        let mut hits = Vec::with_capacity(items.len());
+        for item in items {
+            let Some(url) = self
+                .url
+                .extract(item)
+                .and_then(|u| resolve_link(&self.base, &u))
+            else {
+                continue;
+            };
+            let title = self
+                .title
+                .extract(item)
+                .map(|t| html_to_text(&t))
+                .unwrap_or_default();
+            if title.is_empty() {
+                continue;
+            }
+            let snippet = self
+                .snippet
+                .as_ref()
+                .and_then(|s| s.extract(item))
+                .map(|s| html_to_text(&s))
+                .unwrap_or_default();
+            hits.push(Hit {
+                url,
+                title,
+                snippet,
+            });
+        }
+        let suggestions = self
+            .suggestions
+            .as_deref()
+            .and_then(|p| doc.pointer(p))
+            .map(string_list)
+            .unwrap_or_default();
+        Ok(Parsed { hits, suggestions })
+    }
+}
+
+/// Parses a JSON body; an HTML page where JSON was expected is usually a
+/// bot check, so it is reported as such when it says so.
+pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, ParseError> {
+    serde_json::from_str(body).map_err(|e| {
+        let lower = body.to_ascii_lowercase();
+        if let Some(m) = config
+            .parse
+            .blocked
+            .iter()
+            .find(|m| lower.contains(&m.to_ascii_lowercase()))
+        {
+            return ParseError::Blocked(format!("page says {m:?}"));
+        }
+        match super::generic_block_marker(body) {
+            Some(m) => ParseError::Blocked(format!("page says {m:?}")),
+            None => ParseError::Invalid(format!("not JSON: {e}")),
+        }
+    })
+}
+
+/// Strings of a JSON list (objects contribute their `suggestion`/`title`/`query` field).
+pub(crate) fn string_list(v: &Value) -> Vec<String> {
+    let Value::Array(a) = v else {
+        return Vec::new();
+    };
+    a.iter()
+        .filter_map(|x| match x {
+            Value::String(s) => Some(s.clone()),
+            Value::Object(m) => ["suggestion", "query", "title", "text"]
+                .iter()
+                .find_map(|k| m.get(*k).and_then(Value::as_str).map(str::to_string)),
+            _ => None,
+        })
+        .map(|s| html_to_text(&s))
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn dotted_paths_index_arrays() {
+        let item = json!({"a": {"b": [{"c": "x"}, {"c": "y"}]}});
+        assert_eq!(
+            FieldSpec::parse("a.b.1.c").unwrap().extract(&item),
+            Some("y".into())
+        );
+        assert_eq!(FieldSpec::parse("a.z").unwrap().extract(&item), None);
+    }
+
+    #[test]
+    fn templates_encode_by_position() {
+        let item = json!({"title": "Caffeine & sleep/x", "q": "a b&c"});
+        let wiki = FieldSpec::parse("https://en.wikipedia.org/wiki/{title}").unwrap();
+        assert_eq!(
+            wiki.extract(&item).unwrap(),
+            "https://en.wikipedia.org/wiki/Caffeine_&_sleep/x"
+        );
+        let q = FieldSpec::parse("https://x.org/s?q={q}").unwrap();
+        assert_eq!(q.extract(&item).unwrap(), "https://x.org/s?q=a+b%26c");
+        let p = FieldSpec::parse("https://x.org/p/{q}").unwrap();
+        assert_eq!(p.extract(&item).unwrap(), "https://x.org/p/a%20b&c");
+        assert!(FieldSpec::parse("https://x.org/{q|nope}").is_err());
+        assert!(FieldSpec::parse("https://x.org/{q").is_err());
+    }
+}

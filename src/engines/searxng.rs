@@ -1,0 +1,69 @@
+//! `kind = "searxng"`: another SearXNG-compatible instance asked for
+//! `/search?format=json`. Its `results` carry `url`, `title` and `content`;
+//! its `suggestions` are passed on. Public instances often answer robots
+//! with an HTML bot check (or 403 when JSON is disabled) — that is reported
+//! as `Blocked`, never as zero results.
+
+use serde_json::Value;
+
+use super::json::{parse_json, string_list};
+use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
+use crate::config::EngineConfig;
+use crate::model::Query;
+
+/// A SearXNG-compatible upstream.
+#[derive(Debug)]
+pub struct SearxngEngine {
+    config: EngineConfig,
+    base: url::Url,
+}
+
+impl SearxngEngine {
+    /// A SearXNG upstream for `config` (only its `url` is checked).
+    pub fn new(config: EngineConfig) -> Result<SearxngEngine, String> {
+        let base = super::base_url(&config)?;
+        Ok(SearxngEngine { config, base })
+    }
+}
+
+impl Engine for SearxngEngine {
+    fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn build_request(&self, query: &Query) -> RequestSpec {
+        super::default_request(&self.config, query)
+    }
+
+    fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
+        let doc = parse_json(body, &self.config)?;
+        let Some(Value::Array(results)) = doc.get("results") else {
+            return Err(ParseError::Invalid(
+                "no \"results\" list — not a SearXNG JSON answer".into(),
+            ));
+        };
+        let text = |item: &Value, key: &str| {
+            item.get(key)
+                .and_then(Value::as_str)
+                .map(html_to_text)
+                .unwrap_or_default()
+        };
+        let hits = results
+            .iter()
+            .filter_map(|item| {
+                let url = resolve_link(&self.base, item.get("url")?.as_str()?)?;
+                let title = text(item, "title");
+                if title.is_empty() {
+                    return None;
+                }
+                Some(Hit {
+                    url,
+                    title,
+                    snippet: text(item, "content"),
+                })
+            })
+            .collect();
+        let suggestions = doc.get("suggestions").map(string_list).unwrap_or_default();
+        Ok(Parsed { hits, suggestions })
+    }
+}
