@@ -11,6 +11,7 @@
 //! positives precision is 1 (nothing was merged wrongly), with no true
 //! positives in the data recall is 1.
 
+use crate::dedup::pipeline::PairScore;
 use crate::dedup::{self, Doc, Settings};
 
 use super::data::{Labeled, Pair, Rec, RecordSet};
@@ -97,14 +98,29 @@ pub fn pair_merged(pair: &Pair, settings: &Settings) -> bool {
 
 /// Confusion over labeled pairs.
 pub fn evaluate_pairs(pairs: &[Pair], settings: &Settings) -> Confusion {
+    confusion_at(pairs, &score_pairs(pairs, settings), settings)
+}
+
+/// Each pair's score under `settings`' method, window and unit: computed once
+/// per series, then judged at every threshold by [`confusion_at`].
+pub fn score_pairs(pairs: &[Pair], settings: &Settings) -> Vec<PairScore> {
+    pairs
+        .iter()
+        .map(|p| dedup::pipeline::similarity(doc(&p.a), doc(&p.b), settings))
+        .collect()
+}
+
+/// Confusion of scored pairs at the thresholds of `settings`.
+pub fn confusion_at(pairs: &[Pair], scores: &[PairScore], settings: &Settings) -> Confusion {
     let mut c = Confusion::default();
-    for p in pairs {
-        c.record(pair_merged(p, settings), p.duplicate);
+    for (p, s) in pairs.iter().zip(scores) {
+        c.record(s.stage_at(settings, settings.method).is_some(), p.duplicate);
     }
     c
 }
 
-/// The cluster (index of the kept record) of every record of one list.
+/// The cluster (index of the kept record) of every record of one list
+/// deduplicated on its own.
 pub fn clusters(set: &RecordSet, settings: &Settings) -> Vec<usize> {
     let docs: Vec<Doc<'_>> = set.records.iter().map(doc).collect();
     dedup::dedup(&docs, settings)
@@ -125,11 +141,19 @@ pub fn pairwise(groups: &[String], clusters: &[usize]) -> Confusion {
     c
 }
 
-/// Pairwise clustering confusion over labeled record sets.
+/// Pairwise clustering confusion over labeled record sets. The lists go
+/// through one stream, each under its own query, as `metasift dedup` would
+/// see the file — so the pipeline's cross-query boilerplate rule applies.
 pub fn evaluate_sets(sets: &[RecordSet], settings: &Settings) -> Confusion {
+    let mut d = dedup::Deduper::new(settings);
     let mut c = Confusion::default();
     for set in sets {
-        c.add(pairwise(&set.groups, &clusters(set, settings)));
+        let clusters: Vec<usize> = set
+            .records
+            .iter()
+            .map(|r| d.push_query(Some(&set.query), doc(r)).cluster)
+            .collect();
+        c.add(pairwise(&set.groups, &clusters));
     }
     c
 }
@@ -177,6 +201,57 @@ mod tests {
         assert_eq!(c.precision(), 1.0);
         assert_eq!(c.recall(), 0.0);
         assert_eq!(c.f1(), 0.0);
+    }
+
+    #[test]
+    fn pair_scores_decide_like_the_pipeline_on_real_pairs() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/pairs/stsb_multi_mt/zh_dev.tsv"
+        );
+        let opts = super::super::data::LoadOptions {
+            title_equal: false,
+            limit: 150,
+        };
+        let file = super::super::data::load(std::path::Path::new(path), opts).unwrap();
+        let Labeled::Pairs(pairs) = &file.data else {
+            panic!("pairs expected")
+        };
+        for method in dedup::Method::ALL {
+            for title_equal in [false, true] {
+                let pairs: Vec<Pair> = pairs
+                    .iter()
+                    .cloned()
+                    .map(|mut p| {
+                        if title_equal {
+                            p.b.title = p.a.title.clone();
+                        }
+                        p
+                    })
+                    .collect();
+                let base = Settings {
+                    method,
+                    min_codes: 0,
+                    ..Settings::default()
+                };
+                let scores = score_pairs(&pairs, &base);
+                for t in [0.3, 0.5, 0.8] {
+                    let s = Settings {
+                        os1: t,
+                        os2: t,
+                        block_threshold: t,
+                        max_distance: (64.0 * (1.0 - t)) as u32 / 2,
+                        ..base.clone()
+                    };
+                    let direct: Vec<bool> = pairs.iter().map(|p| pair_merged(p, &s)).collect();
+                    let scored: Vec<bool> = scores
+                        .iter()
+                        .map(|sc| sc.stage_at(&s, method).is_some())
+                        .collect();
+                    assert_eq!(direct, scored, "{method} t={t} titles equal={title_equal}");
+                }
+            }
+        }
     }
 
     #[test]

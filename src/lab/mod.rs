@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use crate::dedup::{Method, Settings, Unit};
 
-use data::{DataFile, LoadOptions};
+use data::{DataFile, Labeled, LoadOptions};
 use metrics::Confusion;
 
 /// Errors that stop a lab run (bad lines in data files do not: they are
@@ -98,6 +98,10 @@ pub struct LabArgs {
     /// Feature-code CJK units to compare: `char`, `word` or `char,word`.
     #[arg(long, value_delimiter = ',', value_parser = parse_unit)]
     pub unit: Vec<Unit>,
+    /// Override the pipeline's `min_codes` (codes a snippet needs before a
+    /// match between different titles counts; 0 = off).
+    #[arg(long)]
+    pub min_codes: Option<usize>,
     /// Give both texts of a TSV pair the same title (then `os1` decides:
     /// implies `--sweep-os os1`).
     #[arg(long)]
@@ -294,7 +298,9 @@ pub fn points(series: &Series, sweep: &[f64], sweep_os: SweepOs) -> Vec<(Option<
 }
 
 /// Runs every (file, series, threshold) evaluation on `jobs` threads;
-/// `tick` is called after each one.
+/// `tick` is called after each threshold. Pairs are scored once per series
+/// and judged at every threshold (their `seconds` is that scoring time plus
+/// the judging); record sets are deduplicated afresh at every threshold.
 pub fn run_sweep(
     files: &[DataFile],
     series: &[Series],
@@ -303,38 +309,23 @@ pub fn run_sweep(
     jobs: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Row> {
-    let mut work = Vec::new();
-    for (fi, _) in files.iter().enumerate() {
-        for s in series {
-            for (t, settings) in points(s, sweep, sweep_os) {
-                work.push((fi, s.label.clone(), t, settings));
-            }
-        }
-    }
+    let work: Vec<(usize, usize)> = (0..files.len())
+        .flat_map(|fi| (0..series.len()).map(move |si| (fi, si)))
+        .collect();
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; work.len()]);
+    let results: Mutex<Vec<Vec<Row>>> = Mutex::new(vec![Vec::new(); work.len()]);
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, work.len().max(1)) {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((fi, label, t, settings)) = work.get(i) else {
+                    let Some(&(fi, si)) = work.get(i) else {
                         break;
                     };
-                    let start = Instant::now();
-                    let confusion = metrics::evaluate(&files[*fi].data, settings);
-                    let row = Row {
-                        dataset: files[*fi].name.clone(),
-                        series: label.clone(),
-                        threshold: *t,
-                        settings: settings.clone(),
-                        confusion,
-                        seconds: start.elapsed().as_secs_f64(),
-                    };
+                    let rows = sweep_one(&files[fi], &series[si], sweep, sweep_os, tick);
                     if let Ok(mut r) = results.lock() {
-                        r[i] = Some(row);
+                        r[i] = rows;
                     }
-                    tick();
                 }
             });
         }
@@ -347,8 +338,48 @@ pub fn run_sweep(
         .collect()
 }
 
+fn sweep_one(
+    file: &DataFile,
+    series: &Series,
+    sweep: &[f64],
+    sweep_os: SweepOs,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Row> {
+    let row = |t: Option<f64>, settings: Settings, confusion, seconds| Row {
+        dataset: file.name.clone(),
+        series: series.label.clone(),
+        threshold: t,
+        settings,
+        confusion,
+        seconds,
+    };
+    let mut rows = Vec::new();
+    match &file.data {
+        Labeled::Pairs(pairs) => {
+            let start = Instant::now();
+            let scores = metrics::score_pairs(pairs, &series.base);
+            let scoring = start.elapsed().as_secs_f64();
+            for (t, settings) in points(series, sweep, sweep_os) {
+                let start = Instant::now();
+                let c = metrics::confusion_at(pairs, &scores, &settings);
+                rows.push(row(t, settings, c, scoring + start.elapsed().as_secs_f64()));
+                tick();
+            }
+        }
+        Labeled::Sets(sets) => {
+            for (t, settings) in points(series, sweep, sweep_os) {
+                let start = Instant::now();
+                let c = metrics::evaluate_sets(sets, &settings);
+                rows.push(row(t, settings, c, start.elapsed().as_secs_f64()));
+                tick();
+            }
+        }
+    }
+    rows
+}
+
 /// The CSV header of `results.csv`.
-pub const CSV_HEADER: [&str; 18] = [
+pub const CSV_HEADER: [&str; 19] = [
     "method",
     "os1",
     "os2",
@@ -362,6 +393,7 @@ pub const CSV_HEADER: [&str; 18] = [
     "unit",
     "max_distance",
     "block_threshold",
+    "min_codes",
     "tp",
     "fp",
     "fn",
@@ -390,6 +422,7 @@ pub fn write_csv(rows: &[Row], w: impl std::io::Write) -> csv::Result<()> {
             unit_str(s.unit).to_string(),
             s.max_distance.to_string(),
             format!("{}", s.block_threshold),
+            s.min_codes.to_string(),
             c.tp.to_string(),
             c.fp.to_string(),
             c.fn_.to_string(),
@@ -406,11 +439,12 @@ fn setting_text(r: &Row, sweep_os: SweepOs) -> String {
     let s = &r.settings;
     match s.method {
         Method::FeatureCode => format!(
-            "os1={} os2={} window={} unit={}{}",
+            "os1={} os2={} window={} unit={} min_codes={}{}",
             s.os1,
             s.os2,
             s.window,
             unit_str(s.unit),
+            s.min_codes,
             match sweep_os {
                 SweepOs::Os1 => " (os1 swept)",
                 SweepOs::Os2 => "",
@@ -553,6 +587,9 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
     }
     if let Some(v) = args.os2 {
         base.os2 = v;
+    }
+    if let Some(v) = args.min_codes {
+        base.min_codes = v;
     }
     if let Some(&w) = args.window.first() {
         base.window = w;
