@@ -487,7 +487,9 @@ impl EngineConfig {
             out.push(Problem::engine(
                 i,
                 "categories",
-                format!("engine.categories of {who:?}: needs at least one non-empty name, without '!'"),
+                format!(
+                    "engine.categories of {who:?}: needs at least one non-empty name, without '!'"
+                ),
             ));
         }
         for (name, value) in &self.headers {
