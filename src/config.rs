@@ -61,6 +61,9 @@ pub struct ServerConfig {
     pub deadline_ms: u64,
     /// Results per page.
     pub results_per_page: usize,
+    /// The engine whose suggestions answer `/autocomplete`; none = no
+    /// suggestions.
+    pub autocomplete: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -70,6 +73,7 @@ impl Default for ServerConfig {
             base_url: "http://127.0.0.1:8888/".into(),
             deadline_ms: 3000,
             results_per_page: 20,
+            autocomplete: None,
         }
     }
 }
