@@ -69,8 +69,16 @@ fn titles() -> Vec<String> {
 fn bench(c: &mut Criterion) {
     let links = links();
     let titles = titles();
-    assert!(links.len() > 1000, "only {} links read from {SERP}", links.len());
-    assert!(titles.len() > 1000, "only {} titles read from {DUREADER}", titles.len());
+    assert!(
+        links.len() > 1000,
+        "only {} links read from {SERP}",
+        links.len()
+    );
+    assert!(
+        titles.len() > 1000,
+        "only {} titles read from {DUREADER}",
+        titles.len()
+    );
 
     // Sanity inside the bench: wrappers really unwrap, suffixes really go.
     let unwrapped = links
@@ -78,7 +86,10 @@ fn bench(c: &mut Criterion) {
         .filter(|l| l.contains("uddg=") || l.contains("u=a1aHR0c"))
         .filter(|l| !url::unwrap_redirect(l).contains("duckduckgo.com/l/"))
         .count();
-    assert!(unwrapped > 50, "only {unwrapped} DuckDuckGo/Bing wrappers unwrapped");
+    assert!(
+        unwrapped > 50,
+        "only {unwrapped} DuckDuckGo/Bing wrappers unwrapped"
+    );
     let suffixed = titles.iter().filter(|t| t.ends_with("_百度知道")).count();
     let stripped = titles
         .iter()

@@ -120,7 +120,11 @@ fn url_same_and_different_cases() {
                 failures.push(format!(
                     "[{}] expected {}:\n  a {} -> {:?}\n  b {} -> {:?}",
                     c.why,
-                    if want_same { "same key" } else { "different keys" },
+                    if want_same {
+                        "same key"
+                    } else {
+                        "different keys"
+                    },
                     c.a,
                     url::normalize(&c.a),
                     c.b,
@@ -162,7 +166,9 @@ fn title_cases() {
 
 #[test]
 fn truncated_titles_match_their_full_form_pairwise() {
-    assert!(title::is_truncated("How caffeine affects sleep: from brain ..."));
+    assert!(title::is_truncated(
+        "How caffeine affects sleep: from brain ..."
+    ));
     assert!(title::same_title(
         "How caffeine affects sleep: from brain ...",
         "How Caffeine Affects Sleep: From Brain Chemistry to Bedtime"
@@ -222,7 +228,9 @@ fn every_saved_wrapper_unwraps_to_an_absolute_link() {
     let mut unwrapped: BTreeMap<String, usize> = BTreeMap::new();
     let mut bad = Vec::new();
     for f in &files {
-        let Ok(bytes) = std::fs::read(f) else { continue };
+        let Ok(bytes) = std::fs::read(f) else {
+            continue;
+        };
         let html = String::from_utf8_lossy(&bytes);
         let engine = f
             .parent()
@@ -247,7 +255,12 @@ fn every_saved_wrapper_unwraps_to_an_absolute_link() {
             *unwrapped.entry(engine.clone()).or_default() += 1;
         }
     }
-    assert!(bad.is_empty(), "{} bad unwraps:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} bad unwraps:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
     // Counted by hand with grep over shared/data/serp (duplicates included).
     for (engine, at_least) in [
         ("duckduckgo", 70),
@@ -257,7 +270,10 @@ fn every_saved_wrapper_unwraps_to_an_absolute_link() {
         ("google", 200),
     ] {
         let n = unwrapped.get(engine).copied().unwrap_or(0);
-        assert!(n >= at_least, "{engine}: only {n} wrappers unwrapped, expected ≥ {at_least}: {unwrapped:?}");
+        assert!(
+            n >= at_least,
+            "{engine}: only {n} wrappers unwrapped, expected ≥ {at_least}: {unwrapped:?}"
+        );
     }
 }
 
@@ -282,7 +298,12 @@ fn bing_and_duckduckgo_agree_on_the_caffeine_query() {
     };
     let (kb, kd) = (keys(&bing), keys(&ddg));
     let shared = kb.intersection(&kd).count();
-    assert!(shared >= 9, "only {shared} shared keys (bing {}, ddg {})", kb.len(), kd.len());
+    assert!(
+        shared >= 9,
+        "only {shared} shared keys (bing {}, ddg {})",
+        kb.len(),
+        kd.len()
+    );
 }
 
 #[test]
@@ -329,7 +350,9 @@ fn link_like_with(schemes: Vec<&'static str>) -> impl Strategy<Value = String> {
         "ex%41mple.com",
         "a",
     ]);
-    let port = prop::option::of(prop::sample::select(vec![":80", ":443", ":8080", ":", ":0"]));
+    let port = prop::option::of(prop::sample::select(vec![
+        ":80", ":443", ":8080", ":", ":0",
+    ]));
     let path = "(/([a-zA-Z0-9._~-]|%[0-9a-fA-F]{2}|%|\\.\\.|\\.|中|é| |\\\\){0,4}){0,4}";
     let query = prop::option::of(
         "\\?(([a-z_]{1,6}|utm_source|fbclid)(=([a-zA-Z0-9+%]|%20| ){0,5})?&?){0,4}",

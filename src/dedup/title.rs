@@ -348,7 +348,7 @@ fn strip_truncation(out: &mut String) {
     // Terminal punctuation goes too: headlines and result titles differ in a
     // final `.` or `!` far more often than in meaning.
     let len = out
-        .trim_end_matches(|c: char| c == ' ' || matches!(c, '.' | '!' | '?' | ',' | ';' | ':'))
+        .trim_end_matches([' ', '.', '!', '?', ',', ';', ':'])
         .len();
     if len > 0 {
         out.truncate(len);
