@@ -85,8 +85,21 @@ fn load_config(path: &Path) -> anyhow::Result<Config> {
 }
 
 /// `metasift search`: exit 0 when at least one engine answered.
-fn search(query: &str, config: &Path, format: &str, page: u32) -> anyhow::Result<i32> {
-    let searcher = Searcher::from_config(load_config(config)?)?;
+fn search(
+    query: &str,
+    config: &Path,
+    format: &str,
+    page: u32,
+    record: Option<PathBuf>,
+    replay: Option<PathBuf>,
+) -> anyhow::Result<i32> {
+    let mut searcher = Searcher::from_config(load_config(config)?)?;
+    if let Some(dir) = record {
+        searcher = searcher.recording_to(dir);
+    }
+    if let Some(dir) = replay {
+        searcher = searcher.replaying_from(dir);
+    }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let q = searcher.parse_query(query, page);
     let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()));
@@ -159,10 +172,7 @@ fn main() -> anyhow::Result<()> {
             record,
             replay,
         } => {
-            if record.is_some() || replay.is_some() {
-                anyhow::bail!("--record and --replay are not built yet");
-            }
-            let code = search(&query, &config, &format, page)?;
+            let code = search(&query, &config, &format, page, record, replay)?;
             std::process::exit(code);
         }
         Command::CheckConfig { file, probe } => {

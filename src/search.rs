@@ -13,6 +13,7 @@
 //! stalls the runtime's network threads.
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,7 @@ use crate::dedup;
 use crate::engines::{Engine, Parsed};
 use crate::fusion::{self, EngineAnswer};
 use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
+use crate::recording::{RecordedQuery, RecordedRequest, RecordedResponse, Recording};
 
 /// Most redirects followed before an engine is reported as failing: enough
 /// for `http → https → www.` hops, short of any loop.
@@ -82,6 +84,8 @@ struct Inner {
     client: reqwest::Client,
     /// Same order as `config.engines`; `None` where the builder refused it.
     engines: Vec<Option<Arc<dyn Engine>>>,
+    /// `--record` / `--replay` folders for every engine.
+    tape: Tape,
 }
 
 impl Searcher {
@@ -104,6 +108,7 @@ impl Searcher {
                 config,
                 client,
                 engines,
+                tape: Tape::default(),
             }),
         }
     }
@@ -138,6 +143,32 @@ impl Searcher {
                 config,
                 client,
                 engines,
+                tape: Tape::default(),
+            }),
+        }
+    }
+
+    /// Saves every live engine answer into `dir` (`--record`), in the
+    /// layout of [`crate::recording`].
+    pub fn recording_to(self, dir: PathBuf) -> Self {
+        self.with_tape(|t| t.record = Some(dir))
+    }
+
+    /// Answers every engine from the recordings in `dir` (`--replay`)
+    /// instead of the network; an engine's own `replay` folder wins.
+    pub fn replaying_from(self, dir: PathBuf) -> Self {
+        self.with_tape(|t| t.replay = Some(dir))
+    }
+
+    fn with_tape(self, change: impl FnOnce(&mut Tape)) -> Self {
+        let mut tape = self.inner.tape.clone();
+        change(&mut tape);
+        Searcher {
+            inner: Arc::new(Inner {
+                config: self.inner.config.clone(),
+                client: self.inner.client.clone(),
+                engines: self.inner.engines.clone(),
+                tape,
             }),
         }
     }
@@ -349,6 +380,10 @@ impl Searcher {
             let engine = self.inner.engines.get(i).cloned().flatten();
             let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
             let client = self.inner.client.clone();
+            let tape = Tape {
+                record: self.inner.tape.record.clone(),
+                replay: ec.replay.clone().or_else(|| self.inner.tape.replay.clone()),
+            };
             async move {
                 let started = Instant::now();
                 let result = match engine {
@@ -357,7 +392,11 @@ impl Searcher {
                         "engine could not be built from its configuration",
                     )),
                     Some(engine) => {
-                        match tokio::time::timeout(budget, fetch(&client, engine, query, cap)).await
+                        match tokio::time::timeout(
+                            budget,
+                            fetch(&client, engine, query, cap, &tape),
+                        )
+                        .await
                         {
                             Ok(r) => r,
                             Err(_) => Err(Failure::new(
@@ -404,13 +443,62 @@ impl Failure {
     }
 }
 
-/// One request, its body read under the cap, and its parse.
+/// Where answers come from and go to, besides the network.
+#[derive(Debug, Clone, Default)]
+struct Tape {
+    /// Save every live answer here.
+    record: Option<PathBuf>,
+    /// Answer from recordings here instead of the network.
+    replay: Option<PathBuf>,
+}
+
+/// An answer before parsing: from the network or from a recording.
+struct RawAnswer {
+    status: u16,
+    content_type: Option<String>,
+    body: Vec<u8>,
+}
+
+/// One request (or its recording), its body read under the cap, and its
+/// parse on the blocking pool.
 async fn fetch(
     client: &reqwest::Client,
     engine: Arc<dyn Engine>,
     query: &Query,
     cap: usize,
+    tape: &Tape,
 ) -> Result<Parsed, Failure> {
+    let raw = match tape.replay.clone() {
+        Some(dir) => replay(dir, engine.config().name.clone(), query.clone(), cap).await?,
+        None => live(client, engine.as_ref(), query, cap, tape.record.as_deref()).await?,
+    };
+    let status = reqwest::StatusCode::from_u16(raw.status).map_err(|_| {
+        Failure::new(
+            FailureKind::Network,
+            format!("bad HTTP status {}", raw.status),
+        )
+    })?;
+    if !status.is_success() {
+        return Err(status_failure(status));
+    }
+    tokio::task::spawn_blocking(move || {
+        let text = crate::engines::decode_body(&raw.body, raw.content_type.as_deref());
+        engine.parse(&text)
+    })
+    .await
+    .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?
+    .map_err(|e| Failure::new(e.kind(), e.to_string()))
+}
+
+/// Asks the engine over HTTP; saves the answer when recording.
+async fn live(
+    client: &reqwest::Client,
+    engine: &dyn Engine,
+    query: &Query,
+    cap: usize,
+    record: Option<&Path>,
+) -> Result<RawAnswer, Failure> {
+    let started = Instant::now();
     let spec = engine.build_request(query);
     let mut request = client.get(&spec.url);
     for (name, value) in &spec.headers {
@@ -418,7 +506,8 @@ async fn fetch(
     }
     let response = request.send().await.map_err(|e| transport_failure(&e))?;
     let status = response.status();
-    if !status.is_success() {
+    // An error page is not worth reading unless it is being recorded.
+    if !status.is_success() && record.is_none() {
         return Err(status_failure(status));
     }
     if let Some(len) = response.content_length()
@@ -426,6 +515,11 @@ async fn fetch(
     {
         return Err(too_large(cap));
     }
+    let headers: Vec<(String, String)> = response
+        .headers()
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
+        .collect();
     let content_type = response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -440,13 +534,62 @@ async fn fetch(
         }
         body.extend_from_slice(&chunk);
     }
-    tokio::task::spawn_blocking(move || {
-        let text = crate::engines::decode_body(&body, content_type.as_deref());
-        engine.parse(&text)
+    if let Some(dir) = record {
+        let recording = Recording {
+            format: crate::recording::FORMAT.to_string(),
+            engine: engine.config().name.clone(),
+            query: RecordedQuery::from(query),
+            request: RecordedRequest {
+                method: "GET".into(),
+                url: spec.url.clone(),
+                headers: spec.headers.clone(),
+            },
+            response: RecordedResponse::new(
+                status.as_u16(),
+                headers,
+                millis(started.elapsed()),
+                &body,
+            ),
+            recorded_at: httpdate::fmt_http_date(std::time::SystemTime::now()),
+            source: None,
+        };
+        let dir = dir.to_path_buf();
+        // A failed save must not fail the search: it is logged instead.
+        let saved = tokio::task::spawn_blocking(move || recording.save(&dir)).await;
+        if let Ok(Err(e)) = saved {
+            tracing::warn!(error = %e, "cannot save a recording");
+        }
+    }
+    Ok(RawAnswer {
+        status: status.as_u16(),
+        content_type,
+        body,
     })
-    .await
-    .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?
-    .map_err(|e| Failure::new(e.kind(), e.to_string()))
+}
+
+/// Reads the recorded answer of `engine` to `query` from `dir`.
+async fn replay(
+    dir: PathBuf,
+    engine: String,
+    query: Query,
+    cap: usize,
+) -> Result<RawAnswer, Failure> {
+    let found = tokio::task::spawn_blocking(move || Recording::lookup(&dir, &engine, &query))
+        .await
+        .map_err(|_| Failure::new(FailureKind::Network, "reading the recording crashed"))?;
+    let rec = found.map_err(|e| Failure::new(FailureKind::Network, e.to_string()))?;
+    let body = rec
+        .response
+        .body_bytes()
+        .map_err(|e| Failure::new(FailureKind::Parse, format!("recording: {e}")))?;
+    if body.len() > cap {
+        return Err(too_large(cap));
+    }
+    Ok(RawAnswer {
+        status: rec.response.status,
+        content_type: rec.response.header("content-type").map(str::to_string),
+        body,
+    })
 }
 
 fn too_large(cap: usize) -> Failure {

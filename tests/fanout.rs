@@ -284,3 +284,48 @@ async fn the_deadline_bounds_slow_engines_with_long_timeouts() {
     assert_eq!(resp.results.len(), 1);
     assert_eq!(resp.results[0].url, "https://fast.example/");
 }
+
+/// `--record` saves every engine's answer; `--replay` answers the same
+/// search from it, through the same parser, with the engines gone.
+#[tokio::test]
+async fn a_recorded_search_replays_without_the_engines() {
+    let dir = std::env::temp_dir().join(format!("metasift-fanout-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let a = LoopbackEngine::spawn(test_page(&[
+        ("https://one.example/", "One", "first"),
+        ("https://two.example/", "Two", "second"),
+    ]))
+    .await;
+    let b = LoopbackEngine::spawn(Behavior::Status(503)).await;
+    let s = searcher(&[("a", &a), ("b", &b)], 3000, 2000);
+    let q = s.parse_query("record me", 1);
+    let live = s
+        .clone()
+        .recording_to(dir.clone())
+        .search(&q, &SearchOptions::default())
+        .await;
+    assert_eq!(live.results.len(), 2);
+    drop((a, b));
+
+    let replayed = s
+        .replaying_from(dir.clone())
+        .search(&q, &SearchOptions::default())
+        .await;
+    assert_eq!(replayed.results, live.results);
+    assert_eq!(report(&replayed, "b").failure, Some(FailureKind::Http5xx));
+    // A query never recorded is reported, not fetched.
+    let other = s_missing(&dir).await;
+    assert_eq!(other.failure, Some(FailureKind::Network));
+    assert!(other.reason.as_deref().unwrap().contains("no recording"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+async fn s_missing(dir: &std::path::Path) -> metasift::model::EngineReport {
+    let a = LoopbackEngine::spawn(test_page(&[])).await;
+    let s = searcher(&[("a", &a)], 3000, 2000).replaying_from(dir.to_path_buf());
+    let resp = s
+        .search(&s.parse_query("never asked", 1), &SearchOptions::default())
+        .await;
+    assert_eq!(a.requests(), 0);
+    resp.engines[0].clone()
+}
