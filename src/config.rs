@@ -63,6 +63,9 @@ pub struct ServerConfig {
     pub deadline_ms: u64,
     /// Results per page.
     pub results_per_page: usize,
+    /// The engine whose suggestions answer `/autocomplete`; none = no
+    /// suggestions.
+    pub autocomplete: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -72,6 +75,7 @@ impl Default for ServerConfig {
             base_url: "http://127.0.0.1:8888/".into(),
             deadline_ms: 3000,
             results_per_page: 20,
+            autocomplete: None,
         }
     }
 }
