@@ -52,6 +52,8 @@ pub struct Config {
     pub dedup: dedup::Settings,
     /// `[cache]`
     pub cache: CacheConfig,
+    /// `[limits]`: per-client rate limit and the cap on searches in flight.
+    pub limits: crate::limit::LimitsConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
@@ -114,6 +116,8 @@ pub struct CacheConfig {
     pub url: String,
     /// Seconds a fused result stays cached.
     pub ttl_s: u64,
+    /// Memory backend: approximate megabytes of results kept at most.
+    pub memory_mb: u64,
 }
 
 impl Default for CacheConfig {
@@ -122,6 +126,7 @@ impl Default for CacheConfig {
             backend: CacheBackend::Memory,
             url: "redis://127.0.0.1:6379/".into(),
             ttl_s: 300,
+            memory_mb: 64,
         }
     }
 }
