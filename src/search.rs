@@ -173,13 +173,16 @@ impl Searcher {
                     }
                     continue;
                 }
-                if config
+                // `!social_media` names the category "social media".
+                let spaced = bang.replace('_', " ");
+                if let Some(c) = config
                     .engines
                     .iter()
-                    .any(|e| e.categories.iter().any(|c| c == bang))
+                    .flat_map(|e| &e.categories)
+                    .find(|c| **c == bang || **c == spaced)
                 {
-                    if !categories.iter().any(|c| c == bang) {
-                        categories.push(bang.to_string());
+                    if !categories.contains(c) {
+                        categories.push(c.clone());
                     }
                     continue;
                 }
