@@ -159,9 +159,15 @@ fn results_page_shows_groups_failures_and_controls() {
     assert!(html.contains("similarity <b>0.67</b>"));
     assert!(html.contains("<code>9f1c2a0b44e1d7a3</code>"));
     // Failed engines with kind, reason and time; bing is flagged as slow.
-    assert!(html.contains("qwant</span> <span class=\"engine-status\">blocked"));
+    assert!(html.contains(
+        "<li class=\"problem\"><span class=\"engine-name\">qwant</span> <span class=\"engine-time\">95 ms</span> \
+         <span class=\"engine-line\"><span class=\"engine-status\">blocked</span>"
+    ));
     assert!(html.contains("timeout after 2500 ms"));
-    assert!(html.contains("bing</span> <span class=\"engine-status\">slow"));
+    assert!(html.contains(
+        "<li class=\"problem\"><span class=\"engine-name\">bing</span> <span class=\"engine-time\">1730 ms</span> \
+         <span class=\"engine-line\"><span class=\"engine-status\">slow</span>"
+    ));
     assert!(html.contains("2 engines failed"));
     // Re-clustering works without JavaScript: a GET form with the controls.
     assert!(html.contains("<select id=\"method\" name=\"method\">"));
