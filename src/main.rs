@@ -1,8 +1,12 @@
 //! The `metasift` command line: parse arguments, load config, call the library.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
+use metasift::config::Config;
+use metasift::format::{self, SearxngResponse};
+use metasift::search::{SearchOptions, Searcher};
 
 /// A meta-search engine that removes duplicates by URL, title and snippet
 /// feature codes.
@@ -65,6 +69,68 @@ enum Command {
     },
 }
 
+/// Loads a configuration for running searches: validated, env applied.
+fn load_config(path: &Path) -> anyhow::Result<Config> {
+    let mut config = match Config::check_file(path) {
+        Ok(config) => config,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            anyhow::bail!("{} problem(s) in {}", errors.len(), path.display());
+        }
+    };
+    config.apply_env();
+    Ok(config)
+}
+
+/// `metasift search`: exit 0 when at least one engine answered.
+fn search(query: &str, config: &Path, format: &str, page: u32) -> anyhow::Result<i32> {
+    let searcher = Searcher::from_config(load_config(config)?)?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let q = searcher.parse_query(query, page);
+    let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()));
+    if format == "json" {
+        let json = SearxngResponse::from_response(&response);
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        print!("{}", format::render_text(&response));
+    }
+    eprint!("{}", format::render_failures(&response));
+    let answered = response.engines.iter().any(|r| r.failure.is_none());
+    Ok(if answered { 0 } else { 1 })
+}
+
+/// `metasift check-config`: every problem with its file:line, then the
+/// probe table; exit 1 on any problem or failed engine.
+fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
+    let config = match Config::check_file(file) {
+        Ok(config) => config,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            return Ok(1);
+        }
+    };
+    let enabled = config.engines.iter().filter(|e| e.enabled).count();
+    println!(
+        "{}: ok ({} engines, {enabled} enabled)",
+        file.display(),
+        config.engines.len()
+    );
+    let Some(text) = probe else { return Ok(0) };
+    let searcher = Searcher::from_config(config)?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let reports = runtime.block_on(searcher.probe(text));
+    print!("{}", format::render_probe(&reports));
+    Ok(if reports.iter().all(|r| r.failure.is_none()) {
+        0
+    } else {
+        1
+    })
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Serve {
@@ -85,8 +151,23 @@ fn main() -> anyhow::Result<()> {
             record,
             replay,
         } => serve(&config, bind, record, replay)?,
-        Command::Search { .. } | Command::CheckConfig { .. } => {
-            anyhow::bail!("not built yet")
+        Command::Search {
+            query,
+            config,
+            format,
+            page,
+            record,
+            replay,
+        } => {
+            if record.is_some() || replay.is_some() {
+                anyhow::bail!("--record and --replay are not built yet");
+            }
+            let code = search(&query, &config, &format, page)?;
+            std::process::exit(code);
+        }
+        Command::CheckConfig { file, probe } => {
+            let code = check_config(&file, probe.as_deref())?;
+            std::process::exit(code);
         }
     }
     Ok(())
@@ -112,14 +193,10 @@ fn serve(
     if record.is_some() || replay.is_some() {
         anyhow::bail!("--record and --replay are not supported by `serve` yet");
     }
-    let config = metasift::config::Config::load(config_path)?;
-    let bind = bind
-        .or_else(|| std::env::var("METASIFT_BIND").ok())
-        .unwrap_or_else(|| config.server.bind.clone());
-    let client = reqwest::Client::builder()
-        .build()
-        .context("cannot build the HTTP client")?;
-    let searcher = metasift::search::Searcher::new(std::sync::Arc::new(config), client);
+    // Validated with every problem shown; METASIFT_BIND applied.
+    let config = load_config(config_path)?;
+    let bind = bind.unwrap_or_else(|| config.server.bind.clone());
+    let searcher = Searcher::from_config(config)?;
     let app = metasift::web::router(metasift::web::AppState::new(searcher));
 
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
