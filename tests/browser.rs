@@ -159,7 +159,10 @@ impl Browser {
             _profile: profile,
         };
         let target = browser.call("Target.createTarget", json!({ "url": "about:blank" }));
-        let target_id = target["targetId"].as_str().expect("a target id").to_string();
+        let target_id = target["targetId"]
+            .as_str()
+            .expect("a target id")
+            .to_string();
         let attached = browser.call(
             "Target.attachToTarget",
             json!({ "targetId": target_id, "flatten": true }),
@@ -230,7 +233,8 @@ impl Browser {
     }
 
     fn navigate(&mut self, url: &str) {
-        self.pending.retain(|v| v["method"] != "Page.loadEventFired");
+        self.pending
+            .retain(|v| v["method"] != "Page.loadEventFired");
         self.call("Page.navigate", json!({ "url": url }));
         self.wait_event("Page.loadEventFired");
     }
@@ -305,13 +309,14 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
         if support::services_required() {
             panic!("chromium is required (METASIFT_REQUIRE_SERVICES=1) but not on PATH");
         }
-        eprintln!("\n!!!!! SKIPPED tests/browser.rs: chromium is not installed (apt-get install chromium) !!!!!\n");
+        eprintln!(
+            "\n!!!!! SKIPPED tests/browser.rs: chromium is not installed (apt-get install chromium) !!!!!\n"
+        );
         return;
     };
 
     // Member engines: DuckDuckGo and Bing answering with their saved pages
-    // for the same query (9 of 10 results in common), through the shipped
-    // presets.
+    // for the same query (9 of 10 results in common).
     let ddg = LoopbackEngine::spawn(Behavior::fixture(
         "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
     ))
@@ -320,10 +325,9 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
         "bing/celina2026_does-caffeine-affect-sleep.html",
     ))
     .await;
-    let mut config = support::shipped_config();
+    let mut config = web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
-    support::keep_only(&mut config, &["duckduckgo", "bing"]);
     let dir = TempDir::new("browser-config");
     let config_path = dir.0.join("engines.toml");
     std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
@@ -365,10 +369,19 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
 
         // A group of hidden duplicates, closed until clicked.
         let groups = b.eval("document.querySelectorAll('details.dups').length");
-        assert!(groups.as_u64().unwrap() >= 1, "no duplicate group: {groups}");
-        assert_eq!(b.eval("document.querySelector('details.dups').open"), json!(false));
+        assert!(
+            groups.as_u64().unwrap() >= 1,
+            "no duplicate group: {groups}"
+        );
+        assert_eq!(
+            b.eval("document.querySelector('details.dups').open"),
+            json!(false)
+        );
         b.click("details.dups > summary");
-        assert_eq!(b.eval("document.querySelector('details.dups').open"), json!(true));
+        assert_eq!(
+            b.eval("document.querySelector('details.dups').open"),
+            json!(true)
+        );
         let group = b.eval(
             "(() => { const d = document.querySelector('details.dups');
                 const li = d.querySelector('ul > li');
@@ -379,7 +392,10 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
                          visible: r.height > 0 }; })()",
         );
         assert!(
-            group["summary"].as_str().unwrap().contains("similar result"),
+            group["summary"]
+                .as_str()
+                .unwrap()
+                .contains("similar result"),
             "{group}"
         );
         assert!(
@@ -416,4 +432,11 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
     .expect("browser thread");
     eprintln!("screenshots in {}", result.display());
     drop((ddg, bing, dir));
+}
+
+/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
+fn web_engines() -> metasift::config::Config {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+    metasift::config::Config::load(std::path::Path::new(path))
+        .expect("tests/data/web_engines.toml loads")
 }

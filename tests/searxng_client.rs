@@ -65,7 +65,10 @@ async fn searxng_search_client_reads_metasift_unchanged() {
             .is_ok_and(|s| s.success());
     if !has_client {
         if support::services_required() {
-            panic!("the SearXNG client venv is required but {} is missing", python.display());
+            panic!(
+                "the SearXNG client venv is required but {} is missing",
+                python.display()
+            );
         }
         eprintln!(
             "\n!!!!! SKIPPED tests/searxng_client.rs: no .ci/venv with searxng_search (run .ci/run or: \
@@ -82,17 +85,17 @@ async fn searxng_search_client_reads_metasift_unchanged() {
         "bing/celina2026_does-caffeine-affect-sleep.html",
     ))
     .await;
-    let mut config = support::shipped_config();
+    let mut config = web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
-    support::keep_only(&mut config, &["duckduckgo", "bing"]);
     let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let server = tokio::spawn(async move {
-        axum::serve(listener, web::router(AppState::new(searcher))).await
-    });
+    let server =
+        tokio::spawn(
+            async move { axum::serve(listener, web::router(AppState::new(searcher))).await },
+        );
     let base = format!("http://{addr}");
 
     let query = "does caffeine affect sleep";
@@ -112,11 +115,24 @@ async fn searxng_search_client_reads_metasift_unchanged() {
     assert_eq!(theirs.len(), ours.len(), "the client sees every result");
     for (t, o) in theirs.iter().zip(&ours) {
         assert_eq!(t["href"], o["url"]);
-        assert_eq!(t["title"].as_str().unwrap(), normalize(o["title"].as_str().unwrap()));
-        assert_eq!(t["body"].as_str().unwrap(), normalize(o["content"].as_str().unwrap()));
+        assert_eq!(
+            t["title"].as_str().unwrap(),
+            normalize(o["title"].as_str().unwrap())
+        );
+        assert_eq!(
+            t["body"].as_str().unwrap(),
+            normalize(o["content"].as_str().unwrap())
+        );
         assert!(t["href"].as_str().unwrap().starts_with("http"), "{t}");
     }
 
     server.abort();
     drop((ddg, bing));
+}
+
+/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
+fn web_engines() -> metasift::config::Config {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+    metasift::config::Config::load(std::path::Path::new(path))
+        .expect("tests/data/web_engines.toml loads")
 }

@@ -3,7 +3,7 @@
 //! headers, hostile input, and insta snapshots of the HTML, JSON, CSV and RSS
 //! renderings of a fixed response (`tests/data/web_response.toml`).
 //!
-//! The second half asks member engines on loopback (the shipped presets
+//! The second half asks member engines on loopback (`tests/data/web_engines.toml`
 //! pointed at `tests/support` servers answering with saved real pages).
 //!
 //! Run with `cargo test --test web`.
@@ -189,12 +189,7 @@ fn limit_caps_every_format() {
     let p = params("q=x&limit=2");
     let page = pages::ResultsPage::new(&resp, &p, &fixture_config());
     assert_eq!(page.results.len(), 2);
-    assert_eq!(
-        json::SearxngAnswer::from_response(&resp, p.limit)
-            .results
-            .len(),
-        2
-    );
+    assert_eq!(json::answer(&resp, p.limit).results.len(), 2);
     let csv = formats::to_csv(&resp, p.limit).unwrap();
     assert_eq!(csv.matches(",result\n").count(), 2);
     let rss = formats::to_rss(&resp, p.limit, "http://h/", "/search?q=x", 20).unwrap();
@@ -203,7 +198,7 @@ fn limit_caps_every_format() {
 
 #[test]
 fn json_snapshot() {
-    let answer = json::SearxngAnswer::from_response(&fixture_response(), None);
+    let answer = json::answer(&fixture_response(), None);
     insta::assert_json_snapshot!("searxng_json", answer);
 }
 
@@ -461,7 +456,7 @@ async fn unknown_formats_and_bad_knobs_are_400_unknown_params_ignored() {
 
 const CAFFEINE: &str = "does caffeine affect sleep";
 
-/// DuckDuckGo and Bing, through the shipped presets, answering with their
+/// DuckDuckGo and Bing (`tests/data/web_engines.toml`), answering with their
 /// saved pages for the same query (9 of their 10 results are shared).
 async fn caffeine_engines(
     ddg: Behavior,
@@ -470,10 +465,9 @@ async fn caffeine_engines(
 ) -> (axum::Router, LoopbackEngine, LoopbackEngine) {
     let ddg = LoopbackEngine::spawn(ddg).await;
     let bing = LoopbackEngine::spawn(bing).await;
-    let mut config = support::shipped_config();
+    let mut config = web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
-    support::keep_only(&mut config, &["duckduckgo", "bing"]);
     edit(&mut config);
     (app_with(config), ddg, bing)
 }
@@ -499,7 +493,11 @@ fn q(text: &str) -> String {
 #[tokio::test]
 async fn two_engines_are_fused_and_their_duplicates_folded() {
     let (app, _ddg, _bing) = caffeine_engines(ddg_page(), bing_page(), |_| {}).await;
-    let v = json_of(app.clone(), &format!("/search?format=json&q={}", q(CAFFEINE))).await;
+    let v = json_of(
+        app.clone(),
+        &format!("/search?format=json&q={}", q(CAFFEINE)),
+    )
+    .await;
     let results = v["results"].as_array().unwrap();
     assert!(results.len() >= 8, "{} results", results.len());
     assert_eq!(v["number_of_results"], results.len());
@@ -532,7 +530,10 @@ async fn two_engines_are_fused_and_their_duplicates_folded() {
         .iter()
         .position(|r| r["engines"].as_array().unwrap().len() == 1)
         .unwrap_or(results.len());
-    assert!(first_single >= 2, "a single-engine result ranks {first_single}");
+    assert!(
+        first_single >= 2,
+        "a single-engine result ranks {first_single}"
+    );
 
     // The page shows the same results with one closed group per result
     // that has duplicates.
@@ -544,10 +545,7 @@ async fn two_engines_are_fused_and_their_duplicates_folded() {
     )
     .await;
     assert_eq!(resp.status(), StatusCode::OK);
-    assert_eq!(
-        html.matches("<li class=\"result\"").count(),
-        results.len()
-    );
+    assert_eq!(html.matches("<li class=\"result\"").count(), results.len());
     let with_dups = results
         .iter()
         .filter(|r| !r["duplicates"].as_array().unwrap().is_empty())
@@ -596,7 +594,10 @@ async fn the_query_string_reclusters_the_same_results() {
     let dup = &results(&default)[0]["duplicates"][0];
     assert_eq!(dup["stage"], "snippet", "{dup}");
     assert_eq!(dup["similarity"], 1.0);
-    assert_eq!(results(&default)[0]["engines"], serde_json::json!(["a", "b"]));
+    assert_eq!(
+        results(&default)[0]["engines"],
+        serde_json::json!(["a", "b"])
+    );
 
     // URL-only dedup (SearXNG's) keeps both.
     let none = json_of(app.clone(), &format!("{base}&method=none")).await;
@@ -627,7 +628,7 @@ async fn the_query_string_reclusters_the_same_results() {
 #[tokio::test]
 async fn a_shortcut_asks_only_its_engine() {
     let (app, ddg, bing) = caffeine_engines(ddg_page(), bing_page(), |_| {}).await;
-    let shortcut = support::shipped_config()
+    let shortcut = web_engines()
         .engines
         .iter()
         .find(|e| e.name == "bing")
@@ -635,7 +636,10 @@ async fn a_shortcut_asks_only_its_engine() {
         .expect("bing has a shortcut");
     let v = json_of(
         app.clone(),
-        &format!("/search?format=json&q={}", q(&format!("!{shortcut} {CAFFEINE}"))),
+        &format!(
+            "/search?format=json&q={}",
+            q(&format!("!{shortcut} {CAFFEINE}"))
+        ),
     )
     .await;
     assert_eq!(v["query"], CAFFEINE);
@@ -650,9 +654,12 @@ async fn a_shortcut_asks_only_its_engine() {
     // The page says whom it asked.
     let (_, html) = send(
         app,
-        Request::get(format!("/search?q={}", q(&format!("!{shortcut} {CAFFEINE}"))))
-            .body(Body::empty())
-            .unwrap(),
+        Request::get(format!(
+            "/search?q={}",
+            q(&format!("!{shortcut} {CAFFEINE}"))
+        ))
+        .body(Body::empty())
+        .unwrap(),
     )
     .await;
     assert!(html.contains("Only from: bing"));
@@ -660,9 +667,12 @@ async fn a_shortcut_asks_only_its_engine() {
 
 #[tokio::test]
 async fn a_failing_engine_is_reported_and_the_other_still_answers() {
-    let (app, _ddg, _bing) =
-        caffeine_engines(Behavior::Status(503), bing_page(), |_| {}).await;
-    let v = json_of(app.clone(), &format!("/search?format=json&q={}", q(CAFFEINE))).await;
+    let (app, _ddg, _bing) = caffeine_engines(Behavior::Status(503), bing_page(), |_| {}).await;
+    let v = json_of(
+        app.clone(),
+        &format!("/search?format=json&q={}", q(CAFFEINE)),
+    )
+    .await;
     let failed = v["unresponsive_engines"].as_array().unwrap();
     assert_eq!(failed.len(), 1, "{v}");
     assert_eq!(failed[0][0], "duckduckgo");
@@ -733,4 +743,11 @@ async fn hostile_engine_text_arrives_inert_and_suggestions_autocomplete() {
 
 async fn get_from(app: &axum::Router, uri: &str) -> (Response<()>, String) {
     send(app.clone(), Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
+fn web_engines() -> metasift::config::Config {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+    metasift::config::Config::load(std::path::Path::new(path))
+        .expect("tests/data/web_engines.toml loads")
 }
