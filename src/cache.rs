@@ -37,6 +37,7 @@ use serde::Serialize;
 
 use crate::config::{CacheBackend, CacheConfig};
 use crate::dedup;
+use crate::limit::Overloaded;
 use crate::model::{Query, SearchResponse};
 
 /// Shortest interval between two warnings about a failing backend.
@@ -178,7 +179,8 @@ enum Backend {
     Off,
 }
 
-type InFlightMap = Mutex<HashMap<String, Shared<BoxFuture<'static, Arc<SearchResponse>>>>>;
+type SharedSearch = Shared<BoxFuture<'static, Result<Arc<SearchResponse>, Overloaded>>>;
+type InFlightMap = Mutex<HashMap<String, SharedSearch>>;
 
 struct Inner {
     backend: Backend,
@@ -316,8 +318,42 @@ impl Cache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = SearchResponse> + Send + 'static,
     {
+        let mut produce = Some(produce);
+        let (answer, source) = self
+            .get_or_try_search(key, || {
+                let search = produce.take().map(|p| p());
+                async move {
+                    match search {
+                        Some(search) => Ok(search.await),
+                        None => Err(Overloaded),
+                    }
+                }
+            })
+            .await;
+        match (answer, produce.take()) {
+            (Ok(r), _) => (r, source),
+            // Joined an identical search that was refused for load: this
+            // caller may not be refused, so it runs its own.
+            (Err(Overloaded), Some(p)) => (Arc::new(p().await), Source::Produced),
+            // Our own producer never refuses; kept total rather than panicking.
+            (Err(Overloaded), None) => (Arc::new(SearchResponse::default()), source),
+        }
+    }
+
+    /// Like [`Cache::get_or_search`], for a producer that may refuse
+    /// ([`Overloaded`]): a refusal is shared with the searches that joined
+    /// it and never stored.
+    pub async fn get_or_try_search<F, Fut>(
+        &self,
+        key: &str,
+        produce: F,
+    ) -> (Result<Arc<SearchResponse>, Overloaded>, Source)
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<SearchResponse, Overloaded>> + Send + 'static,
+    {
         if let Some(hit) = self.inner.get(key).await {
-            return (hit, Source::Hit);
+            return (Ok(hit), Source::Hit);
         }
         let (shared, source) = {
             let mut in_flight = self
@@ -333,9 +369,11 @@ impl Cache {
                     let search = produce();
                     let shared = async move {
                         inner.stats.produced.fetch_add(1, Ordering::Relaxed);
-                        let response = Arc::new(search.await);
-                        if cacheable(&response) {
-                            inner.put(&owned_key, response.clone()).await;
+                        let response = search.await.map(Arc::new);
+                        if let Ok(r) = &response
+                            && cacheable(r)
+                        {
+                            inner.put(&owned_key, r.clone()).await;
                         }
                         inner
                             .in_flight

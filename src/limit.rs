@@ -87,6 +87,11 @@ impl LimitsConfig {
     }
 }
 
+/// A search refused because `max_in_flight` searches are already running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("too many searches in flight; try again in a moment")]
+pub struct Overloaded;
+
 /// The answer to "may this client search now?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
