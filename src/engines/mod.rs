@@ -92,7 +92,9 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
 /// Fills the placeholders of an engine's `url` template: `{query}`
 /// (percent-encoded form style, space = `+`), `{page}` (1-based), `{offset}` =
 /// `(page - 1) * page_size` and `{lang}` (the query's language, `en` when none
-/// was chosen). Unknown `{…}` are left as they are.
+/// was chosen); also `{page0}` (0-based page) and `{offset1}` (`offset + 1`),
+/// because Brave/Ecosia count pages from 0 and Bing/Yahoo/Mojeek count
+/// results from 1. Unknown `{…}` are left as they are.
 pub fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
     let page = query.page.max(1);
     let offset = (page - 1).saturating_mul(page_size);
@@ -102,7 +104,9 @@ pub fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
     template
         .replace("{query}", &encoded)
         .replace("{page}", &page.to_string())
+        .replace("{page0}", &(page - 1).to_string())
         .replace("{offset}", &offset.to_string())
+        .replace("{offset1}", &(offset + 1).to_string())
         .replace("{lang}", &lang)
 }
 
