@@ -16,6 +16,7 @@
 //! | [`fusion`] | scoring and merging of duplicate groups |
 //! | [`web`] | axum router, handlers, output formats |
 //! | [`lab`] | threshold sweeps, metrics, plots |
+//! | [`recording`] | saved engine answers for offline replay |
 
 pub mod config;
 pub mod dedup;
@@ -23,6 +24,7 @@ pub mod engines;
 pub mod fusion;
 pub mod lab;
 pub mod model;
+pub mod recording;
 pub mod search;
 pub mod stream;
 pub mod web;

@@ -1,6 +1,416 @@
-//! Title normalization (skeleton; completed by the dedup issue).
+//! Title normalization: the comparison form of a result title.
+//!
+//! Two engines show the same page under slightly different titles: one adds
+//! ` - Wikipedia`, another writes `？` where the first wrote `?`, a third cuts
+//! the title with `...`. The title stage only asks whether two titles are the
+//! *same*, and equal normalized titles merely select the looser snippet
+//! threshold `os1`, so the normal form errs on the side of folding:
+//!
+//! 1. **Unicode**: NFKC (full-width `？，！：（）` become ASCII, `…` becomes
+//!    `...`), then lower case with a little full case folding (`ß` → `ss`,
+//!    `ς` → `σ`). CJK punctuation that NFKC keeps is mapped to its ASCII
+//!    counterpart: `。`→`.`, `、`→`,`, `「」『』“”《》`→`"`, `【】`→`[]`,
+//!    `—–`→`-`, `〜`→`~`. Zero-width and other format characters are dropped.
+//! 2. **Whitespace**: runs of whitespace and control characters collapse; a
+//!    space survives only *between two word characters* of a spaced script, so
+//!    `Hello, World` ≡ `Hello，World`, `Rust - Wikipedia` ≡ `Rust-Wikipedia`
+//!    and `百度 百科` ≡ `百度百科` (CJK ideographs and kana never need spaces;
+//!    Hangul keeps them).
+//! 3. **Site-name suffixes**: a trailing segment after a separator (`-`, `|`,
+//!    `_`, `·`, `»`, in any width or spacing) goes when it is a known site name
+//!    ([`KNOWN_SITES`]: `Wikipedia`, `百度百科`, `知乎`, `MDN`, `YouTube`, …), a
+//!    domain name (`w3schools.com`), a short (≤ 4 words) segment after `|`,
+//!    `·` or `»`, or a short CJK segment (≤ 6 characters) after `-` or `_`.
+//!    A plain `-` before a Latin segment is kept unless the segment is known:
+//!    `Star Wars: Episode IV - A New Hope` must not lose its subtitle. The
+//!    head must keep at least 2 characters (and, for the short-segment
+//!    rules, twice the segment's length), so a title is never emptied.
+//! 4. **Truncation marks**: `...`, `…`, `⋯` and runs of two or more dots at
+//!    the end are removed. A truncated title therefore equals its full form
+//!    only when the cut fell where the full form ends; [`same_title`] also
+//!    accepts a truncated title that is a prefix of the other, for pairwise
+//!    use (a hash map over [`normalize`] cannot do prefixes).
+//!
+//! Steps 3 and 4 repeat until nothing changes, which makes the whole
+//! normalization idempotent: `normalize(normalize(t)) == normalize(t)`.
+//!
+//! Speed: ASCII titles and titles made of common CJK, Latin-1, Hangul and
+//! full-width characters skip the NFKC iterator (for them it is the identity or
+//! the full-width shift done inline); everything is written in one pass into
+//! one buffer.
+
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
+
+/// Site names removed when they end a title after a separator, in normalized
+/// form and sorted (binary search).
+pub const KNOWN_SITES: &[&str] = &[
+    "360百科",
+    "amazon.com",
+    "bbc",
+    "bbc news",
+    "bilibili",
+    "britannica",
+    "cnn",
+    "csdn",
+    "csdn博客",
+    "ebay",
+    "encyclopedia britannica",
+    "facebook",
+    "github",
+    "imdb",
+    "instagram",
+    "linkedin",
+    "mdn",
+    "mdn web docs",
+    "medium",
+    "merriam-webster",
+    "quora",
+    "reddit",
+    "reuters",
+    "stack overflow",
+    "the guardian",
+    "the new york times",
+    "twitter",
+    "w3schools",
+    "wikipedia",
+    "wikipedia,the free encyclopedia",
+    "youtube",
+    "互动百科",
+    "凤凰网",
+    "博客园",
+    "哔哩哔哩",
+    "搜狐",
+    "搜狐新闻",
+    "搜狐网",
+    "新浪博客",
+    "新浪新闻",
+    "新浪网",
+    "新浪财经",
+    "百度图片",
+    "百度文库",
+    "百度新闻",
+    "百度百科",
+    "百度知道",
+    "百度经验",
+    "百度贴吧",
+    "知乎",
+    "知乎专栏",
+    "简书",
+    "维基百科",
+    "维基百科,自由的百科全书",
+    "网易",
+    "网易新闻",
+    "腾讯新闻",
+    "腾讯网",
+    "豆瓣",
+    "豆瓣电影",
+];
 
 /// The normalized title used only for comparison.
 pub fn normalize(title: &str) -> String {
-    title.trim().to_lowercase()
+    let mut out = String::with_capacity(title.len());
+    normalize_into(title, &mut out);
+    out
+}
+
+/// Writes the normalized form of `title` into `out` (cleared first), so a
+/// caller normalizing many titles reuses one buffer.
+pub fn normalize_into(title: &str, out: &mut String) {
+    out.clear();
+    if title.chars().all(skips_nfkc) {
+        fold(title.chars(), out);
+    } else {
+        let nf: String = title.nfkc().collect();
+        fold(nf.chars(), out);
+        // Lower-casing can, for a few characters, leave a string that NFKC
+        // would still change; one more round settles it.
+        if !out.is_ascii() && is_nfkc_quick(out.chars()) != IsNormalized::Yes {
+            let again: String = out.nfkc().collect();
+            out.clear();
+            fold(again.chars(), out);
+        }
+    }
+    strip_tail(out);
+}
+
+/// Whether the title ends with a truncation mark (`...`, `…`, `⋯`), as engines
+/// write when they cut a long title.
+pub fn is_truncated(title: &str) -> bool {
+    let t = title.trim_end();
+    t.ends_with("..") || t.ends_with('…') || t.ends_with('⋯') || t.ends_with("．．")
+}
+
+/// Whether two raw titles are the same for the title stage: equal normalized
+/// forms, or one was truncated by its engine and its normalized form (at least
+/// 8 characters, so a stub matches nothing) is a prefix of the other's.
+pub fn same_title(a: &str, b: &str) -> bool {
+    let (na, nb) = (normalize(a), normalize(b));
+    if na == nb {
+        return true;
+    }
+    let prefix_of = |short: &str, long: &str| short.chars().count() >= 8 && long.starts_with(short);
+    (is_truncated(a) && prefix_of(&na, &nb)) || (is_truncated(b) && prefix_of(&nb, &na))
+}
+
+/// Characters for which NFKC is the identity, or (full-width ASCII, the
+/// ideographic space) does exactly what [`fold`] does inline.
+fn skips_nfkc(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{7f}'
+        | '\u{b7}'
+        | '\u{c0}'..='\u{ff}'
+        | '\u{2013}' | '\u{2014}' | '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}'
+        | '\u{3000}'..='\u{3002}'
+        | '\u{3008}'..='\u{3011}'
+        | '\u{3014}'..='\u{3017}'
+        | '\u{301c}'
+        | '\u{3041}'..='\u{3096}'
+        | '\u{30a1}'..='\u{30fa}'
+        | '\u{3400}'..='\u{4dbf}'
+        | '\u{4e00}'..='\u{9fff}'
+        | '\u{ac00}'..='\u{d7a3}'
+        | '\u{ff01}'..='\u{ff5e}')
+}
+
+/// Ideographs and kana: scripts written without spaces between words.
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30ff}'
+        | '\u{31f0}'..='\u{31ff}'
+        | '\u{3400}'..='\u{4dbf}'
+        | '\u{4e00}'..='\u{9fff}'
+        | '\u{f900}'..='\u{faff}'
+        | '\u{20000}'..='\u{3ffff}')
+}
+
+/// A character that a space next to it separates from another word.
+fn is_word(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric()
+    } else {
+        c.is_alphanumeric() && !is_cjk(c)
+    }
+}
+
+/// Zero-width and bidi format characters, the soft hyphen and the BOM: they
+/// change nothing a reader sees.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{ad}'
+        | '\u{61c}'
+        | '\u{180e}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{206f}'
+        | '\u{feff}')
+}
+
+/// CJK and typographic punctuation that NFKC leaves alone, as ASCII.
+fn map_punct(c: char) -> char {
+    match c {
+        '\u{ff01}'..='\u{ff5e}' => char::from_u32(u32::from(c) - 0xfee0).unwrap_or(c),
+        '。' | '｡' => '.',
+        '、' | '､' => ',',
+        '「' | '」' | '『' | '』' | '“' | '”' | '„' | '‟' | '〝' | '〞' | '《' | '》' | '〈'
+        | '〉' | '«' | '»' => '"',
+        '‘' | '’' | '‚' | '‛' => '\'',
+        '【' | '〔' | '〖' => '[',
+        '】' | '〕' | '〗' => ']',
+        '‐' | '‑' | '‒' | '–' | '—' | '―' | '−' => '-',
+        '〜' => '~',
+        '・' | '･' => '·',
+        _ => c,
+    }
+}
+
+/// Maps, lower-cases and re-spaces `chars` into `out` in one pass.
+fn fold(chars: impl Iterator<Item = char>, out: &mut String) {
+    let mut prev: Option<char> = None;
+    let mut pending_space = false;
+    let mut emit = |o: char, out: &mut String, pending: &mut bool| {
+        if *pending {
+            if let Some(p) = prev
+                && is_word(p)
+                && is_word(o)
+            {
+                out.push(' ');
+            }
+            *pending = false;
+        }
+        out.push(o);
+        prev = Some(o);
+    };
+    for c in chars {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() || c.is_ascii_punctuation() {
+                emit(c.to_ascii_lowercase(), out, &mut pending_space);
+            } else {
+                pending_space = true;
+            }
+            continue;
+        }
+        if c.is_whitespace() || c.is_control() {
+            pending_space = true;
+            continue;
+        }
+        if is_invisible(c) {
+            continue;
+        }
+        match map_punct(c) {
+            '…' | '⋯' => {
+                for _ in 0..3 {
+                    emit('.', out, &mut pending_space);
+                }
+            }
+            'ß' | 'ẞ' => {
+                emit('s', out, &mut pending_space);
+                emit('s', out, &mut pending_space);
+            }
+            'ς' => emit('σ', out, &mut pending_space),
+            m if m.is_ascii() => emit(m.to_ascii_lowercase(), out, &mut pending_space),
+            m => {
+                for l in m.to_lowercase() {
+                    emit(l, out, &mut pending_space);
+                }
+            }
+        }
+    }
+}
+
+fn is_sep(c: char) -> bool {
+    matches!(c, '-' | '|' | '_' | '·' | '»')
+}
+
+/// Removes truncation marks and site-name suffixes until nothing changes.
+fn strip_tail(out: &mut String) {
+    // Each round removes at least one character, so this ends; the bound only
+    // caps work on adversarial input.
+    for _ in 0..64 {
+        let before = out.len();
+        strip_truncation(out);
+        strip_site_suffix(out);
+        if out.len() == before {
+            break;
+        }
+    }
+}
+
+fn strip_truncation(out: &mut String) {
+    let trimmed = out.trim_end_matches(' ');
+    let len = if trimmed.ends_with("..") {
+        trimmed.trim_end_matches('.').trim_end_matches(' ').len()
+    } else {
+        trimmed.len()
+    };
+    if len > 0 {
+        out.truncate(len);
+    }
+}
+
+fn strip_site_suffix(out: &mut String) {
+    // Up to two separators back, so a known name containing a separator
+    // (`merriam-webster`) is found whole.
+    let mut seps = out.char_indices().rev().filter(|&(_, c)| is_sep(c));
+    let Some((last, sep)) = seps.next() else {
+        return;
+    };
+    let candidates = [Some((last, sep)), seps.next()];
+    for (pos, sep) in candidates.into_iter().flatten() {
+        let segment = &out[pos + sep.len_utf8()..];
+        let head = out[..pos].trim_end_matches(|c: char| is_sep(c) || c == ' ');
+        let head_chars = head.chars().count();
+        if head_chars < 2 || segment.is_empty() {
+            continue;
+        }
+        let strip = KNOWN_SITES.binary_search(&segment).is_ok()
+            || (pos == last && is_domain(segment))
+            || (pos == last && generic_site(sep, segment, head_chars));
+        if strip {
+            let len = head.len();
+            out.truncate(len);
+            return;
+        }
+    }
+}
+
+/// `w3schools.com`, `zh.wikipedia.org`: letters/digits/hyphens in dot-separated
+/// labels ending in an alphabetic label of two or more letters.
+fn is_domain(s: &str) -> bool {
+    let Some((_, tld)) = s.rsplit_once('.') else {
+        return false;
+    };
+    tld.len() >= 2
+        && tld.bytes().all(|b| b.is_ascii_lowercase())
+        && s.split('.')
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+}
+
+/// The general rule for short segments that look like a site name.
+fn generic_site(sep: char, segment: &str, head_chars: usize) -> bool {
+    let seg_chars = segment.chars().count();
+    if head_chars < 2 * seg_chars || segment.ends_with(['?', '!', '.']) {
+        return false;
+    }
+    match sep {
+        '|' | '·' | '»' => {
+            segment.split(' ').count() <= 4
+                && seg_chars <= 30
+                && segment.chars().any(char::is_alphanumeric)
+        }
+        '-' | '_' => {
+            seg_chars <= 6
+                && segment.chars().any(is_cjk)
+                && segment
+                    .chars()
+                    .all(|c| is_cjk(c) || c.is_ascii_alphanumeric())
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_sites_are_sorted_and_normalized() {
+        assert!(
+            KNOWN_SITES.windows(2).all(|w| w[0] < w[1]),
+            "KNOWN_SITES must be sorted"
+        );
+        for s in KNOWN_SITES {
+            let mut o = String::new();
+            fold(s.chars(), &mut o);
+            assert_eq!(&o, s, "KNOWN_SITES entries must be in folded form");
+        }
+    }
+
+    #[test]
+    fn suffixes_and_marks_go() {
+        assert_eq!(
+            normalize("Rust (programming language) - Wikipedia"),
+            "rust(programming language)"
+        );
+        assert_eq!(
+            normalize("怎么可以在微信里面打开APP下载链接地址_百度经验"),
+            "怎么可以在微信里面打开app下载链接地址"
+        );
+        assert_eq!(
+            normalize("A very long title that was cut ..."),
+            "a very long title that was cut"
+        );
+        assert_eq!(
+            normalize("Star Wars: Episode IV - A New Hope"),
+            "star wars:episode iv-a new hope"
+        );
+    }
+
+    #[test]
+    fn full_width_punctuation_folds() {
+        assert_eq!(
+            normalize("延迟退休真的来了！你准备好“慢慢变老”了吗?"),
+            normalize("延迟退休真的来了！你准备好“慢慢变老”了吗？")
+        );
+    }
 }

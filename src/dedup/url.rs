@@ -1,28 +1,687 @@
 //! URL normalization: the dedup key of a link, and redirect unwrapping.
 //!
-//! (Skeleton: the full normalization of DESIGN.md lands with the dedup issue.)
+//! Two different jobs live here, and they must not be confused:
+//!
+//! * [`unwrap_redirect`] turns an engine's click-tracking wrapper (DuckDuckGo
+//!   `/l/?uddg=`, Google `/url?q=`, Bing `/ck/a?…&u=a1<base64url>`, Yahoo and
+//!   AOL `…/RU=<url>/RK=…`, Baidu / Sogou / 360 `link?url=` when the target is
+//!   really in the link, …) into the target exactly as the engine encoded it.
+//!   That is what a user clicks: nothing else is rewritten.
+//! * [`normalize`] / [`key`] build the *dedup key* of a link, which is never
+//!   shown. Two links get the same key when they almost surely name the same
+//!   page:
+//!   - redirect wrappers are unwrapped first;
+//!   - `http` ≡ `https` (the key is written with `https://`), and ports 80 and
+//!     443 are both dropped, whatever the scheme, so the two stay equal;
+//!   - the host is lower-cased, IDN becomes punycode, a trailing `.` goes, and
+//!     `www.`, `m.` and `mobile.` labels are folded (`en.m.wikipedia.org` ≡
+//!     `en.wikipedia.org`) unless that would leave fewer than two labels
+//!     (`mobile.de` stays);
+//!   - user info and the fragment are dropped, except a `#!` or `#/` fragment,
+//!     which carries the page in hash-routed sites;
+//!   - percent-encoding is made canonical: escapes of unreserved characters are
+//!     decoded, other escapes get upper-case hex, and bytes that must be escaped
+//!     (spaces, controls, non-ASCII, `"<>` …) are escaped; in the query `%20`
+//!     and a space both become `+`;
+//!   - `.` and `..` path segments are resolved, `\` counts as `/`, and trailing
+//!     `/` are removed (`/js/` ≡ `/js`, `https://a.com/` ≡ `https://a.com`);
+//!   - the **path keeps its case**: most servers treat `/Js/` and `/js/` as
+//!     different pages (w3schools happens to answer both, but a key cannot
+//!     know that);
+//!   - tracking parameters (`utm_*`, `fbclid`, `gclid`, `spm`, `msclkid`, …,
+//!     see [`is_tracking_param`]) are dropped and the rest sorted.
+//!
+//! Links that are not absolute `http(s)` URLs (`javascript:`, `mailto:`,
+//! relative paths, garbage) have no normalized form; [`key`] then hashes the
+//! trimmed text so equal garbage still matches itself. Nothing here panics, on
+//! any input.
+//!
+//! Speed: the key is built by hand in one pass into one buffer; the `url`
+//! crate is only asked about hosts that are not plain lower-case ASCII (IDN,
+//! percent-escaped or bracketed IPv6 hosts).
+
+use std::borrow::Cow;
+
+use base64::Engine as _;
+use percent_encoding::percent_decode_str;
 
 /// 64-bit fingerprint of a normalized URL key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UrlKey(pub u64);
+
+/// Wrappers can nest (a Google link to a DuckDuckGo link …); more than this many
+/// levels is not a real page.
+const MAX_UNWRAP_DEPTH: usize = 4;
 
 /// Unwraps engine redirect links (DuckDuckGo `uddg=`, Google `/url?q=`, Bing
 /// `u=a1<base64>`, Yahoo `RU=`, …) to the target they point at. The result is
 /// what a user should click; anything that is not a known wrapper is returned
 /// unchanged.
 pub fn unwrap_redirect(link: &str) -> String {
-    link.to_string()
+    unwrapped(link).into_owned()
+}
+
+/// Like [`unwrap_redirect`], but borrows when `link` is not a wrapper (the
+/// common case), so callers on a hot path allocate nothing.
+pub fn unwrapped(link: &str) -> Cow<'_, str> {
+    let mut cur = Cow::Borrowed(link);
+    for _ in 0..MAX_UNWRAP_DEPTH {
+        match unwrap_once(&cur) {
+            Some(target) => cur = Cow::Owned(target),
+            None => break,
+        }
+    }
+    cur
 }
 
 /// The normalized form of `link` used only as a dedup key (never shown).
 /// Returns `None` for strings that are not absolute http(s) URLs.
 pub fn normalize(link: &str) -> Option<String> {
-    Some(link.trim().to_ascii_lowercase())
+    let mut out = String::with_capacity(link.len() + 8);
+    normalize_into(link, &mut out).then_some(out)
+}
+
+/// Writes the normalized form of `link` into `out` (cleared first) and returns
+/// whether `link` was an absolute http(s) URL; on `false`, `out` holds junk.
+/// Reusing one buffer across records saves an allocation per key.
+pub fn normalize_into(link: &str, out: &mut String) -> bool {
+    out.clear();
+    let target = unwrapped(link);
+    let cleaned = strip_tabs_newlines(trim_c0(&target));
+    write_normalized(&cleaned, out)
 }
 
 /// The 64-bit fingerprint of `normalize(link)`; links that do not parse get a
-/// fingerprint of their trimmed text so equal garbage still matches itself.
+/// fingerprint of their trimmed text so equal garbage still matches itself
+/// (so every empty link has the same key: callers that see empty links should
+/// not send them through the URL stage).
 pub fn key(link: &str) -> UrlKey {
-    let n = normalize(link).unwrap_or_else(|| link.trim().to_string());
-    UrlKey(xxhash_rust::xxh3::xxh3_64(n.as_bytes()))
+    let mut buf = String::with_capacity(link.len() + 8);
+    if normalize_into(link, &mut buf) {
+        key_of_normalized(&buf)
+    } else {
+        key_of_normalized(link.trim())
+    }
+}
+
+/// The fingerprint of an already normalized key text (what [`key`] hashes).
+pub fn key_of_normalized(normalized: &str) -> UrlKey {
+    UrlKey(xxhash_rust::xxh3::xxh3_64(normalized.as_bytes()))
+}
+
+/// The normalized host of `link` (lower-case, punycode, `www.` / `m.` folded),
+/// after unwrapping redirects; `None` when `link` is not an http(s) URL.
+pub fn host(link: &str) -> Option<String> {
+    let n = normalize(link)?;
+    let rest = n.strip_prefix("https://")?;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some(rest[..end].to_string())
+}
+
+/// Whether a query parameter (its name, already lower-case or not) is a known
+/// click-tracking parameter that never changes the page.
+pub fn is_tracking_param(name: &str) -> bool {
+    const PREFIXES: &[&str] = &["utm_", "mtm_", "hsa_"];
+    const EXACT: &[&str] = &[
+        "_hsenc",
+        "_hsmi",
+        "pk_campaign",
+        "pk_kwd",
+        "pk_source",
+        "pk_medium",
+        "pk_content",
+        "fbclid",
+        "gclid",
+        "gclsrc",
+        "dclid",
+        "gbraid",
+        "wbraid",
+        "msclkid",
+        "yclid",
+        "ysclid",
+        "spm",
+        "scm",
+        "_ga",
+        "_gl",
+        "mc_cid",
+        "mc_eid",
+        "ref_src",
+        "ref_url",
+        "igshid",
+        "igsh",
+        "mkt_tok",
+        "vero_id",
+        "vero_conv",
+        "oly_enc_id",
+        "oly_anon_id",
+        "wickedid",
+        "twclid",
+        "ttclid",
+        "li_fat_id",
+        "s_kwcid",
+        "ef_id",
+        "srsltid",
+        "_openstat",
+        "rb_clickid",
+    ];
+    let starts = |p: &str| {
+        name.len() >= p.len() && name.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+    };
+    PREFIXES.iter().any(|p| starts(p)) || EXACT.iter().any(|e| name.eq_ignore_ascii_case(e))
+}
+
+// ---------------------------------------------------------------------------
+// Redirect wrappers
+
+/// The coarse pieces of a link, enough to recognise a wrapper. `host` is empty
+/// for a root-relative link (`/url?q=…` as Google's no-JS page writes it).
+struct Pieces<'a> {
+    host: &'a str,
+    path: &'a str,
+    query: &'a str,
+}
+
+fn split_pieces(link: &str) -> Option<Pieces<'_>> {
+    let rest = if let Some(r) = strip_prefix_ci(link, "https://") {
+        r
+    } else if let Some(r) = strip_prefix_ci(link, "http://") {
+        r
+    } else if let Some(r) = link.strip_prefix("//") {
+        r
+    } else if link.starts_with('/') {
+        return Some(split_path_query("", link));
+    } else {
+        return None;
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match hostport.rfind(':') {
+        Some(i) if !hostport.ends_with(']') => &hostport[..i],
+        _ => hostport,
+    };
+    Some(split_path_query(host, &rest[end..]))
+}
+
+fn split_path_query<'a>(host: &'a str, rest: &'a str) -> Pieces<'a> {
+    let rest = rest.split_once('#').map_or(rest, |(a, _)| a);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    Pieces { host, path, query }
+}
+
+fn unwrap_once(link: &str) -> Option<String> {
+    let p = split_pieces(link.trim())?;
+    let host = p.host.trim_end_matches('.');
+    let target = if host.is_empty() {
+        // Root-relative wrappers only make sense on the engine's own page.
+        match p.path {
+            "/url" => google_target(p.query),
+            "/l/" | "/l" => param(p.query, "uddg"),
+            _ => None,
+        }
+    } else if host_is(host, "duckduckgo.com") && matches!(p.path, "/l/" | "/l") {
+        param(p.query, "uddg")
+    } else if is_google(host) && p.path == "/url" {
+        google_target(p.query)
+    } else if host_is(host, "bing.com") && p.path == "/ck/a" {
+        bing_target(p.query)
+    } else if (contains_ci(host, "yahoo.") || contains_ci(host, "aol.")) && p.path.contains("/RU=")
+    {
+        yahoo_target(p.path)
+    } else if (host_is(host, "baidu.com") || host_is(host, "sogou.com") || host_is(host, "so.com"))
+        && p.path == "/link"
+    {
+        param(p.query, "url")
+    } else if host_is(host, "facebook.com") && p.path == "/l.php" {
+        param(p.query, "u")
+    } else if host_is(host, "youtube.com") && p.path == "/redirect" {
+        param(p.query, "q")
+    } else {
+        None
+    }?;
+    // Opaque tokens (Baidu's usual `link?url=KxhnvX…`, Bing's links back into
+    // its own verticals) are not targets: the wrapper is kept.
+    is_absolute_http(&target).then_some(target)
+}
+
+fn google_target(query: &str) -> Option<String> {
+    param(query, "q")
+        .filter(|t| is_absolute_http(t))
+        .or_else(|| param(query, "url"))
+}
+
+fn bing_target(query: &str) -> Option<String> {
+    let raw = param(query, "u")?;
+    let b64 = raw.strip_prefix("a1")?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD_INDIFFERENT
+        .decode(b64)
+        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD_INDIFFERENT.decode(b64))
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+fn yahoo_target(path: &str) -> Option<String> {
+    let start = path.find("/RU=")? + 4;
+    let rest = &path[start..];
+    let end = ["/RK=", "/RS="]
+        .iter()
+        .filter_map(|m| rest.find(m))
+        .min()
+        .unwrap_or(rest.len());
+    decode(&rest[..end])
+}
+
+/// The percent-decoded value of the first parameter `name` in `query`. Tolerates
+/// `&amp;` left undecoded by a careless HTML parser.
+fn param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| {
+        let pair = pair.strip_prefix("amp;").unwrap_or(pair);
+        let (k, v) = pair.split_once('=')?;
+        (k == name).then(|| decode(v)).flatten()
+    })
+}
+
+fn decode(v: &str) -> Option<String> {
+    percent_decode_str(v)
+        .decode_utf8()
+        .ok()
+        .map(|s| s.trim().to_string())
+}
+
+fn is_absolute_http(s: &str) -> bool {
+    strip_prefix_ci(s, "http://").is_some_and(|r| !r.is_empty())
+        || strip_prefix_ci(s, "https://").is_some_and(|r| !r.is_empty())
+        || s.strip_prefix("//")
+            .is_some_and(|r| !r.is_empty() && !r.starts_with('/'))
+}
+
+/// `host` is `domain` or a subdomain of it.
+fn host_is(host: &str, domain: &str) -> bool {
+    host.eq_ignore_ascii_case(domain)
+        || (host.len() > domain.len()
+            && host.as_bytes()[host.len() - domain.len() - 1] == b'.'
+            && host.as_bytes()[host.len() - domain.len()..].eq_ignore_ascii_case(domain.as_bytes()))
+}
+
+/// `google.com`, `www.google.co.uk`, `google.de`, …
+fn is_google(host: &str) -> bool {
+    let h = strip_prefix_ci(host, "www.").unwrap_or(host);
+    strip_prefix_ci(h, "google.").is_some_and(|tld| !tld.is_empty())
+}
+
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let n = prefix.len();
+    (s.len() >= n && s.as_bytes()[..n].eq_ignore_ascii_case(prefix.as_bytes())).then(|| &s[n..])
+}
+
+fn contains_ci(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+// ---------------------------------------------------------------------------
+// Normalization
+
+/// The URL standard trims C0 controls and spaces at both ends …
+fn trim_c0(s: &str) -> &str {
+    s.trim_matches(|c: char| c <= ' ')
+}
+
+/// … and ignores tabs and newlines anywhere.
+fn strip_tabs_newlines(s: &str) -> Cow<'_, str> {
+    if s.contains(['\t', '\n', '\r']) {
+        Cow::Owned(
+            s.chars()
+                .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+fn write_normalized(s: &str, out: &mut String) -> bool {
+    let rest = if let Some(r) = strip_prefix_ci(s, "https:") {
+        r
+    } else if let Some(r) = strip_prefix_ci(s, "http:") {
+        r
+    } else if s.starts_with("//") {
+        s
+    } else {
+        return false;
+    };
+    let rest = rest.trim_start_matches(['/', '\\']);
+    let auth_end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    let (authority, after) = rest.split_at(auth_end);
+    out.push_str("https://");
+    if !write_host(authority, out) {
+        return false;
+    }
+    let (before_frag, fragment) = match after.split_once('#') {
+        Some((a, f)) => (a, Some(f)),
+        None => (after, None),
+    };
+    let (path, query) = match before_frag.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (before_frag, None),
+    };
+    write_path(path, out);
+    if let Some(q) = query {
+        write_query(q, out);
+    }
+    if let Some(f) = fragment
+        && (f.starts_with('!') || f.starts_with('/'))
+    {
+        out.push('#');
+        push_pct_normalized(f, false, out);
+    }
+    true
+}
+
+/// Writes `host[:port]`; `false` when the authority has no valid host or port.
+fn write_host(authority: &str, out: &mut String) -> bool {
+    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = if hostport.starts_with('[') {
+        match hostport.find(']') {
+            Some(i) => {
+                let (h, p) = hostport.split_at(i + 1);
+                match p.strip_prefix(':') {
+                    Some(port) => (h, port),
+                    None if p.is_empty() => (h, ""),
+                    None => return false,
+                }
+            }
+            None => return false,
+        }
+    } else {
+        hostport.rsplit_once(':').unwrap_or((hostport, ""))
+    };
+    let port = if port.is_empty() {
+        None
+    } else if port.bytes().all(|b| b.is_ascii_digit()) {
+        match port.trim_start_matches('0').parse::<u32>() {
+            Ok(n) if n <= u32::from(u16::MAX) => Some(n),
+            // All zeros: port 0.
+            Err(_) if port.len() <= 5 => Some(0),
+            _ => return false,
+        }
+    } else {
+        return false;
+    };
+    let host = host.strip_suffix('.').unwrap_or(host);
+    if host.is_empty() {
+        return false;
+    }
+    let start = out.len();
+    let plain = host
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_');
+    if plain && !host.starts_with('.') {
+        out.extend(host.chars().map(|c| c.to_ascii_lowercase()));
+    } else {
+        match url::Host::parse(host) {
+            Ok(url::Host::Domain(d)) => out.push_str(d.strip_suffix('.').unwrap_or(&d)),
+            Ok(url::Host::Ipv4(a)) => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "{a}");
+            }
+            Ok(url::Host::Ipv6(a)) => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "[{a}]");
+            }
+            Err(_) => return false,
+        }
+        if out.len() == start {
+            return false;
+        }
+    }
+    fold_host_labels(out, start);
+    if let Some(p) = port
+        && p != 80
+        && p != 443
+    {
+        use std::fmt::Write as _;
+        let _ = write!(out, ":{p}");
+    }
+    true
+}
+
+/// Drops `www` / `m` / `mobile` labels that are not among the last two, so
+/// `www.x.com`, `m.x.com` and `en.m.wikipedia.org` fold, `mobile.de` does not.
+fn fold_host_labels(out: &mut String, start: usize) {
+    let host = &out[start..];
+    if host.starts_with('[') {
+        return;
+    }
+    let labels = host.split('.').count();
+    if labels <= 2 || !host.split('.').any(|l| matches!(l, "www" | "m" | "mobile")) {
+        return;
+    }
+    let mut kept: Vec<&str> = host.split('.').collect();
+    let mut i = 0;
+    while kept.len() > 2 && i < kept.len() - 2 {
+        if matches!(kept[i], "www" | "m" | "mobile") {
+            kept.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    let folded = kept.join(".");
+    out.truncate(start);
+    out.push_str(&folded);
+}
+
+fn write_path(path: &str, out: &mut String) {
+    let start = out.len();
+    out.push('/');
+    let path = path.trim_start_matches(['/', '\\']);
+    if path.contains('\\') {
+        push_pct_normalized(&path.replace('\\', "/"), false, out);
+    } else {
+        push_pct_normalized(path, false, out);
+    }
+    if out[start..].contains("/.") {
+        let resolved = resolve_dots(&out[start..]);
+        out.truncate(start);
+        out.push_str(&resolved);
+    }
+    let trimmed = out[start..].trim_end_matches('/').len();
+    out.truncate(start + trimmed);
+}
+
+/// Removes `.` and `..` segments (RFC 3986 §5.2.4) from an absolute path.
+fn resolve_dots(path: &str) -> String {
+    let mut segs: Vec<&str> = Vec::new();
+    let mut parts = path.split('/').skip(1).peekable();
+    while let Some(seg) = parts.next() {
+        let last = parts.peek().is_none();
+        match seg {
+            "." => {
+                if last {
+                    segs.push("");
+                }
+            }
+            ".." => {
+                segs.pop();
+                if last {
+                    segs.push("");
+                }
+            }
+            s => segs.push(s),
+        }
+    }
+    let mut out = String::with_capacity(path.len());
+    for s in segs {
+        out.push('/');
+        out.push_str(s);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+fn write_query(query: &str, out: &mut String) {
+    // Normalize each kept parameter into one scratch buffer, then sort ranges.
+    let mut scratch = String::with_capacity(query.len());
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for pair in query.split('&') {
+        if pair.is_empty() {
+            continue;
+        }
+        let s = scratch.len();
+        push_pct_normalized(pair, true, &mut scratch);
+        let p = &scratch[s..];
+        let name = p.split_once('=').map_or(p, |(n, _)| n);
+        if (name.is_empty() && p.len() <= 1) || is_tracking_param(name) {
+            scratch.truncate(s);
+        } else {
+            ranges.push((s, scratch.len()));
+        }
+    }
+    if ranges.is_empty() {
+        return;
+    }
+    ranges.sort_by(|a, b| scratch[a.0..a.1].cmp(&scratch[b.0..b.1]));
+    out.push('?');
+    for (i, (s, e)) in ranges.into_iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        out.push_str(&scratch[s..e]);
+    }
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn must_escape(b: u8) -> bool {
+    b <= b' ' || b >= 0x7f || matches!(b, b'"' | b'<' | b'>' | b'`' | b'{' | b'}' | b'|' | b'^')
+}
+
+fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+fn push_escaped(b: u8, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.push('%');
+    out.push(char::from(HEX[usize::from(b >> 4)]));
+    out.push(char::from(HEX[usize::from(b & 15)]));
+}
+
+/// Canonical percent-encoding: escaped unreserved bytes are decoded, other
+/// escapes get upper-case hex, bytes that must be escaped are. In a query (or a
+/// query-like fragment) a space is `+`, as forms send it.
+fn push_pct_normalized(s: &str, query: bool, out: &mut String) {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    // Runs of bytes that need no change are copied as one slice.
+    let mut run = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let escape = if b == b'%' {
+            match (
+                bytes.get(i + 1).copied().and_then(hex_val),
+                bytes.get(i + 2).copied().and_then(hex_val),
+            ) {
+                (Some(h), Some(l)) => Some(h * 16 + l),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let plain = match escape {
+            Some(_) => false,
+            None => b != b'%' && !must_escape(b),
+        };
+        if plain {
+            i += 1;
+            continue;
+        }
+        // Plain runs are ASCII, so these slices are on char boundaries;
+        // `get` keeps that a non-panicking fact.
+        out.push_str(s.get(run..i).unwrap_or_default());
+        match escape {
+            Some(v) => {
+                if is_unreserved(v) {
+                    out.push(char::from(v));
+                } else if query && v == b' ' {
+                    out.push('+');
+                } else {
+                    push_escaped(v, out);
+                }
+                i += 3;
+            }
+            None if query && b == b' ' => {
+                out.push('+');
+                i += 1;
+            }
+            None => {
+                push_escaped(b, out);
+                i += 1;
+            }
+        }
+        run = i;
+    }
+    out.push_str(s.get(run..).unwrap_or_default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_links_normalize() {
+        assert_eq!(
+            normalize("HTTP://WWW.Example.COM:80/a/./b/../c/?b=2&a=1&utm_source=x#frag").as_deref(),
+            Some("https://example.com/a/c?a=1&b=2")
+        );
+        assert_eq!(normalize("javascript:alert(1)"), None);
+        assert_eq!(normalize(""), None);
+        assert_eq!(normalize("https://"), None);
+    }
+
+    #[test]
+    fn percent_encoding_is_canonical() {
+        assert_eq!(
+            normalize("https://a.com/%7euser/%e4%b8%ad?q=a%20b").as_deref(),
+            Some("https://a.com/~user/%E4%B8%AD?q=a+b")
+        );
+        assert_eq!(
+            normalize("https://a.com/中").as_deref(),
+            Some("https://a.com/%E4%B8%AD")
+        );
+    }
+
+    #[test]
+    fn idn_hosts_become_punycode() {
+        assert_eq!(
+            host("https://Bücher.example/x").as_deref(),
+            Some("xn--bcher-kva.example")
+        );
+    }
+
+    #[test]
+    fn slicing_never_panics_on_multibyte() {
+        for s in [
+            "é",
+            "//é",
+            "http://é:é",
+            "https://[",
+            "https://[::1",
+            "/l/?uddg=%FF",
+            "http://a@",
+        ] {
+            let _ = key(s);
+            let _ = unwrap_redirect(s);
+        }
+    }
 }
