@@ -1,6 +1,14 @@
 //! `engines.toml`: types, defaults and validation.
 //!
-//! (Skeleton: validation with file:line errors is completed by the engines issue.)
+//! Everything but the engines has a default, so a file may hold only
+//! `[[engine]]` tables. A file is checked once, at start, in two passes:
+//! serde refuses unknown keys and wrong types (toml's errors carry the
+//! span), then [`Config::check`] refuses values that parse but cannot work —
+//! duplicate names or shortcuts, URL templates with unknown placeholders,
+//! weights ≤ 0 or NaN, zero timeouts, bad CSS selectors or JSON pointers,
+//! missing parse fields for a kind, dedup thresholds out of range. Those
+//! checks find the offending key's line in a spanned parse of the same text,
+//! so every error names the FILE, LINE and KEY.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -61,6 +69,14 @@ pub struct ServerConfig {
     pub deadline_ms: u64,
     /// Results per page.
     pub results_per_page: usize,
+    /// Largest engine answer read, in bytes (decompressed); larger answers
+    /// are reported as too large and dropped unread.
+    pub max_body_bytes: usize,
+    /// The User-Agent header sent to member engines.
+    pub user_agent: String,
+    /// The engine whose suggestions answer `/autocomplete`; none = no
+    /// suggestions.
+    pub autocomplete: Option<String>,
 }
 
 impl Default for ServerConfig {
@@ -70,6 +86,9 @@ impl Default for ServerConfig {
             base_url: "http://127.0.0.1:8888/".into(),
             deadline_ms: 3000,
             results_per_page: 20,
+            max_body_bytes: 4 * 1024 * 1024,
+            user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
+            autocomplete: None,
         }
     }
 }
@@ -225,33 +244,581 @@ fn default_page_size() -> u32 {
     10
 }
 
+/// The placeholders a URL template may use.
+pub const PLACEHOLDERS: [&str; 4] = ["query", "page", "offset", "lang"];
+
 impl Config {
-    /// Reads and validates a file.
+    /// Reads and validates a file; the first problem is the error.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read(path)?;
         Config::parse(&text, path)
     }
 
     /// Parses and validates text; `path` only names the file in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-        toml::from_str::<Config>(text).map_err(|e| {
-            let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+        Config::check(text, path).map_err(|mut errors| errors.swap_remove(0))
+    }
+
+    /// Reads and validates a file, reporting every problem found.
+    pub fn check_file(path: &Path) -> Result<Config, Vec<ConfigError>> {
+        let text = read(path).map_err(|e| vec![e])?;
+        Config::check(&text, path)
+    }
+
+    /// Parses and validates text, reporting every problem found (in line
+    /// order; never an empty list on `Err`).
+    pub fn check(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
+        let invalid = |span: Option<std::ops::Range<usize>>, message: String| {
+            let (line, column) = span.map_or((1, 1), |s| line_col(text, s.start));
             ConfigError::Invalid {
                 path: path.to_path_buf(),
                 line,
                 column,
-                message: e.message().to_string(),
+                message,
             }
-        })
+        };
+        // A spanned parse of the text, to name and point at keys.
+        let doc = toml::de::DeTable::parse(text)
+            .map_err(|e| vec![invalid(e.span(), e.message().trim().to_string())])?;
+        let config = toml::from_str::<Config>(text).map_err(|e| {
+            let message = e.message().trim();
+            // serde's type errors name the value, not the key: add it.
+            let message = match e.span().and_then(|s| key_at(doc.get_ref(), s.start)) {
+                Some(key) if !message.contains(&format!("`{key}`")) => {
+                    format!("{key}: {message}")
+                }
+                _ => message.to_string(),
+            };
+            vec![invalid(e.span(), message)]
+        })?;
+        let mut problems = Vec::new();
+        config.problems(&mut problems);
+        if problems.is_empty() {
+            return Ok(config);
+        }
+        let mut errors: Vec<(usize, ConfigError)> = problems
+            .into_iter()
+            .map(|p| {
+                let span = p.paths.iter().find_map(|path| locate(doc.get_ref(), path));
+                let start = span.as_ref().map_or(0, |s| s.start);
+                (start, invalid(span, p.message))
+            })
+            .collect();
+        errors.sort_by_key(|(start, _)| *start);
+        Err(errors.into_iter().map(|(_, e)| e).collect())
     }
+
+    /// Applies environment overrides (`METASIFT_BIND`).
+    pub fn apply_env(&mut self) {
+        if let Ok(bind) = std::env::var("METASIFT_BIND")
+            && !bind.trim().is_empty()
+        {
+            self.server.bind = bind.trim().to_string();
+        }
+    }
+
+    /// Every value that parses but cannot work, with where to point.
+    fn problems(&self, out: &mut Vec<Problem>) {
+        let s = &self.server;
+        if let Err(m) = check_bind(&s.bind) {
+            out.push(Problem::at(
+                &[&["server", "bind"]],
+                format!("server.bind: {m}"),
+            ));
+        }
+        if let Err(m) = check_http_url(&s.base_url) {
+            out.push(Problem::at(
+                &[&["server", "base_url"]],
+                format!("server.base_url: {m}"),
+            ));
+        }
+        if s.deadline_ms == 0 {
+            out.push(Problem::at(
+                &[&["server", "deadline_ms"]],
+                "server.deadline_ms: must be at least 1".into(),
+            ));
+        }
+        if !(1..=1000).contains(&s.results_per_page) {
+            out.push(Problem::at(
+                &[&["server", "results_per_page"]],
+                format!(
+                    "server.results_per_page: must be 1 to 1000, got {}",
+                    s.results_per_page
+                ),
+            ));
+        }
+        if s.max_body_bytes == 0 {
+            out.push(Problem::at(
+                &[&["server", "max_body_bytes"]],
+                "server.max_body_bytes: must be at least 1".into(),
+            ));
+        }
+        if s.user_agent.trim().is_empty()
+            || reqwest::header::HeaderValue::from_str(&s.user_agent).is_err()
+        {
+            out.push(Problem::at(
+                &[&["server", "user_agent"]],
+                "server.user_agent: must be a non-empty header value".into(),
+            ));
+        }
+        if let Err((field, m)) = self.dedup.validate() {
+            out.push(Problem::at(
+                &[&["dedup", field], &["dedup"]],
+                format!("dedup.{field}: {m}"),
+            ));
+        }
+        if self.cache.backend == CacheBackend::Redis {
+            let ok = url::Url::parse(&self.cache.url)
+                .is_ok_and(|u| matches!(u.scheme(), "redis" | "rediss" | "unix"));
+            if !ok {
+                out.push(Problem::at(
+                    &[&["cache", "url"], &["cache", "backend"]],
+                    format!(
+                        "cache.url: {:?} is not a redis://, rediss:// or unix:// URL",
+                        self.cache.url
+                    ),
+                ));
+            }
+        }
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut shortcuts: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, e) in self.engines.iter().enumerate() {
+            if let Some(&first) = names.get(e.name.as_str()) {
+                out.push(Problem::engine(
+                    i,
+                    "name",
+                    format!(
+                        "engine.name: {:?} is already the name of engine #{} (names must be unique)",
+                        e.name,
+                        first + 1
+                    ),
+                ));
+            } else {
+                names.insert(&e.name, i);
+            }
+            for sc in e.shortcut.to_vec() {
+                if let Some(&first) = shortcuts.get(&sc) {
+                    if first != i {
+                        out.push(Problem::engine(
+                            i,
+                            "shortcut",
+                            format!(
+                                "engine.shortcut: {sc:?} of engine {:?} is already the shortcut of engine {:?}",
+                                e.name, self.engines[first].name
+                            ),
+                        ));
+                    }
+                } else {
+                    shortcuts.insert(sc, i);
+                }
+            }
+            let before = out.len();
+            e.problems(i, out);
+            // The kind's builder knows more (selector dialects, templates
+            // over item fields); ask it once the table passed our checks.
+            if out.len() == before
+                && let Err(message) = crate::engines::build(e)
+            {
+                out.push(builder_problem(i, message));
+            }
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Problems of one engine table (the `i`-th `[[engine]]`).
+    fn problems(&self, i: usize, out: &mut Vec<Problem>) {
+        let who = &self.name;
+        if !is_word(&self.name) {
+            out.push(Problem::engine(
+                i,
+                "name",
+                format!("engine.name: {who:?} must be non-empty, without spaces or '!'"),
+            ));
+        }
+        for sc in self.shortcut.to_vec() {
+            if !is_word(&sc) {
+                out.push(Problem::engine(
+                    i,
+                    "shortcut",
+                    format!("engine.shortcut: {sc:?} of engine {who:?} must be non-empty, without spaces or '!'"),
+                ));
+            }
+        }
+        if let Err(m) = check_template(&self.url) {
+            out.push(Problem::engine(
+                i,
+                "url",
+                format!("engine.url of {who:?}: {m}"),
+            ));
+        }
+        if !(self.weight.is_finite() && self.weight > 0.0) {
+            out.push(Problem::engine(
+                i,
+                "weight",
+                format!(
+                    "engine.weight of {who:?}: must be a number above 0, got {}",
+                    self.weight
+                ),
+            ));
+        }
+        if self.timeout_ms == 0 {
+            out.push(Problem::engine(
+                i,
+                "timeout_ms",
+                format!("engine.timeout_ms of {who:?}: must be at least 1"),
+            ));
+        }
+        if self.page_size == 0 {
+            out.push(Problem::engine(
+                i,
+                "page_size",
+                format!("engine.page_size of {who:?}: must be at least 1"),
+            ));
+        }
+        if self.categories.is_empty() || self.categories.iter().any(|c| !is_word(c)) {
+            out.push(Problem::engine(
+                i,
+                "categories",
+                format!("engine.categories of {who:?}: needs at least one name, each without spaces or '!'"),
+            ));
+        }
+        for (name, value) in &self.headers {
+            let ok = reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_ok()
+                && reqwest::header::HeaderValue::from_str(value).is_ok();
+            if !ok {
+                out.push(Problem::engine(
+                    i,
+                    "headers",
+                    format!(
+                        "engine.headers of {who:?}: {name:?} = {value:?} is not a valid HTTP header"
+                    ),
+                ));
+            }
+        }
+        self.parse_problems(i, out);
+    }
+
+    /// Whether the `[engine.parse]` table can work for the kind.
+    fn parse_problems(&self, i: usize, out: &mut Vec<Problem>) {
+        let who = &self.name;
+        let p = &self.parse;
+        let needs: &[(&str, &Option<String>)] = match self.kind {
+            EngineKind::Json | EngineKind::Html => &[
+                ("results", &p.results),
+                ("title", &p.title),
+                ("url", &p.url),
+            ],
+            EngineKind::Feed | EngineKind::Searxng => &[],
+        };
+        for (field, value) in needs {
+            if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                out.push(Problem {
+                    paths: vec![
+                        path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("parse")]),
+                        path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("kind")]),
+                    ],
+                    message: format!(
+                        "engine.parse.{field} of {who:?}: required for kind {:?}",
+                        kind_name(self.kind)
+                    ),
+                });
+            }
+        }
+        let fields: [(&str, &Option<String>); 6] = [
+            ("results", &p.results),
+            ("title", &p.title),
+            ("url", &p.url),
+            ("snippet", &p.snippet),
+            ("skip", &p.skip),
+            ("suggestions", &p.suggestions),
+        ];
+        for (field, value) in fields {
+            let Some(value) = value.as_deref() else {
+                continue;
+            };
+            let bad = match self.kind {
+                EngineKind::Html => check_selector(value).err(),
+                EngineKind::Json if matches!(field, "results" | "suggestions") => {
+                    check_pointer(value).err()
+                }
+                _ => None,
+            };
+            if let Some(m) = bad {
+                out.push(Problem {
+                    paths: vec![path(&[
+                        Seg::Key("engine"),
+                        Seg::Index(i),
+                        Seg::Key("parse"),
+                        Seg::Key(field),
+                    ])],
+                    message: format!("engine.parse.{field} of {who:?}: {m}"),
+                });
+            }
+        }
+    }
+}
+
+/// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
+fn builder_problem(i: usize, message: String) -> Problem {
+    const FIELDS: [&str; 8] = [
+        "results",
+        "title",
+        "url",
+        "snippet",
+        "skip",
+        "suggestions",
+        "blocked",
+        "no_results",
+    ];
+    let field = message.split("parse.").skip(1).find_map(|rest| {
+        FIELDS
+            .iter()
+            .copied()
+            .filter(|f| rest.starts_with(f))
+            .max_by_key(|f| f.len())
+    });
+    let mut paths = Vec::new();
+    if let Some(f) = field {
+        paths.push(path(&[
+            Seg::Key("engine"),
+            Seg::Index(i),
+            Seg::Key("parse"),
+            Seg::Key(f),
+        ]));
+        paths.push(path(&[
+            Seg::Key("engine"),
+            Seg::Index(i),
+            Seg::Key("parse"),
+        ]));
+    }
+    paths.push(path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]));
+    Problem { paths, message }
+}
+
+fn read(path: &Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn kind_name(kind: EngineKind) -> &'static str {
+    match kind {
+        EngineKind::Json => "json",
+        EngineKind::Html => "html",
+        EngineKind::Feed => "feed",
+        EngineKind::Searxng => "searxng",
+    }
+}
+
+/// Names used after `!` in queries: one word.
+fn is_word(s: &str) -> bool {
+    !s.is_empty() && !s.contains('!') && !s.chars().any(char::is_whitespace)
+}
+
+/// `host:port` or `[v6]:port` with a numeric port.
+fn check_bind(bind: &str) -> Result<(), String> {
+    if bind.parse::<std::net::SocketAddr>().is_ok() {
+        return Ok(());
+    }
+    match bind.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => Ok(()),
+        _ => Err(format!("{bind:?} is not an address like 127.0.0.1:8888")),
+    }
+}
+
+fn check_http_url(u: &str) -> Result<(), String> {
+    match url::Url::parse(u) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host().is_some() => {
+            Ok(())
+        }
+        Ok(_) => Err(format!("{u:?} is not an http(s) URL")),
+        Err(e) => Err(format!("{u:?} is not a URL ({e})")),
+    }
+}
+
+/// Checks a request URL template: known placeholders only, `{query}`
+/// present, and an absolute http(s) URL once filled in.
+pub fn check_template(template: &str) -> Result<(), String> {
+    let mut rest = template;
+    let mut filled = String::with_capacity(template.len());
+    let mut has_query = false;
+    while let Some(open) = rest.find(['{', '}']) {
+        filled.push_str(&rest[..open]);
+        if rest[open..].starts_with('}') {
+            return Err(format!("unmatched '}}' in {template:?}"));
+        }
+        let after = &rest[open + 1..];
+        let close = after
+            .find('}')
+            .ok_or_else(|| format!("unclosed '{{' in {template:?}"))?;
+        let name = &after[..close];
+        if !PLACEHOLDERS.contains(&name) {
+            return Err(format!(
+                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}})"
+            ));
+        }
+        has_query |= name == "query";
+        filled.push_str(match name {
+            "query" => "q",
+            "lang" => "en",
+            _ => "1",
+        });
+        rest = &after[close + 1..];
+    }
+    filled.push_str(rest);
+    if !has_query {
+        return Err(format!("{template:?} has no {{query}} placeholder"));
+    }
+    check_http_url(&filled)
+}
+
+/// A CSS selector, optionally followed by `@attr`.
+fn check_selector(value: &str) -> Result<(), String> {
+    let selector = match value.rsplit_once('@') {
+        Some((sel, attr))
+            if !attr.is_empty()
+                && attr
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == ':') =>
+        {
+            sel
+        }
+        _ => value,
+    };
+    if selector.trim().is_empty() {
+        // `@href` alone reads the attribute of the result element itself.
+        return Ok(());
+    }
+    scraper::Selector::parse(selector)
+        .map(|_| ())
+        .map_err(|e| format!("{selector:?} is not a valid CSS selector ({e})"))
+}
+
+/// An RFC 6901 JSON pointer: empty, or `/`-separated.
+fn check_pointer(value: &str) -> Result<(), String> {
+    if value.is_empty() || value.starts_with('/') {
+        Ok(())
+    } else {
+        Err(format!(
+            "{value:?} is not a JSON pointer (it starts with '/', like \"/query/search\")"
+        ))
+    }
+}
+
+/// One step of a path into the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seg {
+    Key(&'static str),
+    Index(usize),
+}
+
+fn path(segs: &[Seg]) -> Vec<Seg> {
+    segs.to_vec()
+}
+
+/// A problem found after deserializing, with where it may be in the file
+/// (paths tried in order; the first that exists is pointed at).
+#[derive(Debug)]
+struct Problem {
+    paths: Vec<Vec<Seg>>,
+    message: String,
+}
+
+impl Problem {
+    fn at(paths: &[&[&'static str]], message: String) -> Self {
+        Problem {
+            paths: paths
+                .iter()
+                .map(|p| p.iter().map(|k| Seg::Key(k)).collect())
+                .collect(),
+            message,
+        }
+    }
+
+    /// At `key` of the `i`-th engine, else at the engine's name.
+    fn engine(i: usize, key: &'static str, message: String) -> Self {
+        Problem {
+            paths: vec![
+                path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key(key)]),
+                path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]),
+            ],
+            message,
+        }
+    }
+}
+
+/// The span of the key at the end of `path` (or of the array element, when
+/// the path ends with an index), if the file spells it out.
+fn locate(root: &toml::de::DeTable<'_>, path: &[Seg]) -> Option<std::ops::Range<usize>> {
+    let mut table = root;
+    let mut iter = path.iter().peekable();
+    while let Some(seg) = iter.next() {
+        let Seg::Key(key) = seg else { return None };
+        let (k, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == *key)?;
+        let mut value = v;
+        if iter.peek().is_none() {
+            return Some(k.span());
+        }
+        if let Some(Seg::Index(i)) = iter.peek() {
+            iter.next();
+            let toml::de::DeValue::Array(items) = value.get_ref() else {
+                return None;
+            };
+            value = items.get(*i)?;
+            if iter.peek().is_none() {
+                return Some(value.span());
+            }
+        }
+        let toml::de::DeValue::Table(t) = value.get_ref() else {
+            return None;
+        };
+        table = t;
+    }
+    None
+}
+
+/// The dotted path (`engine.parse.title`) of the innermost key whose key or
+/// value covers byte `offset`.
+fn key_at(table: &toml::de::DeTable<'_>, offset: usize) -> Option<String> {
+    fn walk(table: &toml::de::DeTable<'_>, offset: usize, prefix: &str) -> Option<String> {
+        for (k, v) in table.iter() {
+            let path = if prefix.is_empty() {
+                k.get_ref().to_string()
+            } else {
+                format!("{prefix}.{}", k.get_ref())
+            };
+            // Header tables' spans do not cover their keys: always look in.
+            let inner = match v.get_ref() {
+                toml::de::DeValue::Table(t) => walk(t, offset, &path),
+                toml::de::DeValue::Array(items) => {
+                    items.iter().find_map(|item| match item.get_ref() {
+                        toml::de::DeValue::Table(t) => walk(t, offset, &path),
+                        _ => None,
+                    })
+                }
+                _ => None,
+            };
+            if inner.is_some() {
+                return inner;
+            }
+            if k.span().contains(&offset) || v.span().contains(&offset) {
+                return Some(path);
+            }
+        }
+        None
+    }
+    walk(table, offset, "")
 }
 
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)

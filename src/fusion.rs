@@ -1,1 +1,322 @@
-//! Scoring and merging of duplicate groups. (Skeleton: completed by the engines issue.)
+//! Fusion: one ranked list from several engines' answers.
+//!
+//! 1. **Interleave by position.** Every engine's first result comes before any
+//!    second result, and within one position engines go in weight order (ties:
+//!    configuration order). This is the "fused-rank order" the dedup pipeline
+//!    needs: the record it keeps for a group is the best-placed one, from the
+//!    most trusted engine.
+//! 2. **Dedup** with [`crate::dedup::Deduper`]; every later member of a group
+//!    is attached to the kept record as a [`Duplicate`], never dropped.
+//! 3. **Score** a group as Σ `weight / position` over *all* its members —
+//!    weights are added, never multiplied, and duplicates contribute — so a
+//!    result several engines agree on climbs.
+//! 4. **Present** the group with the most complete title and snippet of its
+//!    members (the longest that is not cut off with an ellipsis), but the
+//!    kept record's own link: normalization only builds the dedup key.
+//! 5. **Sort** by score, ties keeping first-seen order.
+
+use crate::dedup::{self, Deduper, Doc};
+use crate::model::{Duplicate, EngineResult, MergedResult};
+
+/// One engine's answer as fusion sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EngineAnswer {
+    /// The engine's name.
+    pub engine: String,
+    /// Its fusion weight (finite and > 0 after config validation).
+    pub weight: f64,
+    /// Its results in page order (`position` 1-based).
+    pub results: Vec<EngineResult>,
+}
+
+/// Orders records for the dedup pipeline: all position-1 results first (in
+/// engine-weight order, ties in the order given), then position 2, and so on.
+/// Returns `(answer index, result index)` pairs.
+pub fn interleave(answers: &[EngineAnswer]) -> Vec<(usize, usize)> {
+    let mut order: Vec<usize> = (0..answers.len()).collect();
+    // Stable sort keeps configuration order among equal weights; `total_cmp`
+    // gives NaN a place rather than a panic should validation be bypassed.
+    order.sort_by(|&a, &b| answers[b].weight.total_cmp(&answers[a].weight));
+    let longest = answers.iter().map(|a| a.results.len()).max().unwrap_or(0);
+    let mut out = Vec::with_capacity(answers.iter().map(|a| a.results.len()).sum());
+    for rank in 0..longest {
+        for &a in &order {
+            if rank < answers[a].results.len() {
+                out.push((a, rank));
+            }
+        }
+    }
+    out
+}
+
+/// Fuses engines' answers into one ranked, deduplicated list.
+///
+/// `explain` fills every duplicate's `shared_codes` (hex feature codes).
+pub fn fuse(
+    answers: &[EngineAnswer],
+    settings: &dedup::Settings,
+    explain: bool,
+) -> Vec<MergedResult> {
+    let order = interleave(answers);
+    let mut deduper = Deduper::new(settings);
+    // Index of the group (in `groups`) each pushed record landed in.
+    let mut group_of: Vec<usize> = Vec::with_capacity(order.len());
+    let mut groups: Vec<Group> = Vec::new();
+
+    for &(a, r) in &order {
+        let answer = &answers[a];
+        let rec = &answer.results[r];
+        let verdict = deduper.push(Doc {
+            url: &rec.url,
+            title: &rec.title,
+            snippet: &rec.snippet,
+        });
+        let contribution = answer.weight / f64::from(rec.position.max(1));
+        match verdict.stage {
+            // A kept record, or a verdict pointing at itself/forward (which
+            // a correct pipeline never gives, but must not crash us).
+            None => {
+                group_of.push(groups.len());
+                groups.push(Group::new(rec, contribution));
+            }
+            Some(stage) => match group_of.get(verdict.cluster).copied() {
+                Some(g) => {
+                    group_of.push(g);
+                    let shared_codes = if explain {
+                        verdict
+                            .shared_codes
+                            .iter()
+                            .map(|c| format!("{:016x}", c.0))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    groups[g].absorb(
+                        rec,
+                        contribution,
+                        Duplicate {
+                            url: rec.url.clone(),
+                            title: rec.title.clone(),
+                            engine: rec.engine.clone(),
+                            position: rec.position,
+                            stage,
+                            similarity: verdict.similarity,
+                            shared_codes,
+                        },
+                    );
+                }
+                None => {
+                    group_of.push(groups.len());
+                    groups.push(Group::new(rec, contribution));
+                }
+            },
+        }
+    }
+
+    let mut merged: Vec<MergedResult> = groups.into_iter().map(Group::finish).collect();
+    // `sort_by` is stable: equal scores stay in first-seen order.
+    merged.sort_by(|a, b| b.score.total_cmp(&a.score));
+    merged
+}
+
+/// A duplicate group being built.
+struct Group {
+    result: MergedResult,
+}
+
+impl Group {
+    fn new(rec: &EngineResult, contribution: f64) -> Self {
+        Group {
+            result: MergedResult {
+                url: dedup::url::unwrap_redirect(&rec.url),
+                title: rec.title.clone(),
+                content: rec.snippet.clone(),
+                engine: rec.engine.clone(),
+                engines: vec![rec.engine.clone()],
+                positions: vec![rec.position],
+                score: contribution,
+                category: rec.category.clone(),
+                duplicates: Vec::new(),
+            },
+        }
+    }
+
+    fn absorb(&mut self, rec: &EngineResult, contribution: f64, dup: Duplicate) {
+        let r = &mut self.result;
+        r.score += contribution;
+        // One entry per engine, at its best (first met) position: an engine
+        // listing the same page twice still "agrees" only once.
+        if !r.engines.contains(&rec.engine) {
+            r.engines.push(rec.engine.clone());
+            r.positions.push(rec.position);
+        }
+        if more_complete(&rec.title, &r.title) {
+            r.title = rec.title.clone();
+        }
+        if more_complete(&rec.snippet, &r.content) {
+            r.content = rec.snippet.clone();
+        }
+        r.duplicates.push(dup);
+    }
+
+    fn finish(self) -> MergedResult {
+        self.result
+    }
+}
+
+/// Whether text ends the way engines mark a cut-off title or snippet.
+pub fn is_truncated(text: &str) -> bool {
+    let t = text.trim_end();
+    t.ends_with('…') || t.ends_with("...") || t.ends_with("…)") || t.ends_with("⋯")
+}
+
+/// Whether `candidate` is more complete than `current`: a whole text beats
+/// a truncated one, then the longer (in characters) wins; ties keep `current`.
+pub fn more_complete(candidate: &str, current: &str) -> bool {
+    let (cand, cur) = (candidate.trim(), current.trim());
+    if cand.is_empty() {
+        return false;
+    }
+    if cur.is_empty() {
+        return true;
+    }
+    match (is_truncated(cand), is_truncated(cur)) {
+        (false, true) => true,
+        (true, false) => false,
+        _ => cand.chars().count() > cur.chars().count(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(engine: &str, position: u32, url: &str, title: &str, snippet: &str) -> EngineResult {
+        EngineResult {
+            url: url.into(),
+            title: title.into(),
+            snippet: snippet.into(),
+            engine: engine.into(),
+            position,
+            category: "general".into(),
+        }
+    }
+
+    fn answer(engine: &str, weight: f64, items: &[(&str, &str, &str)]) -> EngineAnswer {
+        EngineAnswer {
+            engine: engine.into(),
+            weight,
+            results: items
+                .iter()
+                .enumerate()
+                .map(|(i, (u, t, s))| rec(engine, i as u32 + 1, u, t, s))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn interleave_goes_by_position_then_weight() {
+        let a = answer(
+            "a",
+            1.0,
+            &[("http://a/1", "t", ""), ("http://a/2", "t", "")],
+        );
+        let b = answer("b", 2.0, &[("http://b/1", "t", "")]);
+        let c = answer(
+            "c",
+            1.0,
+            &[("http://c/1", "t", ""), ("http://c/2", "t", "")],
+        );
+        let order = interleave(&[a, b, c]);
+        assert_eq!(order, vec![(1, 0), (0, 0), (2, 0), (0, 1), (2, 1)]);
+    }
+
+    #[test]
+    fn agreement_adds_weights_and_keeps_every_engine() {
+        let a = answer(
+            "a",
+            1.0,
+            &[
+                ("https://x.example/only-a", "Only A", "alone"),
+                ("https://shared.example/page", "Shared", "short…"),
+            ],
+        );
+        let b = answer(
+            "b",
+            0.5,
+            &[(
+                "https://shared.example/page",
+                "Shared page title",
+                "the whole snippet",
+            )],
+        );
+        let out = fuse(&[a, b], &dedup::Settings::default(), false);
+        assert_eq!(out.len(), 2);
+        // shared: 1.0/2 + 0.5/1 = 1.0 ties with only-a (1.0/1); only-a was seen first.
+        assert_eq!(out[0].url, "https://x.example/only-a");
+        let shared = &out[1];
+        assert!((shared.score - 1.0).abs() < 1e-9);
+        // b's record came first in fused order (position 1), so it is kept.
+        assert_eq!(shared.engines, vec!["b", "a"]);
+        assert_eq!(shared.positions, vec![1, 2]);
+        assert_eq!(shared.title, "Shared page title");
+        assert_eq!(shared.content, "the whole snippet");
+        assert_eq!(shared.duplicates.len(), 1);
+        assert_eq!(shared.duplicates[0].engine, "a");
+        assert_eq!(shared.duplicates[0].stage, dedup::Stage::Url);
+    }
+
+    #[test]
+    fn score_sorts_and_duplicates_contribute() {
+        let a = answer(
+            "a",
+            1.0,
+            &[
+                ("https://one.example/", "One", ""),
+                ("https://two.example/", "Two", ""),
+            ],
+        );
+        let b = answer("b", 1.0, &[("https://two.example/", "Two", "")]);
+        let c = answer("c", 1.0, &[("https://two.example/", "Two", "")]);
+        let out = fuse(&[a, b, c], &dedup::Settings::default(), false);
+        assert_eq!(out[0].url, "https://two.example/");
+        assert!((out[0].score - 2.5).abs() < 1e-9);
+        assert_eq!(out[0].engines, vec!["b", "c", "a"]);
+        assert_eq!(out[1].url, "https://one.example/");
+    }
+
+    #[test]
+    fn same_engine_twice_counts_once_in_engines_but_twice_in_score() {
+        let a = answer(
+            "a",
+            1.0,
+            &[
+                ("https://same.example/", "Same", ""),
+                ("https://same.example/", "Same", ""),
+            ],
+        );
+        let out = fuse(&[a], &dedup::Settings::default(), false);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].engines, vec!["a"]);
+        assert_eq!(out[0].positions, vec![1]);
+        assert!((out[0].score - 1.5).abs() < 1e-9);
+        assert_eq!(out[0].duplicates.len(), 1);
+    }
+
+    #[test]
+    fn completeness_prefers_whole_then_longer() {
+        assert!(more_complete("full text", "a much longer but cut text..."));
+        assert!(!more_complete("a much longer but cut text…", "full"));
+        assert!(more_complete("longer whole text", "short"));
+        assert!(!more_complete("", "x"));
+        assert!(more_complete("x", "  "));
+        assert!(!more_complete("same", "same"));
+    }
+
+    #[test]
+    fn empty_input_gives_empty_output() {
+        assert!(fuse(&[], &dedup::Settings::default(), true).is_empty());
+        let a = answer("a", 1.0, &[]);
+        assert!(fuse(&[a], &dedup::Settings::default(), true).is_empty());
+    }
+}

@@ -14,6 +14,7 @@
 //! | [`engines`] | one `Engine` trait, one file per kind |
 //! | [`search`] | fan-out under deadlines, engine health, cache |
 //! | [`fusion`] | scoring and merging of duplicate groups |
+//! | [`format`] | SearXNG JSON and terminal text of a response |
 //! | [`web`] | axum router, handlers, output formats |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`recording`] | saved engine answers for offline replay |
@@ -21,6 +22,7 @@
 pub mod config;
 pub mod dedup;
 pub mod engines;
+pub mod format;
 pub mod fusion;
 pub mod lab;
 pub mod model;

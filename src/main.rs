@@ -1,8 +1,12 @@
 //! The `metasift` command line: parse arguments, load config, call the library.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
 use clap::{Parser, Subcommand};
+use metasift::config::Config;
+use metasift::format::{self, SearxngResponse};
+use metasift::search::{SearchOptions, Searcher};
 
 /// A meta-search engine that removes duplicates by URL, title and snippet
 /// feature codes.
@@ -65,6 +69,68 @@ enum Command {
     },
 }
 
+/// Loads a configuration for running searches: validated, env applied.
+fn load_config(path: &Path) -> anyhow::Result<Config> {
+    let mut config = match Config::check_file(path) {
+        Ok(config) => config,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            anyhow::bail!("{} problem(s) in {}", errors.len(), path.display());
+        }
+    };
+    config.apply_env();
+    Ok(config)
+}
+
+/// `metasift search`: exit 0 when at least one engine answered.
+fn search(query: &str, config: &Path, format: &str, page: u32) -> anyhow::Result<i32> {
+    let searcher = Searcher::from_config(load_config(config)?)?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let q = searcher.parse_query(query, page);
+    let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()));
+    if format == "json" {
+        let json = SearxngResponse::from_response(&response);
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else {
+        print!("{}", format::render_text(&response));
+    }
+    eprint!("{}", format::render_failures(&response));
+    let answered = response.engines.iter().any(|r| r.failure.is_none());
+    Ok(if answered { 0 } else { 1 })
+}
+
+/// `metasift check-config`: every problem with its file:line, then the
+/// probe table; exit 1 on any problem or failed engine.
+fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
+    let config = match Config::check_file(file) {
+        Ok(config) => config,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            return Ok(1);
+        }
+    };
+    let enabled = config.engines.iter().filter(|e| e.enabled).count();
+    println!(
+        "{}: ok ({} engines, {enabled} enabled)",
+        file.display(),
+        config.engines.len()
+    );
+    let Some(text) = probe else { return Ok(0) };
+    let searcher = Searcher::from_config(config)?;
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let reports = runtime.block_on(searcher.probe(text));
+    print!("{}", format::render_probe(&reports));
+    Ok(if reports.iter().all(|r| r.failure.is_none()) {
+        0
+    } else {
+        1
+    })
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Serve {
@@ -79,9 +145,95 @@ fn main() -> anyhow::Result<()> {
             std::process::exit(code);
         }
         Command::Lab(args) => metasift::lab::run(&args)?,
-        Command::Serve { .. } | Command::Search { .. } | Command::CheckConfig { .. } => {
-            anyhow::bail!("not built yet")
+        Command::Serve {
+            config,
+            bind,
+            record,
+            replay,
+        } => serve(&config, bind, record, replay)?,
+        Command::Search {
+            query,
+            config,
+            format,
+            page,
+            record,
+            replay,
+        } => {
+            if record.is_some() || replay.is_some() {
+                anyhow::bail!("--record and --replay are not built yet");
+            }
+            let code = search(&query, &config, &format, page)?;
+            std::process::exit(code);
+        }
+        Command::CheckConfig { file, probe } => {
+            let code = check_config(&file, probe.as_deref())?;
+            std::process::exit(code);
         }
     }
     Ok(())
+}
+
+/// `metasift serve`: load the config, build the searcher, listen until
+/// Ctrl-C or SIGTERM, then let in-flight requests finish.
+fn serve(
+    config_path: &std::path::Path,
+    bind: Option<String>,
+    record: Option<PathBuf>,
+    replay: Option<PathBuf>,
+) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    if record.is_some() || replay.is_some() {
+        anyhow::bail!("--record and --replay are not supported by `serve` yet");
+    }
+    // Validated with every problem shown; METASIFT_BIND applied.
+    let config = load_config(config_path)?;
+    let bind = bind.unwrap_or_else(|| config.server.bind.clone());
+    let searcher = Searcher::from_config(config)?;
+    let app = metasift::web::router(metasift::web::AppState::new(searcher));
+
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&bind)
+            .await
+            .with_context(|| format!("cannot listen on {bind}"))?;
+        let addr = listener.local_addr()?;
+        tracing::info!("metasift listening on http://{addr}/");
+        // Tests that start the binary on port 0 read the address from here.
+        println!("listening on http://{addr}/");
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown_signal())
+            .await
+            .context("server failed")?;
+        tracing::info!("metasift stopped");
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
 }

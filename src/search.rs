@@ -1,12 +1,32 @@
-//! Fan-out under deadlines, engine health and suspension, cache.
+//! The fan-out: one query to every selected member engine at once, under
+//! deadlines, then dedup and fusion.
 //!
-//! (Skeleton API: the engines issue fills it in; the web layer codes against it.)
+//! Every engine is asked concurrently through ONE shared [`reqwest::Client`]
+//! (connection reuse, rustls, gzip/brotli, a bounded redirect chain). Each
+//! engine gets `min(timeout_ms, [server] deadline_ms)`: since all start
+//! together, the whole search ends by the deadline whatever the engines do.
+//! An engine that does not answer in time, answers with an error status, a
+//! body over the cap (`[server] max_body_bytes`, read as a stream so a huge
+//! body is never held), a blocked page or garbage is reported in
+//! [`SearchResponse::engines`] with a [`FailureKind`]; the others' results
+//! are used. Parsing is CPU work, so it runs on the blocking pool and never
+//! stalls the runtime's network threads.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use crate::config::Config;
+use futures::StreamExt;
+
+use crate::config::{Config, EngineConfig, ServerConfig};
 use crate::dedup;
-use crate::model::{Query, SearchResponse};
+use crate::engines::{Engine, Parsed};
+use crate::fusion::{self, EngineAnswer};
+use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
+
+/// Most redirects followed before an engine is reported as failing: enough
+/// for `http → https → www.` hops, short of any loop.
+pub const MAX_REDIRECTS: usize = 5;
 
 /// Per-search options that do not change which engines are asked.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -18,37 +38,511 @@ pub struct SearchOptions {
     pub explain: bool,
 }
 
+/// Errors met while setting up a [`Searcher`].
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The HTTP client could not be built (TLS roots, bad User-Agent, …).
+    #[error("cannot build the HTTP client: {0}")]
+    Client(#[from] reqwest::Error),
+    /// An engine's configuration was refused by its kind's builder.
+    #[error("engine {engine:?}: {message}")]
+    Engine {
+        /// The engine's name.
+        engine: String,
+        /// What its builder said.
+        message: String,
+    },
+}
+
+/// The shared HTTP client every engine request goes through.
+pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
+        .user_agent(server.user_agent.as_str())
+        .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS))
+        .connect_timeout(Duration::from_millis(server.deadline_ms.clamp(1, 10_000)))
+        .pool_idle_timeout(Duration::from_secs(90))
+        .tcp_nodelay(true)
+        .build()
+}
+
+/// Builds the engine of one `[[engine]]` table with its kind's builder.
+pub fn build_engine(config: &EngineConfig) -> Result<Arc<dyn Engine>, String> {
+    crate::engines::build(config).map(Arc::from)
+}
+
 /// Asks member engines and fuses their answers. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct Searcher {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
     config: Arc<Config>,
+    client: reqwest::Client,
+    /// Same order as `config.engines`; `None` where the builder refused it.
+    engines: Vec<Option<Arc<dyn Engine>>>,
 }
 
 impl Searcher {
-    /// A searcher over `config`'s engines sharing one HTTP client.
-    pub fn new(config: Arc<Config>, _client: reqwest::Client) -> Self {
-        Searcher { config }
+    /// A searcher over `config`'s engines sharing one HTTP client. Engines
+    /// their builder refuses are left out (validation reports them first).
+    pub fn new(config: Arc<Config>, client: reqwest::Client) -> Self {
+        let engines = config
+            .engines
+            .iter()
+            .map(|e| match build_engine(e) {
+                Ok(engine) => Some(engine),
+                Err(message) => {
+                    tracing::warn!(engine = %e.name, %message, "engine left out");
+                    None
+                }
+            })
+            .collect();
+        Searcher {
+            inner: Arc::new(Inner {
+                config,
+                client,
+                engines,
+            }),
+        }
+    }
+
+    /// A searcher over a validated configuration, with its own client; fails
+    /// if an engine cannot be built.
+    pub fn from_config(config: Config) -> Result<Self, SearchError> {
+        let client = http_client(&config.server)?;
+        for e in &config.engines {
+            build_engine(e).map_err(|message| SearchError::Engine {
+                engine: e.name.clone(),
+                message,
+            })?;
+        }
+        Ok(Searcher::new(Arc::new(config), client))
+    }
+
+    /// A searcher over engines built elsewhere (tests, custom kinds). Engines
+    /// are matched to `config.engines` by name; unmatched tables are left out.
+    pub fn with_engines(
+        config: Arc<Config>,
+        client: reqwest::Client,
+        engines: Vec<Arc<dyn Engine>>,
+    ) -> Self {
+        let engines = config
+            .engines
+            .iter()
+            .map(|c| engines.iter().find(|e| e.config().name == c.name).cloned())
+            .collect();
+        Searcher {
+            inner: Arc::new(Inner {
+                config,
+                client,
+                engines,
+            }),
+        }
     }
 
     /// The configuration in use.
     pub fn config(&self) -> &Config {
-        &self.config
+        &self.inner.config
     }
 
-    /// Splits `!shortcut` words off a raw query and returns the query to run.
+    /// The shared HTTP client.
+    pub fn client(&self) -> &reqwest::Client {
+        &self.inner.client
+    }
+
+    /// Splits `!shortcut`, `!engine-name` and `!category` words and a
+    /// `:lang` word off a raw query and returns the query to run. Words that
+    /// name nothing known stay in the text (`!important` is a search term).
     pub fn parse_query(&self, raw: &str, page: u32) -> Query {
+        let config = self.config();
+        let mut engines: Vec<String> = Vec::new();
+        let mut categories: Vec<String> = Vec::new();
+        let mut lang = None;
+        let mut words: Vec<&str> = Vec::new();
+        for word in raw.split_whitespace() {
+            if let Some(bang) = word.strip_prefix('!').filter(|b| !b.is_empty()) {
+                if let Some(e) = config
+                    .engines
+                    .iter()
+                    .find(|e| e.name == bang || e.shortcut.to_vec().iter().any(|s| s == bang))
+                {
+                    if !engines.contains(&e.name) {
+                        engines.push(e.name.clone());
+                    }
+                    continue;
+                }
+                if config
+                    .engines
+                    .iter()
+                    .any(|e| e.categories.iter().any(|c| c == bang))
+                {
+                    if !categories.iter().any(|c| c == bang) {
+                        categories.push(bang.to_string());
+                    }
+                    continue;
+                }
+            }
+            if let Some(code) = word.strip_prefix(':').filter(|c| is_lang_code(c)) {
+                lang = Some(code.to_string());
+                continue;
+            }
+            words.push(word);
+        }
         Query {
-            text: raw.trim().to_string(),
+            text: words.join(" "),
             page: page.max(1),
+            lang,
+            engines,
+            categories,
             ..Query::default()
         }
     }
 
+    /// The engines a query asks, in configuration order: the named ones
+    /// (even if disabled: naming one is asking for it) plus the enabled
+    /// engines of the named categories; with neither, the enabled engines
+    /// of `general`.
+    pub fn select(&self, query: &Query) -> Vec<usize> {
+        let config = self.config();
+        let default_category = ["general".to_string()];
+        let categories: &[String] = if query.categories.is_empty() && query.engines.is_empty() {
+            &default_category
+        } else {
+            &query.categories
+        };
+        config
+            .engines
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                query.engines.contains(&e.name)
+                    || (e.enabled && e.categories.iter().any(|c| categories.contains(c)))
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// Runs one search: fan-out under the deadline, dedup, fusion.
-    pub async fn search(&self, query: &Query, _opts: &SearchOptions) -> SearchResponse {
+    pub async fn search(&self, query: &Query, opts: &SearchOptions) -> SearchResponse {
+        let started = Instant::now();
+        let config = self.config();
+        let selected = self.select(query);
+        let outcomes = self.ask(query, &selected).await;
+
+        let mut answers = Vec::new();
+        let mut reports = Vec::new();
+        let mut suggestions: Vec<String> = Vec::new();
+        let mut seen_suggestions = BTreeSet::new();
+        for (i, outcome) in selected.iter().copied().zip(outcomes) {
+            let ec = &config.engines[i];
+            match outcome.result {
+                Ok(parsed) => {
+                    reports.push(EngineReport {
+                        engine: ec.name.clone(),
+                        elapsed_ms: outcome.elapsed_ms,
+                        results: parsed.hits.len(),
+                        failure: None,
+                        reason: None,
+                    });
+                    for s in parsed.suggestions {
+                        if seen_suggestions.insert(s.clone()) {
+                            suggestions.push(s);
+                        }
+                    }
+                    let category = ec.categories.first().cloned().unwrap_or_default();
+                    answers.push(EngineAnswer {
+                        engine: ec.name.clone(),
+                        weight: ec.weight,
+                        results: parsed
+                            .hits
+                            .into_iter()
+                            // A `javascript:` or relative link from a broken
+                            // or hostile parser must never become a result.
+                            .filter(|hit| is_web_link(&hit.url) && !hit.title.trim().is_empty())
+                            .enumerate()
+                            .map(|(pos, hit)| EngineResult {
+                                url: hit.url,
+                                title: hit.title,
+                                snippet: hit.snippet,
+                                engine: ec.name.clone(),
+                                position: u32::try_from(pos + 1).unwrap_or(u32::MAX),
+                                category: category.clone(),
+                            })
+                            .collect(),
+                    });
+                }
+                Err(failure) => reports.push(EngineReport {
+                    engine: ec.name.clone(),
+                    elapsed_ms: outcome.elapsed_ms,
+                    results: 0,
+                    failure: Some(failure.kind),
+                    reason: Some(failure.reason),
+                }),
+            }
+        }
+
+        let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
+        let mut results = fusion::fuse(&answers, settings, opts.explain);
+        results.truncate(config.server.results_per_page.max(1));
         SearchResponse {
             query: query.clone(),
-            ..SearchResponse::default()
+            results,
+            engines: reports,
+            suggestions,
+            elapsed_ms: millis(started.elapsed()),
+            cached: false,
         }
+    }
+
+    /// Asks every enabled engine `text` once, whatever its category, and
+    /// reports how each fared (for `metasift check-config --probe`).
+    pub async fn probe(&self, text: &str) -> Vec<EngineReport> {
+        let query = Query {
+            text: text.trim().to_string(),
+            page: 1,
+            ..Query::default()
+        };
+        let config = self.config();
+        let selected: Vec<usize> = (0..config.engines.len())
+            .filter(|&i| config.engines[i].enabled)
+            .collect();
+        let outcomes = self.ask(&query, &selected).await;
+        selected
+            .iter()
+            .zip(outcomes)
+            .map(|(&i, o)| {
+                let engine = config.engines[i].name.clone();
+                match o.result {
+                    Ok(parsed) => EngineReport {
+                        engine,
+                        elapsed_ms: o.elapsed_ms,
+                        results: parsed.hits.len(),
+                        failure: None,
+                        reason: None,
+                    },
+                    Err(f) => EngineReport {
+                        engine,
+                        elapsed_ms: o.elapsed_ms,
+                        results: 0,
+                        failure: Some(f.kind),
+                        reason: Some(f.reason),
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Asks the engines at these indexes of `config.engines` at once and
+    /// returns one outcome each, in the same order. Never takes longer than
+    /// the deadline (plus scheduling noise).
+    pub async fn ask(&self, query: &Query, selected: &[usize]) -> Vec<Outcome> {
+        let config = self.config();
+        let deadline = Duration::from_millis(config.server.deadline_ms);
+        let cap = config.server.max_body_bytes;
+        let futures = selected.iter().map(|&i| {
+            let ec = &config.engines[i];
+            let engine = self.inner.engines.get(i).cloned().flatten();
+            let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
+            let client = self.inner.client.clone();
+            async move {
+                let started = Instant::now();
+                let result = match engine {
+                    None => Err(Failure::new(
+                        FailureKind::Parse,
+                        "engine could not be built from its configuration",
+                    )),
+                    Some(engine) => {
+                        match tokio::time::timeout(budget, fetch(&client, engine, query, cap)).await
+                        {
+                            Ok(r) => r,
+                            Err(_) => Err(Failure::new(
+                                FailureKind::Timeout,
+                                format!("no complete answer within {} ms", millis(budget)),
+                            )),
+                        }
+                    }
+                };
+                Outcome {
+                    result,
+                    elapsed_ms: millis(started.elapsed()),
+                }
+            }
+        });
+        futures::future::join_all(futures).await
+    }
+}
+
+/// What asking one engine gave.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The parsed page, or why there is none.
+    pub result: Result<Parsed, Failure>,
+    /// Milliseconds from request to parsed answer or failure.
+    pub elapsed_ms: u64,
+}
+
+/// Why an engine gave nothing usable, with a reason for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The kind, for counting.
+    pub kind: FailureKind,
+    /// A human-readable reason.
+    pub reason: String,
+}
+
+impl Failure {
+    fn new(kind: FailureKind, reason: impl Into<String>) -> Self {
+        Failure {
+            kind,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One request, its body read under the cap, and its parse.
+async fn fetch(
+    client: &reqwest::Client,
+    engine: Arc<dyn Engine>,
+    query: &Query,
+    cap: usize,
+) -> Result<Parsed, Failure> {
+    let spec = engine.build_request(query);
+    let mut request = client.get(&spec.url);
+    for (name, value) in &spec.headers {
+        request = request.header(name, value);
+    }
+    let response = request.send().await.map_err(|e| transport_failure(&e))?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(status_failure(status));
+    }
+    if let Some(len) = response.content_length()
+        && len > cap as u64
+    {
+        return Err(too_large(cap));
+    }
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let mut body: Vec<u8> = Vec::new();
+    let mut stream = response.bytes_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| transport_failure(&e))?;
+        if body.len() + chunk.len() > cap {
+            return Err(too_large(cap));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    tokio::task::spawn_blocking(move || {
+        let text = crate::engines::decode_body(&body, content_type.as_deref());
+        engine.parse(&text)
+    })
+    .await
+    .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?
+    .map_err(|e| Failure::new(e.kind(), e.to_string()))
+}
+
+fn too_large(cap: usize) -> Failure {
+    Failure::new(
+        FailureKind::TooLarge,
+        format!("answer larger than {cap} bytes"),
+    )
+}
+
+/// The failure an unsuccessful status means.
+pub fn status_failure(status: reqwest::StatusCode) -> Failure {
+    let kind = if status == reqwest::StatusCode::TOO_MANY_REQUESTS {
+        FailureKind::TooManyRequests
+    } else if status.is_client_error() {
+        FailureKind::Http4xx
+    } else if status.is_server_error() {
+        FailureKind::Http5xx
+    } else {
+        // A 1xx/3xx that reqwest did not follow (no Location, 304, …).
+        FailureKind::Network
+    };
+    let reason = match status.canonical_reason() {
+        Some(r) => format!("HTTP {} {r}", status.as_u16()),
+        None => format!("HTTP {}", status.as_u16()),
+    };
+    Failure::new(kind, reason)
+}
+
+fn transport_failure(e: &reqwest::Error) -> Failure {
+    if e.is_timeout() {
+        return Failure::new(FailureKind::Timeout, "timed out");
+    }
+    if e.is_redirect() {
+        return Failure::new(
+            FailureKind::Network,
+            format!("more than {MAX_REDIRECTS} redirects (a redirect loop?)"),
+        );
+    }
+    // reqwest's top-level message is vague ("error sending request"); the
+    // innermost cause says what happened ("connection refused").
+    let mut reason = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        reason = s.to_string();
+        source = s.source();
+    }
+    let prefix = if e.is_connect() {
+        "cannot connect: "
+    } else {
+        ""
+    };
+    Failure::new(FailureKind::Network, format!("{prefix}{reason}"))
+}
+
+/// An absolute http(s) link.
+fn is_web_link(link: &str) -> bool {
+    url::Url::parse(link)
+        .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// `en`, `de-CH`, `zh-Hans-CN`: a BCP-47-looking code, so `:)` stays text.
+fn is_lang_code(s: &str) -> bool {
+    let mut parts = s.split('-');
+    let first = parts.next().unwrap_or("");
+    (2..=3).contains(&first.len())
+        && first.chars().all(|c| c.is_ascii_alphabetic())
+        && parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lang_codes() {
+        assert!(is_lang_code("en"));
+        assert!(is_lang_code("zh-CN"));
+        assert!(!is_lang_code(")"));
+        assert!(!is_lang_code("e"));
+        assert!(!is_lang_code("english"));
+    }
+
+    #[test]
+    fn statuses_map_to_kinds() {
+        use reqwest::StatusCode;
+        assert_eq!(
+            status_failure(StatusCode::TOO_MANY_REQUESTS).kind,
+            FailureKind::TooManyRequests
+        );
+        assert_eq!(
+            status_failure(StatusCode::FORBIDDEN).kind,
+            FailureKind::Http4xx
+        );
+        let f = status_failure(StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(f.kind, FailureKind::Http5xx);
+        assert_eq!(f.reason, "HTTP 503 Service Unavailable");
     }
 }

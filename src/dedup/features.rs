@@ -1,5 +1,466 @@
-//! Punctuation-anchored snippet feature codes (skeleton).
+//! Punctuation-anchored snippet feature codes (the seed paper's method).
+//!
+//! A snippet is cut into *units* — CJK characters (or jieba words with
+//! [`Unit::Word`]) and, in every other script, words found by Unicode word
+//! boundaries — after normalization (NFKC, which folds full-width forms to
+//! half-width, then lowercase). Punctuation marks are *anchors*. At each
+//! anchor the `window` units before it and the `window` units after it are
+//! hashed together: one [`FeatureCode`]. The snippet's codes, in order, are
+//! its *feature string*.
+//!
+//! Decisions, and why:
+//!
+//! - **Anchors** are `，。！？；：,.!?;:`, the ellipses `…` / `...`, and the
+//!   ideographic comma `、`. `、` separates the items of a Chinese list exactly
+//!   where English puts `,`; leaving it out would make a Chinese list one long
+//!   clause while its translation gets an anchor per item. Quotes, brackets,
+//!   dashes, `|` and `/` are *not* anchors: sites swap them freely (`“”` vs
+//!   `""`, `-` vs `—`) for the same text, so they only separate units. A run
+//!   of anchors (`?!`, `...`, `。”，`) is one anchor. A `.` inside a word
+//!   (`3.14`, `jingyan.baidu.com`, `U.S`) is not an anchor: Unicode word
+//!   boundaries keep it in the word.
+//! - **The snippet start and end are anchors too**, always: engines cut
+//!   snippets at arbitrary points, so the first and last units behave like
+//!   the text after and before a mark — and a snippet with no punctuation
+//!   at all still gets two codes. The anchor mark itself is not hashed, so
+//!   `,` vs `，` vs `。` at the same place give the same code.
+//! - **Hashing** is per unit (a 64-bit fold over its normalized characters,
+//!   then a strong mix) and per window (the units' hashes folded in order,
+//!   with a marker at the anchor), so `ab|c` and `a|bc` differ and order
+//!   inside a window matters: word-set-equal sentences with swapped entities
+//!   (PAWS-X) get different codes.
+//!
+//! Similarity is `K / M`: `K` is the number of codes two feature strings
+//! share *counted as multisets* (a code twice in each counts twice, twice in
+//! one and once in the other counts once), `M` the smaller code count. So it
+//! is symmetric, in `[0, 1]`, and `1` when one snippet's codes are all found
+//! in the other (a truncated copy of a longer snippet). Two snippets with no
+//! codes have similarity `0`: no evidence is not equality.
+
+use std::sync::LazyLock;
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::Unit;
 
 /// One feature code: the hash of a normalized window around a punctuation anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FeatureCode(pub u64);
+
+impl std::fmt::Display for FeatureCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// Built once: loading jieba's dictionary takes tens of milliseconds.
+static JIEBA: LazyLock<jieba_rs::Jieba> = LazyLock::new(jieba_rs::Jieba::new);
+
+/// One event of the unit stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Event {
+    /// A unit, by its hash.
+    Unit(u64),
+    /// A punctuation anchor.
+    Anchor,
+}
+
+/// Finalizer of splitmix64: spreads every input bit over the output.
+#[inline]
+pub(crate) fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+const UNIT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+const WINDOW_SEED: u64 = 0x2545_f491_4f6c_dd1d;
+const ANCHOR_MARK: u64 = 0x6a09_e667_f3bc_c908;
+
+/// Streaming hash of one unit's normalized characters.
+#[derive(Clone, Copy)]
+struct UnitHash(u64);
+
+impl UnitHash {
+    #[inline]
+    fn new() -> Self {
+        UnitHash(UNIT_SEED)
+    }
+    #[inline]
+    fn push(&mut self, c: char) {
+        self.0 = (self.0 ^ c as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    #[inline]
+    fn finish(self) -> u64 {
+        mix(self.0)
+    }
+}
+
+fn hash_str(s: &str) -> u64 {
+    let mut h = UnitHash::new();
+    s.chars().for_each(|c| h.push(c));
+    h.finish()
+}
+
+/// Marks that anchor a window.
+#[inline]
+fn is_anchor(c: char) -> bool {
+    matches!(
+        c,
+        ',' | '.'
+            | '!'
+            | '?'
+            | ';'
+            | ':'
+            | '，'
+            | '。'
+            | '！'
+            | '？'
+            | '；'
+            | '：'
+            | '、'
+            | '…'
+            | '｡'
+            | '､'
+    )
+}
+
+/// Characters NFKC leaves alone (or that the fast path maps itself), so a
+/// snippet made only of them skips the general normalizer.
+#[inline]
+fn is_fast(c: char) -> bool {
+    c.is_ascii()
+        || is_cjk(c)
+        || matches!(c as u32,
+            0xFF01..=0xFF5E      // full-width ASCII: mapped by offset
+            | 0x3000..=0x3002    // ideographic space, 、 and 。
+            | 0x2018..=0x201D    // curly quotes: separators
+            | 0x2014 | 0x2026    // em dash, ellipsis
+            | 0x300A..=0x300F    // 《》「」『』
+            | 0x3010 | 0x3011 // 【】
+        )
+}
+
+/// Characters that are a unit each in `Unit::Char` mode: Han ideographs (and
+/// the kana and Hangul syllables, which Unicode word boundaries would also
+/// split or keep; we treat them like Han, one per unit).
+#[inline]
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2EBEF | 0xF900..=0xFAFF
+        | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3)
+}
+
+/// Turns snippets into feature strings; keeps its buffers between calls so
+/// the hot path does not allocate.
+#[derive(Debug, Default)]
+pub struct Extractor {
+    events: Vec<Event>,
+    units: Vec<u64>,
+    anchors: Vec<usize>,
+    chars: Vec<(usize, char)>,
+    normalized: String,
+    run: String,
+}
+
+impl Extractor {
+    /// A new extractor with empty buffers.
+    pub fn new() -> Self {
+        Extractor::default()
+    }
+
+    /// The ordered feature codes of `snippet`, appended to `out` (cleared first).
+    pub fn codes_into(
+        &mut self,
+        snippet: &str,
+        window: usize,
+        unit: Unit,
+        out: &mut Vec<FeatureCode>,
+    ) {
+        out.clear();
+        let window = window.max(1);
+        self.scan(snippet, unit);
+        // Units and anchor positions: an anchor at `p` sits between unit p-1 and p.
+        self.units.clear();
+        self.anchors.clear();
+        self.anchors.push(0);
+        for e in &self.events {
+            match *e {
+                Event::Unit(h) => self.units.push(h),
+                Event::Anchor => {
+                    let p = self.units.len();
+                    if self.anchors.last() != Some(&p) {
+                        self.anchors.push(p);
+                    }
+                }
+            }
+        }
+        let n = self.units.len();
+        if n == 0 {
+            return;
+        }
+        if self.anchors.last() != Some(&n) {
+            self.anchors.push(n);
+        }
+        for &p in &self.anchors {
+            let mut h = WINDOW_SEED;
+            for &u in &self.units[p.saturating_sub(window)..p] {
+                h = mix(h ^ u);
+            }
+            h = mix(h ^ ANCHOR_MARK);
+            for &u in &self.units[p..(p + window).min(n)] {
+                h = mix(h ^ u);
+            }
+            out.push(FeatureCode(h));
+        }
+    }
+
+    /// The hashes of `text`'s units in order (anchors dropped), for SimHash.
+    pub fn units(&mut self, text: &str, unit: Unit) -> &[u64] {
+        self.scan(text, unit);
+        self.units.clear();
+        for e in &self.events {
+            if let Event::Unit(h) = *e {
+                self.units.push(h);
+            }
+        }
+        &self.units
+    }
+
+    /// Fills `self.events` from `text`.
+    fn scan(&mut self, text: &str, unit: Unit) {
+        self.events.clear();
+        if text.chars().all(is_fast) {
+            self.scan_fast(text, unit);
+        } else {
+            let mut normalized = std::mem::take(&mut self.normalized);
+            normalized.clear();
+            normalized.extend(text.nfkc().flat_map(char::to_lowercase));
+            self.scan_general(&normalized, unit);
+            self.normalized = normalized;
+        }
+    }
+
+    /// ASCII, Han and full-width text: the normalization is a per-character
+    /// map, and words follow the Unicode word-boundary rules that matter for
+    /// ASCII (letters and digits, `_` joins, `.` `'` between letters or
+    /// digits and `,` `;` between digits stay inside a word).
+    fn scan_fast(&mut self, text: &str, unit: Unit) {
+        let mut chars = std::mem::take(&mut self.chars);
+        chars.clear();
+        chars.extend(text.char_indices());
+        let norm = |c: char| -> char {
+            let c = match c as u32 {
+                0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                0x3000 => ' ',
+                _ => c,
+            };
+            c.to_ascii_lowercase()
+        };
+        let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut i = 0;
+        while i < chars.len() {
+            let (start, raw) = chars[i];
+            let c = norm(raw);
+            if word_char(c) {
+                let mut h = UnitHash::new();
+                h.push(c);
+                i += 1;
+                while i < chars.len() {
+                    let c = norm(chars[i].1);
+                    if word_char(c) {
+                        h.push(c);
+                        i += 1;
+                        continue;
+                    }
+                    let joins = match c {
+                        '.' | '\'' => true,
+                        ',' | ';' => chars
+                            .get(i.wrapping_sub(1))
+                            .is_some_and(|p| norm(p.1).is_ascii_digit()),
+                        _ => false,
+                    };
+                    let next = chars.get(i + 1).map(|n| norm(n.1));
+                    let next_ok = match c {
+                        ',' | ';' => next.is_some_and(|n| n.is_ascii_digit()),
+                        _ => next.is_some_and(|n| n.is_ascii_alphanumeric()),
+                    };
+                    if joins && next_ok {
+                        h.push(c);
+                        i += 1;
+                    } else {
+                        break;
+                    }
+                }
+                self.events.push(Event::Unit(h.finish()));
+            } else if is_cjk(c) {
+                if unit == Unit::Word {
+                    let mut end = i;
+                    while end < chars.len() && is_cjk(chars[end].1) {
+                        end += 1;
+                    }
+                    let stop = chars.get(end).map_or(text.len(), |e| e.0);
+                    self.push_jieba(&text[start..stop]);
+                    i = end;
+                } else {
+                    let mut h = UnitHash::new();
+                    h.push(c);
+                    self.events.push(Event::Unit(h.finish()));
+                    i += 1;
+                }
+            } else {
+                if is_anchor(c) {
+                    self.events.push(Event::Anchor);
+                }
+                i += 1;
+            }
+        }
+        self.chars = chars;
+    }
+
+    /// Any other text, already NFKC-normalized and lowercased: Unicode word
+    /// boundaries from unicode-segmentation.
+    fn scan_general(&mut self, text: &str, unit: Unit) {
+        let mut run = std::mem::take(&mut self.run);
+        run.clear();
+        for seg in text.split_word_bounds() {
+            let mut cs = seg.chars();
+            let first = cs.next().unwrap_or(' ');
+            let single = cs.next().is_none();
+            if single && is_cjk(first) {
+                if unit == Unit::Word {
+                    run.push(first);
+                } else {
+                    self.events.push(Event::Unit(hash_str(seg)));
+                }
+                continue;
+            }
+            if !run.is_empty() {
+                self.push_jieba(&run);
+                run.clear();
+            }
+            if seg.chars().any(char::is_alphanumeric) {
+                self.events.push(Event::Unit(hash_str(seg)));
+            } else if seg.chars().any(is_anchor) {
+                self.events.push(Event::Anchor);
+            }
+        }
+        if !run.is_empty() {
+            self.push_jieba(&run);
+            run.clear();
+        }
+        self.run = run;
+    }
+
+    fn push_jieba(&mut self, run: &str) {
+        for token in JIEBA.cut(run, false) {
+            self.events.push(Event::Unit(hash_str(token.word)));
+        }
+    }
+}
+
+/// The ordered feature codes of `snippet` (see the module docs).
+pub fn extract(snippet: &str, window: usize, unit: Unit) -> Vec<FeatureCode> {
+    let mut out = Vec::new();
+    Extractor::new().codes_into(snippet, window, unit, &mut out);
+    out
+}
+
+/// The codes `a` and `b` share, counted as multisets, in ascending order.
+pub fn shared_codes(a: &[FeatureCode], b: &[FeatureCode]) -> Vec<FeatureCode> {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort_unstable();
+    b.sort_unstable();
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::new();
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `K / M`: shared codes (multiset) over the smaller code count; `0` when
+/// either side has no codes.
+pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
+    let m = a.len().min(b.len());
+    if m == 0 {
+        return 0.0;
+    }
+    shared_codes(a, b).len() as f64 / m as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(s: &str) -> Vec<FeatureCode> {
+        extract(s, 2, Unit::Char)
+    }
+
+    #[test]
+    fn start_and_end_are_anchors() {
+        assert_eq!(codes("no punctuation at all here").len(), 2);
+        assert_eq!(codes("").len(), 0);
+        assert_eq!(codes(" ,,, ").len(), 0);
+        // The end mark merges with the end anchor.
+        assert_eq!(codes("one two three. four five six.").len(), 3);
+    }
+
+    #[test]
+    fn width_and_case_do_not_matter() {
+        assert_eq!(
+            codes("延迟退休真的来了！你准备好了吗?"),
+            codes("延迟退休真的来了!你准备好了吗？")
+        );
+        assert_eq!(codes("Hello, World"), codes("ＨＥＬＬＯ，ｗｏｒｌｄ"));
+        assert_eq!(codes("Café, au lait"), codes("CAFÉ, AU LAIT"));
+    }
+
+    #[test]
+    fn dots_inside_words_are_not_anchors() {
+        assert_eq!(codes("百度经验:jingyan.baidu.com").len(), 3);
+        assert_eq!(codes("pi is 3.14 and e is 2.71").len(), 2);
+    }
+
+    #[test]
+    fn order_inside_a_window_matters() {
+        assert_ne!(codes("a b, c d"), codes("b a, c d"));
+    }
+
+    #[test]
+    fn ellipsis_forms_agree() {
+        assert_eq!(
+            codes("今天天气很好…我们去公园"),
+            codes("今天天气很好...我们去公园")
+        );
+    }
+
+    #[test]
+    fn word_unit_uses_jieba() {
+        let w = extract("我们今天去北京大学，看看风景。", 1, Unit::Word);
+        let c = extract("我们今天去北京大学，看看风景。", 1, Unit::Char);
+        assert_eq!(w.len(), c.len());
+        assert_ne!(w, c);
+    }
+
+    #[test]
+    fn similarity_is_multiset() {
+        let a = [FeatureCode(1), FeatureCode(1), FeatureCode(2)];
+        let b = [FeatureCode(1), FeatureCode(3)];
+        assert_eq!(similarity(&a, &b), 0.5);
+        assert_eq!(similarity(&b, &a), 0.5);
+        assert_eq!(similarity(&a, &[]), 0.0);
+    }
+}

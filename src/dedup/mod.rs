@@ -27,7 +27,7 @@ pub mod url;
 
 use serde::{Deserialize, Serialize};
 
-pub use pipeline::{Deduper, Verdict, dedup};
+pub use pipeline::{Deduper, PairScore, Verdict, dedup, similarity};
 
 /// One record as the dedup core sees it. Borrowed so a caller never copies
 /// strings just to ask whether two records are the same.
@@ -150,6 +150,15 @@ pub struct Settings {
     pub max_distance: u32,
     /// Rabin: smallest share of equal blocks counted a duplicate.
     pub block_threshold: f64,
+    /// Feature codes (or Rabin blocks; SimHash: units) the shorter snippet
+    /// must have before a match between *different* titles counts: short
+    /// snippets such as `百度经验:jingyan.baidu.com` (3 codes) are site
+    /// boilerplate, not evidence. `0` turns the rule off.
+    pub min_codes: usize,
+    /// A code found in the kept records of this many different queries of
+    /// one stream is boilerplate and ignored (`0` = never). Only a stream
+    /// with several queries can tell; see [`pipeline`].
+    pub boilerplate_queries: u32,
 }
 
 impl Default for Settings {
@@ -162,6 +171,8 @@ impl Default for Settings {
             unit: Unit::Char,
             max_distance: 3,
             block_threshold: 0.7,
+            min_codes: 4,
+            boilerplate_queries: 3,
         }
     }
 }

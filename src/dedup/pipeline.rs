@@ -1,15 +1,65 @@
-//! The three stages in order (skeleton: URL stage only).
+//! The stages in order: URL, then title and snippet, for a stream of records.
+//!
+//! [`Deduper::push`] takes records in fused-rank order and returns a
+//! [`Verdict`] for each at once: the first record of a group is kept, a later
+//! one is attached to the kept record it matches, with the stage and the
+//! similarity that matched. Only what later comparisons need is kept per kept
+//! record — its URL key, a title hash, its code count and its codes inside
+//! the postings map — never its text, so a stream of millions of records fits
+//! in memory.
+//!
+//! 1. **URL.** [`url::key`] compared exactly (a map from key to kept index),
+//!    or by a [`ScalableBloom`] filter ([`UrlFilter::Bloom`]), which cannot
+//!    say which record a URL duplicates: the verdict then has
+//!    `cluster_known = false`.
+//! 2. **Title + snippet.** The snippet's codes (feature codes, or Rabin block
+//!    fingerprints) are looked up in a `BTreeMap<FeatureCode, postings>` over
+//!    the kept records' codes; every kept record sharing a code is a
+//!    candidate, and its `K` (multiset) is counted on the way, so no pair of
+//!    records is ever compared blindly. With equal normalized titles the
+//!    record is a duplicate at similarity ≥ `os1` (stage `title`), otherwise
+//!    at ≥ `os2` (stage `snippet`; Rabin uses `block_threshold`). SimHash
+//!    uses its band index and `max_distance` for both. The best candidate
+//!    wins (highest similarity, then the earliest).
+//!
+//! **Boilerplate.** Some sites put the same snippet on every page
+//! (`百度经验:jingyan.baidu.com`, a warning about outside links). Two rules
+//! keep such snippets from merging different pages whose titles differ:
+//!
+//! - *Too short is no evidence*: a snippet-stage match needs the shorter
+//!   feature string to have at least `min_codes` codes (default 4: start and
+//!   end anchors plus two marks inside). Equal titles are evidence of their
+//!   own, so the title stage has no minimum.
+//! - *Too frequent is no evidence*: when the stream carries several queries,
+//!   a code found among the kept records of `boilerplate_queries` different
+//!   queries (default 3) is ignored from then on — for `K`, for `M` and in
+//!   the index. The per-query counts live in a count-min sketch (4 × 4 MiB,
+//!   conservative update, saturating at 255), allocated only when a second
+//!   query appears, so a single result list never pays for it. Only codes
+//!   seen *before* a record can flag it: the first queries of a stream are
+//!   not protected by this rule.
+//!
+//! **Queries.** Records of different queries are never duplicates: each
+//! query has its own URL map, postings and kept list (a `query` of `None` is
+//! one more scope). Queries are told apart by a 64-bit hash of their text.
+//!
+//! Empty titles never count as equal titles, and a snippet without codes
+//! has no snippet evidence at all (similarity 0).
 
-use std::collections::HashMap;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 
-use super::features::FeatureCode;
-use super::{Doc, Settings, Stage, url};
+use super::bloom::ScalableBloom;
+use super::features::{Extractor, FeatureCode, mix};
+use super::rabin::{self, RabinFingerprint};
+use super::simhash::{self, BandIndex, SimHash};
+use super::{Doc, Method, Settings, Stage, title, url};
 
 /// What the pipeline decided for one record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     /// Index (in push order) of the kept record of this record's group; its
-    /// own index when it is kept.
+    /// own index when it is kept, and also when `cluster_known` is false.
     pub cluster: usize,
     /// The rule that attached it, `None` when it is kept.
     pub stage: Option<Stage>,
@@ -17,52 +67,772 @@ pub struct Verdict {
     pub similarity: Option<f64>,
     /// Feature codes shared with the kept record (for `explain`).
     pub shared_codes: Vec<FeatureCode>,
+    /// `false` when a Bloom URL filter says "seen" but cannot say by which
+    /// record: `cluster` is then meaningless (the stream writes `null`).
+    pub cluster_known: bool,
+}
+
+impl Verdict {
+    /// Whether the record is the kept one of its group.
+    pub fn is_kept(&self) -> bool {
+        self.stage.is_none()
+    }
+
+    fn kept(index: usize) -> Verdict {
+        Verdict {
+            cluster: index,
+            stage: None,
+            similarity: None,
+            shared_codes: Vec::new(),
+            cluster_known: true,
+        }
+    }
+}
+
+/// How the URL stage remembers keys.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum UrlFilter {
+    /// A map from URL key to kept index: exact, ~16 bytes per URL.
+    #[default]
+    Exact,
+    /// A scalable Bloom filter: ~10 bits per URL at 1 %, but a duplicate's
+    /// kept record is unknown and a share `fpr` of new URLs is called seen.
+    Bloom {
+        /// Overall false-positive rate.
+        fpr: f64,
+        /// Number of URLs expected (the first slice's capacity).
+        expected: u64,
+    },
+}
+
+/// The similarity of two records as the pipeline sees it (for the lab's pair
+/// evaluation and `explain`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairScore {
+    /// Equal URL keys.
+    pub url_equal: bool,
+    /// Equal, non-empty normalized titles (selects `os1`).
+    pub title_equal: bool,
+    /// The method's snippet similarity (`K / M`, share of blocks, or
+    /// `1 − distance/64`); `None` for method `none` or when a snippet has no
+    /// codes.
+    pub similarity: Option<f64>,
+    /// `M`: the smaller code (block, unit) count of the two snippets.
+    pub codes: usize,
+    /// SimHash only: the Hamming distance.
+    pub distance: Option<u32>,
+    /// The stage that would attach `b` to `a` with the settings given, or
+    /// `None` when they would both be kept.
+    pub stage: Option<Stage>,
+    /// Codes the two snippets share, ascending (multiset).
+    pub shared_codes: Vec<FeatureCode>,
+}
+
+impl PairScore {
+    /// The stage that would attach the pair under other thresholds (the
+    /// method stays the one the score was computed with) — lets a threshold
+    /// sweep reuse one score.
+    pub fn stage_at(&self, settings: &Settings, method: Method) -> Option<Stage> {
+        if self.url_equal {
+            return Some(Stage::Url);
+        }
+        let sim = self.similarity?;
+        decide(
+            method,
+            settings,
+            self.title_equal,
+            sim,
+            self.codes,
+            self.distance,
+        )
+    }
+}
+
+/// The one decision rule, shared by the stream and the pair score.
+fn decide(
+    method: Method,
+    s: &Settings,
+    title_equal: bool,
+    sim: f64,
+    m: usize,
+    distance: Option<u32>,
+) -> Option<Stage> {
+    if m == 0 || method == Method::None {
+        return None;
+    }
+    let stage = if title_equal {
+        Stage::Title
+    } else {
+        Stage::Snippet
+    };
+    if !title_equal && m < s.min_codes {
+        return None;
+    }
+    let ok = match method {
+        Method::SimHash => distance.is_some_and(|d| d <= s.max_distance),
+        Method::Rabin if !title_equal => sim >= s.block_threshold,
+        _ if title_equal => sim >= s.os1,
+        _ => sim >= s.os2,
+    };
+    ok.then_some(stage)
+}
+
+/// 64-bit hash of a normalized title; `0` for an empty one (never equal).
+fn title_hash(t: &str) -> u64 {
+    let n = title::normalize(t);
+    if n.is_empty() {
+        0
+    } else {
+        xxhash_rust::xxh3::xxh3_64(n.as_bytes()) | 1
+    }
+}
+
+/// Kept record of one query scope.
+#[derive(Debug, Clone)]
+struct Kept {
+    index: usize,
+    title: u64,
+    codes: u32,
+    simhash: SimHash,
+}
+
+/// Kept records (local indices) holding one code, ascending, one entry per
+/// occurrence so `K` can be counted as a multiset.
+#[derive(Debug, Clone)]
+enum Postings {
+    One(u32),
+    Many(Vec<u32>),
+}
+
+impl Postings {
+    fn as_slice(&self) -> &[u32] {
+        match self {
+            Postings::One(x) => std::slice::from_ref(x),
+            Postings::Many(v) => v,
+        }
+    }
+
+    fn push(&mut self, x: u32) {
+        match self {
+            Postings::One(y) => *self = Postings::Many(vec![*y, x]),
+            Postings::Many(v) => v.push(x),
+        }
+    }
+}
+
+/// Everything remembered for one query.
+#[derive(Debug, Default)]
+struct Scope {
+    urls: HashMap<url::UrlKey, usize>,
+    kept: Vec<Kept>,
+    postings: BTreeMap<FeatureCode, Postings>,
+    bands: Option<BandIndex>,
+    /// Running `K` per kept record while one record is matched.
+    acc: Vec<u32>,
+}
+
+/// Count-min sketch of "in how many queries' kept records is this code".
+#[derive(Debug)]
+struct QueryCounts {
+    rows: Vec<u8>,
+}
+
+const SKETCH_ROWS: usize = 4;
+const SKETCH_BITS: u32 = 22;
+
+impl QueryCounts {
+    fn new() -> Self {
+        QueryCounts {
+            rows: vec![0; SKETCH_ROWS << SKETCH_BITS],
+        }
+    }
+
+    #[inline]
+    fn slots(code: FeatureCode) -> [usize; SKETCH_ROWS] {
+        let mask = (1u64 << SKETCH_BITS) - 1;
+        let a = code.0;
+        let b = mix(code.0 ^ 0x5851_f42d_4c95_7f2d);
+        let w = 1usize << SKETCH_BITS;
+        [
+            (a & mask) as usize,
+            w + ((a >> 32) & mask) as usize,
+            2 * w + (b & mask) as usize,
+            3 * w + ((b >> 32) & mask) as usize,
+        ]
+    }
+
+    fn get(&self, code: FeatureCode) -> u8 {
+        Self::slots(code)
+            .iter()
+            .map(|&i| self.rows[i])
+            .min()
+            .unwrap_or(0)
+    }
+
+    fn add(&mut self, code: FeatureCode) {
+        let slots = Self::slots(code);
+        let est = self.get(code);
+        for i in slots {
+            if self.rows[i] == est {
+                self.rows[i] = est.saturating_add(1);
+            }
+        }
+    }
 }
 
 /// Streaming deduplicator: push records in fused-rank order.
 #[derive(Debug)]
 pub struct Deduper {
-    #[allow(dead_code)]
     settings: Settings,
-    urls: HashMap<url::UrlKey, usize>,
+    explain: bool,
+    bloom: Option<ScalableBloom>,
+    scopes: HashMap<u64, Scope>,
     count: usize,
+    counts: Option<QueryCounts>,
+    extractor: Extractor,
+    codes: Vec<FeatureCode>,
+    blocks: Vec<RabinFingerprint>,
+    normalized: String,
+    touched: Vec<u32>,
 }
+
+/// Scope key of records without a query.
+const NO_QUERY: u64 = 0x0123_4567_89ab_cdef;
 
 impl Deduper {
     /// A deduplicator with these settings.
     pub fn new(settings: &Settings) -> Self {
         Deduper {
             settings: settings.clone(),
-            urls: HashMap::new(),
+            explain: false,
+            bloom: None,
+            scopes: HashMap::new(),
             count: 0,
+            counts: None,
+            extractor: Extractor::new(),
+            codes: Vec::new(),
+            blocks: Vec::new(),
+            normalized: String::new(),
+            touched: Vec::new(),
         }
     }
 
-    /// Decides for the next record.
+    /// A deduplicator that fills [`Verdict::shared_codes`].
+    pub fn with_explain(settings: &Settings) -> Self {
+        Deduper::new(settings).explain(true)
+    }
+
+    /// Turns filling [`Verdict::shared_codes`] on or off.
+    pub fn explain(mut self, on: bool) -> Self {
+        self.explain = on;
+        self
+    }
+
+    /// Chooses how the URL stage remembers keys (call before the first push).
+    pub fn url_filter(mut self, filter: UrlFilter) -> Self {
+        self.bloom = match filter {
+            UrlFilter::Exact => None,
+            UrlFilter::Bloom { fpr, expected } => Some(ScalableBloom::new(expected, fpr)),
+        };
+        self
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Records pushed so far.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether nothing was pushed yet.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Decides for the next record (all records in one scope).
     pub fn push(&mut self, doc: Doc<'_>) -> Verdict {
+        self.push_query(None, doc)
+    }
+
+    /// Decides for the next record of `query`; records of different queries
+    /// are never duplicates.
+    pub fn push_query(&mut self, query: Option<&str>, doc: Doc<'_>) -> Verdict {
         let idx = self.count;
         self.count += 1;
-        let k = url::key(doc.url);
-        if let Some(&c) = self.urls.get(&k) {
+        let qkey = query.map_or(NO_QUERY, |q| xxhash_rust::xxh3::xxh3_64(q.as_bytes()));
+        self.scopes.entry(qkey).or_default();
+
+        // 1. URL.
+        let ukey = url::key(doc.url);
+        if let Some(bloom) = &mut self.bloom {
+            if bloom.check_and_insert(mix(ukey.0 ^ qkey)) {
+                return Verdict {
+                    cluster: idx,
+                    stage: Some(Stage::Url),
+                    similarity: None,
+                    shared_codes: Vec::new(),
+                    cluster_known: false,
+                };
+            }
+        } else if let Some(scope) = self.scopes.get(&qkey)
+            && let Some(&c) = scope.urls.get(&ukey)
+        {
             return Verdict {
                 cluster: c,
-                stage: Some(Stage::Url),
-                similarity: None,
+                ..Verdict::kept(c)
+            }
+            .with_stage(Stage::Url);
+        }
+
+        let verdict = if self.settings.method == Method::None {
+            Verdict::kept(idx)
+        } else {
+            self.snippet_stage(qkey, idx, doc)
+        };
+        if self.bloom.is_none()
+            && let Some(scope) = self.scopes.get_mut(&qkey)
+        {
+            scope.urls.insert(ukey, verdict.cluster);
+        }
+        verdict
+    }
+
+    fn snippet_stage(&mut self, qkey: u64, idx: usize, doc: Doc<'_>) -> Verdict {
+        let s = &self.settings;
+        let method = s.method;
+        let title = title_hash(doc.title);
+        if method == Method::SimHash {
+            return self.simhash_stage(qkey, idx, title, doc);
+        }
+        let mut codes = std::mem::take(&mut self.codes);
+        fill_codes(
+            &mut self.extractor,
+            &mut self.blocks,
+            &mut self.normalized,
+            doc.snippet,
+            s,
+            &mut codes,
+        );
+        if self.scopes.len() > 1
+            && s.boilerplate_queries > 0
+            && let Some(counts) = &self.counts
+        {
+            let limit = s.boilerplate_queries.min(255) as u8;
+            codes.retain(|&c| counts.get(c) < limit);
+        }
+        codes.sort_unstable();
+        let verdict = self.match_codes(qkey, idx, title, &codes);
+        if verdict.is_kept() {
+            self.index_codes(qkey, idx, title, &codes);
+        }
+        self.codes = codes;
+        verdict
+    }
+
+    fn match_codes(&mut self, qkey: u64, idx: usize, title: u64, codes: &[FeatureCode]) -> Verdict {
+        let Some(scope) = self.scopes.get_mut(&qkey) else {
+            return Verdict::kept(idx);
+        };
+        let touched = &mut self.touched;
+        touched.clear();
+        for run in codes.chunk_by(|a, b| a == b) {
+            let Some(p) = scope.postings.get(&run[0]) else {
+                continue;
+            };
+            for cands in p.as_slice().chunk_by(|a, b| a == b) {
+                let cand = cands[0] as usize;
+                let Some(k) = scope.acc.get_mut(cand) else {
+                    continue;
+                };
+                if *k == 0 {
+                    touched.push(cands[0]);
+                }
+                *k += run.len().min(cands.len()) as u32;
+            }
+        }
+        let mut best: Option<(f64, u32, Stage)> = None;
+        for &cand in touched.iter() {
+            let k = std::mem::take(&mut scope.acc[cand as usize]);
+            let kept = &scope.kept[cand as usize];
+            let m = codes.len().min(kept.codes as usize);
+            if m == 0 {
+                continue;
+            }
+            let sim = f64::from(k) / m as f64;
+            let title_equal = title != 0 && kept.title == title;
+            let Some(stage) = decide(
+                self.settings.method,
+                &self.settings,
+                title_equal,
+                sim,
+                m,
+                None,
+            ) else {
+                continue;
+            };
+            if best.is_none_or(|(bs, bc, _)| sim > bs || (sim == bs && cand < bc)) {
+                best = Some((sim, cand, stage));
+            }
+        }
+        let Some((sim, cand, stage)) = best else {
+            return Verdict::kept(idx);
+        };
+        let shared_codes = if self.explain {
+            shared_with(scope, codes, cand)
+        } else {
+            Vec::new()
+        };
+        Verdict {
+            cluster: scope.kept[cand as usize].index,
+            stage: Some(stage),
+            similarity: Some(sim),
+            shared_codes,
+            cluster_known: true,
+        }
+    }
+
+    fn index_codes(&mut self, qkey: u64, idx: usize, title: u64, codes: &[FeatureCode]) {
+        let multi = self.scopes.len() > 1 && self.settings.boilerplate_queries > 0;
+        if multi && self.counts.is_none() {
+            // Backfill: the first scope's codes were indexed before anyone counted.
+            let mut counts = QueryCounts::new();
+            for scope in self.scopes.values() {
+                scope.postings.keys().for_each(|&c| counts.add(c));
+            }
+            self.counts = Some(counts);
+        }
+        let Some(scope) = self.scopes.get_mut(&qkey) else {
+            return;
+        };
+        let local = scope.kept.len() as u32;
+        scope.kept.push(Kept {
+            index: idx,
+            title,
+            codes: codes.len() as u32,
+            simhash: SimHash(0),
+        });
+        scope.acc.push(0);
+        for run in codes.chunk_by(|a, b| a == b) {
+            match scope.postings.entry(run[0]) {
+                Entry::Vacant(v) => {
+                    if run.len() == 1 {
+                        v.insert(Postings::One(local));
+                    } else {
+                        v.insert(Postings::Many(vec![local; run.len()]));
+                    }
+                    if let Some(counts) = &mut self.counts {
+                        counts.add(run[0]);
+                    }
+                }
+                Entry::Occupied(mut o) => {
+                    for _ in 0..run.len() {
+                        o.get_mut().push(local);
+                    }
+                }
+            }
+        }
+    }
+
+    fn simhash_stage(&mut self, qkey: u64, idx: usize, title: u64, doc: Doc<'_>) -> Verdict {
+        let units = self.extractor.units(doc.snippet, self.settings.unit);
+        let n = units.len();
+        let h = simhash::of_units(units);
+        let settings = &self.settings;
+        let Some(scope) = self.scopes.get_mut(&qkey) else {
+            return Verdict::kept(idx);
+        };
+        let bands = scope
+            .bands
+            .get_or_insert_with(|| BandIndex::new(settings.max_distance));
+        let kept = &scope.kept;
+        let found = if n == 0 {
+            None
+        } else {
+            bands.nearest_where(h, |id| {
+                let k = &kept[id as usize];
+                let title_equal = title != 0 && k.title == title;
+                let m = n.min(k.codes as usize);
+                let d = simhash::hamming_distance(h, k.simhash);
+                decide(Method::SimHash, settings, title_equal, 0.0, m, Some(d)).is_some()
+            })
+        };
+        if let Some((id, d)) = found {
+            let k = &kept[id as usize];
+            let stage = if title != 0 && k.title == title {
+                Stage::Title
+            } else {
+                Stage::Snippet
+            };
+            return Verdict {
+                cluster: k.index,
+                stage: Some(stage),
+                similarity: Some(1.0 - f64::from(d) / 64.0),
                 shared_codes: Vec::new(),
+                cluster_known: true,
             };
         }
-        self.urls.insert(k, idx);
-        Verdict {
-            cluster: idx,
-            stage: None,
-            similarity: None,
-            shared_codes: Vec::new(),
-        }
+        bands.insert(h);
+        scope.kept.push(Kept {
+            index: idx,
+            title,
+            codes: n as u32,
+            simhash: h,
+        });
+        Verdict::kept(idx)
     }
 }
 
-/// Deduplicates a whole list at once.
+impl Verdict {
+    fn with_stage(mut self, stage: Stage) -> Verdict {
+        self.stage = Some(stage);
+        self
+    }
+}
+
+/// The codes (feature codes, or Rabin blocks as codes) of a snippet for the
+/// method in `settings`, in text order.
+fn fill_codes(
+    extractor: &mut Extractor,
+    blocks: &mut Vec<RabinFingerprint>,
+    normalized: &mut String,
+    snippet: &str,
+    s: &Settings,
+    out: &mut Vec<FeatureCode>,
+) {
+    out.clear();
+    match s.method {
+        Method::FeatureCode => extractor.codes_into(snippet, s.window, s.unit, out),
+        Method::Rabin => {
+            rabin::normalize_into(snippet, normalized);
+            rabin::blocks_into(normalized.as_bytes(), blocks);
+            out.extend(blocks.iter().map(|b| FeatureCode(b.0)));
+        }
+        Method::SimHash | Method::None => {}
+    }
+}
+
+/// The codes of `snippet` the method in `settings` compares: feature codes in
+/// text order, or Rabin block fingerprints (as codes); empty for SimHash and
+/// `none`.
+pub fn codes(snippet: &str, settings: &Settings) -> Vec<FeatureCode> {
+    let mut out = Vec::new();
+    fill_codes(
+        &mut Extractor::new(),
+        &mut Vec::new(),
+        &mut String::new(),
+        snippet,
+        settings,
+        &mut out,
+    );
+    out
+}
+
+/// The sorted codes of the new record that kept record `cand` also holds.
+fn shared_with(scope: &Scope, codes: &[FeatureCode], cand: u32) -> Vec<FeatureCode> {
+    let mut out = Vec::new();
+    for run in codes.chunk_by(|a, b| a == b) {
+        if let Some(p) = scope.postings.get(&run[0]) {
+            let m = p.as_slice().iter().filter(|&&x| x == cand).count();
+            out.extend(std::iter::repeat_n(run[0], run.len().min(m)));
+        }
+    }
+    out
+}
+
+/// How record `b` relates to record `a` under `settings`: what
+/// `dedup(&[a, b])` would decide for `b`, plus the raw similarity so a
+/// threshold sweep can reuse it ([`PairScore::stage_at`]).
+pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
+    let url_equal = url::key(a.url) == url::key(b.url);
+    let (ta, tb) = (title_hash(a.title), title_hash(b.title));
+    let title_equal = ta != 0 && ta == tb;
+    let mut score = PairScore {
+        url_equal,
+        title_equal,
+        similarity: None,
+        codes: 0,
+        distance: None,
+        stage: None,
+        shared_codes: Vec::new(),
+    };
+    match settings.method {
+        Method::None => {}
+        Method::SimHash => {
+            let mut ex = Extractor::new();
+            let ua = ex.units(a.snippet, settings.unit).to_vec();
+            let ub = ex.units(b.snippet, settings.unit).to_vec();
+            if !ua.is_empty() && !ub.is_empty() {
+                let (ha, hb) = (simhash::of_units(&ua), simhash::of_units(&ub));
+                score.distance = Some(simhash::hamming_distance(ha, hb));
+                score.similarity = Some(simhash::similarity(ha, hb));
+                score.codes = ua.len().min(ub.len());
+            }
+        }
+        Method::FeatureCode | Method::Rabin => {
+            let (ca, cb) = (codes(a.snippet, settings), codes(b.snippet, settings));
+            let m = ca.len().min(cb.len());
+            if m > 0 {
+                score.shared_codes = super::features::shared_codes(&ca, &cb);
+                score.similarity = Some(score.shared_codes.len() as f64 / m as f64);
+                score.codes = m;
+            }
+        }
+    }
+    score.stage = score.stage_at(settings, settings.method);
+    score
+}
+
+/// Deduplicates a whole list at once (one scope).
 pub fn dedup(docs: &[Doc<'_>], settings: &Settings) -> Vec<Verdict> {
     let mut d = Deduper::new(settings);
     docs.iter().map(|doc| d.push(*doc)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc<'a>(url: &'a str, title: &'a str, snippet: &'a str) -> Doc<'a> {
+        Doc {
+            url,
+            title,
+            snippet,
+        }
+    }
+
+    const NEWS: &str = "The central bank raised rates on Tuesday, citing inflation. \
+        Markets fell sharply; analysts said more hikes may follow, and bonds slid.";
+
+    #[test]
+    fn stages_in_order() {
+        let s = Settings::default();
+        let docs = [
+            doc("https://a.example/1", "Bank raises rates", NEWS),
+            doc("https://a.example/1", "Other", "other"),
+            doc("https://b.example/2", "Bank raises rates", NEWS),
+            doc("https://c.example/3", "Rates up again", NEWS),
+            doc(
+                "https://d.example/4",
+                "Unrelated",
+                "Completely different text, nothing shared.",
+            ),
+        ];
+        let v = dedup(&docs, &s);
+        assert_eq!(v[0], Verdict::kept(0));
+        assert_eq!((v[1].cluster, v[1].stage), (0, Some(Stage::Url)));
+        assert_eq!((v[2].cluster, v[2].stage), (0, Some(Stage::Title)));
+        assert_eq!((v[3].cluster, v[3].stage), (0, Some(Stage::Snippet)));
+        assert_eq!(v[3].similarity, Some(1.0));
+        assert!(v[4].is_kept());
+    }
+
+    #[test]
+    fn short_snippets_need_equal_titles() {
+        let s = Settings::default();
+        let docs = [
+            doc(
+                "https://j.example/1",
+                "怎么打开链接_百度经验",
+                "百度经验:jingyan.baidu.com",
+            ),
+            doc(
+                "https://j.example/2",
+                "如何修改密码_百度经验",
+                "百度经验:jingyan.baidu.com",
+            ),
+            doc(
+                "https://j.example/3",
+                "怎么打开链接_百度经验",
+                "百度经验:jingyan.baidu.com",
+            ),
+        ];
+        let v = dedup(&docs, &s);
+        assert!(v[1].is_kept());
+        assert_eq!(v[2].stage, Some(Stage::Title));
+    }
+
+    #[test]
+    fn queries_are_separate_scopes() {
+        let s = Settings::default();
+        let mut d = Deduper::new(&s);
+        let a = doc("https://a.example/", "T", NEWS);
+        assert!(d.push_query(Some("q1"), a).is_kept());
+        assert!(d.push_query(Some("q2"), a).is_kept());
+        assert_eq!(d.push_query(Some("q1"), a).cluster, 0);
+        assert_eq!(d.push_query(Some("q2"), a).cluster, 1);
+    }
+
+    #[test]
+    fn boilerplate_across_queries_is_ignored() {
+        let s = Settings::default();
+        let mut d = Deduper::new(&s);
+        let warn = "该经验图片、文字中可能存在外站链接或电话号码等,请注意识别,谨防上当受骗!";
+        for q in ["q1", "q2", "q3"] {
+            d.push_query(
+                Some(q),
+                doc(&format!("https://x/{q}/a"), &format!("{q} a"), warn),
+            );
+        }
+        let v = d.push_query(Some("q4"), doc("https://x/4/a", "title a", warn));
+        assert!(v.is_kept());
+        let v = d.push_query(Some("q4"), doc("https://x/4/b", "title b", warn));
+        assert!(v.is_kept(), "{v:?}");
+    }
+
+    #[test]
+    fn bloom_mode_has_no_cluster() {
+        let s = Settings {
+            method: Method::None,
+            ..Settings::default()
+        };
+        let mut d = Deduper::new(&s).url_filter(UrlFilter::Bloom {
+            fpr: 0.01,
+            expected: 10,
+        });
+        assert!(d.push(doc("https://a.example/", "", "")).is_kept());
+        let v = d.push(doc("https://a.example/", "", ""));
+        assert_eq!((v.stage, v.cluster_known), (Some(Stage::Url), false));
+    }
+
+    #[test]
+    fn explain_lists_shared_codes() {
+        let s = Settings::default();
+        let mut d = Deduper::with_explain(&s);
+        d.push(doc("https://a/", "x", NEWS));
+        let v = d.push(doc("https://b/", "y", NEWS));
+        assert_eq!(v.shared_codes.len(), codes(NEWS, &s).len());
+    }
+
+    #[test]
+    fn pair_score_matches_pipeline() {
+        for method in Method::ALL {
+            let s = Settings {
+                method,
+                ..Settings::default()
+            };
+            let a = doc("https://a/", "Bank raises rates", NEWS);
+            let b = doc("https://b/", "Rates up", NEWS);
+            let p = similarity(a, b, &s);
+            let v = dedup(&[a, b], &s);
+            assert_eq!(p.stage, v[1].stage, "{method}");
+        }
+    }
+
+    #[test]
+    fn simhash_and_rabin_find_copies() {
+        for method in [Method::SimHash, Method::Rabin] {
+            let s = Settings {
+                method,
+                ..Settings::default()
+            };
+            let v = dedup(
+                &[doc("https://a/", "A", NEWS), doc("https://b/", "B", NEWS)],
+                &s,
+            );
+            assert_eq!(v[1].stage, Some(Stage::Snippet), "{method}");
+        }
+    }
 }

@@ -1,2 +1,286 @@
-//! The axum router, handlers, output formats and page structs.
-//! (Skeleton: completed by the web issue.)
+//! The web front end and the API: an axum router built by [`router`], so
+//! tests drive the whole application with `tower::ServiceExt::oneshot` and no
+//! socket.
+//!
+//! | route | what |
+//! | --- | --- |
+//! | `GET /` | the search page |
+//! | `GET`/`POST /search` | results as `html` (default), `json` (SearXNG's shape), `csv` or `rss` |
+//! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
+//! | `GET /opensearch.xml` | OpenSearch description |
+//! | `GET /healthz` | liveness |
+//! | `GET /static/style.css`, `/static/favicon.svg`, `/favicon.ico` | embedded assets |
+//!
+//! Results are rendered once every engine has answered or the search deadline
+//! has passed — no streaming and no script: the page works in any browser and
+//! in the text-mode ones, and the deadline (3 s by default) bounds the wait.
+//! Every HTML answer carries a Content-Security-Policy that forbids scripts, a
+//! second fence behind askama's escaping of engine text.
+
+pub mod error;
+pub mod formats;
+pub mod json;
+pub mod pages;
+pub mod params;
+pub mod statics;
+
+use askama::Template;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, RawQuery, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::search::{SearchOptions, Searcher};
+
+pub use error::AppError;
+pub use params::{Format, SearchParams};
+
+/// Largest request body accepted (`POST /search` forms are tiny).
+const MAX_BODY: usize = 256 * 1024;
+
+/// Most suggestions `/autocomplete` returns.
+const MAX_SUGGESTIONS: usize = 10;
+
+/// What every handler shares. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    searcher: Searcher,
+}
+
+impl AppState {
+    /// State over a searcher (which holds the config and the HTTP client).
+    pub fn new(searcher: Searcher) -> AppState {
+        AppState { searcher }
+    }
+
+    /// The searcher.
+    pub fn searcher(&self) -> &Searcher {
+        &self.searcher
+    }
+}
+
+/// The whole application.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/search", get(search).post(search))
+        .route("/autocomplete", get(autocomplete))
+        .route("/opensearch.xml", get(opensearch))
+        .route("/healthz", get(healthz))
+        .route("/static/style.css", get(statics::style))
+        .route("/static/favicon.svg", get(statics::favicon))
+        .route("/favicon.ico", get(statics::favicon))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'none'; style-src 'self'; img-src 'self' data:; \
+                 form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+            ),
+        ))
+        .with_state(state)
+}
+
+fn html(body: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn index(State(state): State<AppState>) -> Result<Response, AppError> {
+    let page = pages::IndexPage::new(state.searcher.config());
+    Ok(html(page.render()?))
+}
+
+async fn search(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let params = SearchParams::from_request(raw.as_deref(), &body)?;
+    let config = state.searcher.config();
+    let mut query = state.searcher.parse_query(&params.q, params.page);
+    if query.text.trim().is_empty() {
+        return match params.format {
+            // A browser that submits an empty box gets the search page back.
+            Format::Html => index(State(state)).await,
+            f => Err(AppError::bad_request(
+                "the query is empty: pass it as q=…",
+                f,
+            )),
+        };
+    }
+    // A `!shortcut` names its engines; `engines=` applies only without one.
+    if query.engines.is_empty() {
+        query.engines = params.engines.clone();
+    }
+    if query.categories.is_empty() {
+        query.categories = params.categories.clone();
+    }
+    if params.language.is_some() {
+        query.lang = params.language.clone();
+    }
+    if params.time_range.is_some() {
+        query.time_range = params.time_range.clone();
+    }
+    if params.safesearch.is_some() {
+        query.safesearch = params.safesearch;
+    }
+    let dedup = params.dedup_settings(&config.dedup);
+    if let Some(s) = &dedup
+        && let Err((field, why)) = s.validate()
+    {
+        return Err(AppError::bad_request(
+            format!("{field} {why}"),
+            params.format,
+        ));
+    }
+    let opts = SearchOptions {
+        dedup,
+        explain: params.explain,
+    };
+    let resp = state.searcher.search(&query, &opts).await;
+
+    let no_store = (header::CACHE_CONTROL, "private, no-store");
+    Ok(match params.format {
+        Format::Html => {
+            let page = pages::ResultsPage::new(&resp, &params, config);
+            (
+                [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],
+                page.render()?,
+            )
+                .into_response()
+        }
+        Format::Json => {
+            let answer = json::SearxngAnswer::from_response(&resp, params.limit);
+            ([no_store], axum::Json(answer)).into_response()
+        }
+        Format::Csv => {
+            let text = formats::to_csv(&resp, params.limit)?;
+            (
+                [
+                    (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        "attachment; filename=\"metasift-results.csv\"",
+                    ),
+                    no_store,
+                ],
+                text,
+            )
+                .into_response()
+        }
+        Format::Rss => {
+            let xml = formats::to_rss(
+                &resp,
+                params.limit,
+                &config.server.base_url,
+                &params.link(params.page, Format::Html),
+                config.server.results_per_page,
+            )?;
+            (
+                [
+                    (header::CONTENT_TYPE, "application/rss+xml; charset=utf-8"),
+                    no_store,
+                ],
+                xml,
+            )
+                .into_response()
+        }
+    })
+}
+
+async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+    let q = url::form_urlencoded::parse(raw.as_deref().unwrap_or("").as_bytes())
+        .find(|(k, _)| k == "q")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default();
+    let config = state.searcher.config();
+    let mut suggestions: Vec<String> = Vec::new();
+    let engine = config
+        .server
+        .autocomplete
+        .as_ref()
+        .filter(|name| config.engines.iter().any(|e| &e.name == *name));
+    if let Some(engine) = engine
+        && !q.trim().is_empty()
+        && q.chars().count() <= params::MAX_QUERY_CHARS
+    {
+        let mut query = state.searcher.parse_query(&q, 1);
+        query.engines = vec![engine.clone()];
+        let resp = state
+            .searcher
+            .search(&query, &SearchOptions::default())
+            .await;
+        for s in resp.suggestions {
+            if suggestions.len() < MAX_SUGGESTIONS && !suggestions.contains(&s) {
+                suggestions.push(s);
+            }
+        }
+    }
+    let body = serde_json::json!([q, suggestions]);
+    (
+        [
+            (header::CONTENT_TYPE, "application/x-suggestions+json"),
+            (header::CACHE_CONTROL, "private, max-age=60"),
+        ],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+async fn opensearch(State(state): State<AppState>) -> Result<Response, AppError> {
+    let xml = formats::opensearch_xml(&state.searcher.config().server.base_url)?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/opensearchdescription+xml; charset=utf-8",
+            ),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        xml,
+    )
+        .into_response())
+}
+
+async fn healthz() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        "ok\n",
+    )
+        .into_response()
+}
+
+async fn not_found() -> Response {
+    let page = pages::ErrorPage {
+        layout: pages::Layout::new("Not found — metasift"),
+        status: 404,
+        reason: "Not Found",
+        message: "There is no page at this address. Try the search box.",
+    };
+    match page.render() {
+        Ok(body) => (StatusCode::NOT_FOUND, html(body)).into_response(),
+        Err(_) => StatusCode::NOT_FOUND.into_response(),
+    }
+}

@@ -1,0 +1,749 @@
+//! `metasift lab`: threshold sweeps of the dedup methods on labeled data.
+//!
+//! For every data file and every method the lab runs the dedup core over a
+//! sweep of thresholds and measures precision, recall and F1 against the
+//! labels ([`metrics`]). What is swept:
+//!
+//! * `feature-code`: `os2` (titles differ) — or `os1` with `--sweep-os os1`,
+//!   the other held at its `--os1`/`--os2` value — once per `--window` and
+//!   `--unit` asked for;
+//! * `simhash`: `max_distance = round((1 − t) · 32)` for each threshold `t`,
+//!   so all methods share one axis (32 bits is where unrelated texts sit);
+//! * `rabin`: `block_threshold = t`;
+//! * `none` (URL only): one measurement, drawn as a flat line.
+//!
+//! Output in `--out`: `results.csv`, `plot.svg`, `plot.png`, `report.md`.
+//! `--synth dureader|ag-news` also builds a labeled multi-engine set from the
+//! real corpora ([`synth`]), writes it as `synth-<name>.jsonl` and sweeps it.
+
+pub mod data;
+pub mod metrics;
+pub mod plot;
+pub mod synth;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::dedup::{Method, Settings, Unit};
+
+use data::{DataFile, Labeled, LoadOptions};
+use metrics::Confusion;
+
+/// Errors that stop a lab run (bad lines in data files do not: they are
+/// reported and skipped).
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        source: std::io::Error,
+    },
+    /// A data file is in no layout the lab knows.
+    #[error("{path}: not a labeled data file: {why}")]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+        /// What was expected.
+        why: String,
+    },
+    /// A command-line value is out of range or malformed.
+    #[error("{0}")]
+    BadArgument(String),
+    /// The plot could not be rasterized.
+    #[error("cannot render plot.png: {0}")]
+    Plot(String),
+}
+
+/// Which feature-code threshold the sweep moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SweepOs {
+    /// `os1`: the threshold used when titles are equal.
+    Os1,
+    /// `os2`: the threshold used when titles differ.
+    #[default]
+    Os2,
+}
+
+/// Arguments of `metasift lab`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LabArgs {
+    /// Labeled data: pair TSV / JSON Lines, or record sets with a `group`
+    /// (repeatable).
+    #[arg(long)]
+    pub data: Vec<PathBuf>,
+    /// Methods to compare (repeatable; default all).
+    #[arg(long = "method")]
+    pub methods: Vec<Method>,
+    /// Threshold sweep `FROM:TO:STEP`.
+    #[arg(long, default_value = "0.1:1:0.05")]
+    pub sweep: String,
+    /// Which feature-code threshold moves.
+    #[arg(long, value_enum, default_value_t = SweepOs::Os2)]
+    pub sweep_os: SweepOs,
+    /// `os1` while `os2` is swept (default: the shipped default).
+    #[arg(long)]
+    pub os1: Option<f64>,
+    /// `os2` while `os1` is swept (default: the shipped default).
+    #[arg(long)]
+    pub os2: Option<f64>,
+    /// Feature-code windows to compare, e.g. `1,2,3,4` (default: the shipped one).
+    #[arg(long, value_delimiter = ',')]
+    pub window: Vec<usize>,
+    /// Feature-code CJK units to compare: `char`, `word` or `char,word`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_unit)]
+    pub unit: Vec<Unit>,
+    /// Override the pipeline's `min_codes` (codes a snippet needs before a
+    /// match between different titles counts; 0 = off).
+    #[arg(long)]
+    pub min_codes: Option<usize>,
+    /// Give both texts of a TSV pair the same title (then `os1` decides:
+    /// implies `--sweep-os os1`).
+    #[arg(long)]
+    pub title_equal: bool,
+    /// Read at most N pairs or result lists per file (0 = all).
+    #[arg(long, default_value_t = 0)]
+    pub limit: usize,
+    /// Also build a labeled multi-engine set from a real corpus
+    /// (`dureader`, `ag-news`; repeatable), write it to
+    /// `OUT/synth-NAME.jsonl` and sweep it.
+    #[arg(long)]
+    pub synth: Vec<synth::Corpus>,
+    /// The `shared/data` folder the corpora are read from.
+    #[arg(long, default_value = "../shared/data")]
+    pub data_root: PathBuf,
+    /// RNG seed of `--synth`.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Worker threads (default: the cores there are).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Output folder.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+fn parse_unit(s: &str) -> Result<Unit, String> {
+    match s {
+        "char" => Ok(Unit::Char),
+        "word" => Ok(Unit::Word),
+        _ => Err(format!("unknown unit {s:?} (expected char or word)")),
+    }
+}
+
+fn unit_str(u: Unit) -> &'static str {
+    match u {
+        Unit::Char => "char",
+        Unit::Word => "word",
+    }
+}
+
+/// Parses `FROM:TO:STEP` into the thresholds, rounded to 1e-6 so `0.1 + …`
+/// lands on `0.3`, not `0.30000000000000004`.
+pub fn parse_sweep(s: &str) -> Result<Vec<f64>, LabError> {
+    let bad = || {
+        LabError::BadArgument(format!(
+            "--sweep {s:?}: expected FROM:TO:STEP, e.g. 0.1:1:0.05"
+        ))
+    };
+    let parts: Vec<f64> = s
+        .split(':')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let [from, to, step] = parts[..] else {
+        return Err(bad());
+    };
+    if !(0.0..=1.0).contains(&from) || !(0.0..=1.0).contains(&to) || from > to || step <= 0.0 {
+        return Err(LabError::BadArgument(format!(
+            "--sweep {s:?}: need 0 ≤ FROM ≤ TO ≤ 1 and STEP > 0"
+        )));
+    }
+    let n = ((to - from) / step + 1e-9).floor() as usize;
+    Ok((0..=n)
+        .map(|i| ((from + i as f64 * step) * 1e6).round() / 1e6)
+        .collect())
+}
+
+/// One line family of a sweep: a method with its fixed knobs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Legend and CSV label (`feature-code w2 char`, `simhash`, …).
+    pub label: String,
+    /// The method.
+    pub method: Method,
+    /// Settings before the swept value is applied.
+    pub base: Settings,
+}
+
+/// One measured setting.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The data file's short name.
+    pub dataset: String,
+    /// The series label.
+    pub series: String,
+    /// The threshold on the common axis (`None` for `none`).
+    pub threshold: Option<f64>,
+    /// The full settings used.
+    pub settings: Settings,
+    /// The counts.
+    pub confusion: Confusion,
+    /// Wall-clock seconds of this evaluation.
+    pub seconds: f64,
+}
+
+/// The series to run for the chosen methods, windows and units.
+pub fn series(
+    methods: &[Method],
+    base: &Settings,
+    windows: &[usize],
+    units: &[Unit],
+) -> Vec<Series> {
+    let windows = if windows.is_empty() {
+        vec![base.window]
+    } else {
+        windows.to_vec()
+    };
+    let units = if units.is_empty() {
+        vec![base.unit]
+    } else {
+        units.to_vec()
+    };
+    let many = windows.len() * units.len() > 1;
+    let mut out = Vec::new();
+    for &method in methods {
+        if method == Method::FeatureCode {
+            for &unit in &units {
+                for &window in &windows {
+                    let label = if many {
+                        format!("feature-code w{window} {}", unit_str(unit))
+                    } else {
+                        "feature-code".to_string()
+                    };
+                    out.push(Series {
+                        label,
+                        method,
+                        base: Settings {
+                            method,
+                            window,
+                            unit,
+                            ..base.clone()
+                        },
+                    });
+                }
+            }
+        } else {
+            out.push(Series {
+                label: method.as_str().to_string(),
+                method,
+                base: Settings {
+                    method,
+                    ..base.clone()
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The simhash distance standing for threshold `t` on the common axis.
+pub fn simhash_distance(t: f64) -> u32 {
+    ((1.0 - t.clamp(0.0, 1.0)) * 32.0).round() as u32
+}
+
+/// The settings a series uses at threshold `t`.
+pub fn settings_at(series: &Series, t: f64, sweep_os: SweepOs) -> Settings {
+    let mut s = series.base.clone();
+    match series.method {
+        Method::FeatureCode => match sweep_os {
+            SweepOs::Os1 => s.os1 = t,
+            SweepOs::Os2 => s.os2 = t,
+        },
+        Method::SimHash => s.max_distance = simhash_distance(t),
+        Method::Rabin => s.block_threshold = t,
+        Method::None => {}
+    }
+    s
+}
+
+/// The (threshold, settings) points of one series.
+pub fn points(series: &Series, sweep: &[f64], sweep_os: SweepOs) -> Vec<(Option<f64>, Settings)> {
+    match series.method {
+        Method::None => vec![(None, series.base.clone())],
+        Method::SimHash => {
+            // Several thresholds can map to one distance: measure it once.
+            let mut seen = Vec::new();
+            sweep
+                .iter()
+                .filter(|&&t| {
+                    let d = simhash_distance(t);
+                    let new = !seen.contains(&d);
+                    seen.push(d);
+                    new
+                })
+                .map(|&t| (Some(t), settings_at(series, t, sweep_os)))
+                .collect()
+        }
+        _ => sweep
+            .iter()
+            .map(|&t| (Some(t), settings_at(series, t, sweep_os)))
+            .collect(),
+    }
+}
+
+/// Runs every (file, series, threshold) evaluation on `jobs` threads;
+/// `tick` is called after each threshold. Pairs are scored once per series
+/// and judged at every threshold (their `seconds` is that scoring time plus
+/// the judging); record sets are deduplicated afresh at every threshold.
+pub fn run_sweep(
+    files: &[DataFile],
+    series: &[Series],
+    sweep: &[f64],
+    sweep_os: SweepOs,
+    jobs: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Row> {
+    let work: Vec<(usize, usize)> = (0..files.len())
+        .flat_map(|fi| (0..series.len()).map(move |si| (fi, si)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Vec<Row>>> = Mutex::new(vec![Vec::new(); work.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, work.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(fi, si)) = work.get(i) else {
+                        break;
+                    };
+                    let rows = sweep_one(&files[fi], &series[si], sweep, sweep_os, tick);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = rows;
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn sweep_one(
+    file: &DataFile,
+    series: &Series,
+    sweep: &[f64],
+    sweep_os: SweepOs,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<Row> {
+    let row = |t: Option<f64>, settings: Settings, confusion, seconds| Row {
+        dataset: file.name.clone(),
+        series: series.label.clone(),
+        threshold: t,
+        settings,
+        confusion,
+        seconds,
+    };
+    let mut rows = Vec::new();
+    match &file.data {
+        Labeled::Pairs(pairs) => {
+            let start = Instant::now();
+            let scores = metrics::score_pairs(pairs, &series.base);
+            let scoring = start.elapsed().as_secs_f64();
+            for (t, settings) in points(series, sweep, sweep_os) {
+                let start = Instant::now();
+                let c = metrics::confusion_at(pairs, &scores, &settings);
+                rows.push(row(t, settings, c, scoring + start.elapsed().as_secs_f64()));
+                tick();
+            }
+        }
+        Labeled::Sets(sets) => {
+            for (t, settings) in points(series, sweep, sweep_os) {
+                let start = Instant::now();
+                let c = metrics::evaluate_sets(sets, &settings);
+                rows.push(row(t, settings, c, start.elapsed().as_secs_f64()));
+                tick();
+            }
+        }
+    }
+    rows
+}
+
+/// The CSV header of `results.csv`.
+pub const CSV_HEADER: [&str; 19] = [
+    "method",
+    "os1",
+    "os2",
+    "precision",
+    "recall",
+    "f1",
+    "seconds",
+    "threshold",
+    "series",
+    "window",
+    "unit",
+    "max_distance",
+    "block_threshold",
+    "min_codes",
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "dataset",
+];
+
+/// Writes the rows as CSV.
+pub fn write_csv(rows: &[Row], w: impl std::io::Write) -> csv::Result<()> {
+    let mut out = csv::Writer::from_writer(w);
+    out.write_record(CSV_HEADER)?;
+    for r in rows {
+        let s = &r.settings;
+        let c = &r.confusion;
+        out.write_record([
+            s.method.as_str().to_string(),
+            format!("{}", s.os1),
+            format!("{}", s.os2),
+            format!("{:.6}", c.precision()),
+            format!("{:.6}", c.recall()),
+            format!("{:.6}", c.f1()),
+            format!("{:.4}", r.seconds),
+            r.threshold.map(|t| t.to_string()).unwrap_or_default(),
+            r.series.clone(),
+            s.window.to_string(),
+            unit_str(s.unit).to_string(),
+            s.max_distance.to_string(),
+            format!("{}", s.block_threshold),
+            s.min_codes.to_string(),
+            c.tp.to_string(),
+            c.fp.to_string(),
+            c.fn_.to_string(),
+            c.tn.to_string(),
+            r.dataset.clone(),
+        ])?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The knob a row's series moves, as `name=value` for the report.
+fn setting_text(r: &Row, sweep_os: SweepOs) -> String {
+    let s = &r.settings;
+    match s.method {
+        Method::FeatureCode => format!(
+            "os1={} os2={} window={} unit={} min_codes={}{}",
+            s.os1,
+            s.os2,
+            s.window,
+            unit_str(s.unit),
+            s.min_codes,
+            match sweep_os {
+                SweepOs::Os1 => " (os1 swept)",
+                SweepOs::Os2 => "",
+            }
+        ),
+        Method::SimHash => format!("max_distance={}", s.max_distance),
+        Method::Rabin => format!("block_threshold={}", s.block_threshold),
+        Method::None => "URL only".to_string(),
+    }
+}
+
+/// The row with the highest F1 for each (data set, series), ties to the
+/// higher precision, then the lower threshold.
+pub fn best_rows(rows: &[Row]) -> Vec<&Row> {
+    let mut best: Vec<&Row> = Vec::new();
+    for r in rows {
+        match best
+            .iter_mut()
+            .find(|b| b.dataset == r.dataset && b.series == r.series)
+        {
+            Some(b) => {
+                let key = |x: &Row| (x.confusion.f1(), x.confusion.precision());
+                if key(r) > key(b) {
+                    *b = r;
+                }
+            }
+            None => best.push(r),
+        }
+    }
+    best
+}
+
+/// The Markdown report.
+pub fn report(files: &[DataFile], rows: &[Row], sweep_text: &str, sweep_os: SweepOs) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "# metasift lab report\n");
+    let _ = writeln!(
+        md,
+        "Sweep `{sweep_text}`; precision/recall/F1 of \"is a duplicate\" decisions (pairwise for record sets).\n"
+    );
+    let _ = writeln!(md, "## Data\n");
+    let _ = writeln!(
+        md,
+        "| data set | file | layout | pairs judged | dropped (middle band / unlabeled) | bad lines |"
+    );
+    let _ = writeln!(md, "| --- | --- | --- | ---: | ---: | ---: |");
+    for f in files {
+        let _ = writeln!(
+            md,
+            "| {} | `{}` | {} | {} | {} | {} |",
+            f.name,
+            f.path.display(),
+            f.format.as_str(),
+            f.data.pair_count(),
+            f.dropped,
+            f.bad_lines.len()
+        );
+    }
+    let _ = writeln!(md, "\n## Best setting (max F1) per method and data set\n");
+    let _ = writeln!(
+        md,
+        "| data set | method | best setting | precision | recall | F1 |"
+    );
+    let _ = writeln!(md, "| --- | --- | --- | ---: | ---: | ---: |");
+    for r in best_rows(rows) {
+        let c = &r.confusion;
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} |",
+            r.dataset,
+            r.series,
+            setting_text(r, sweep_os),
+            c.precision(),
+            c.recall(),
+            c.f1()
+        );
+    }
+    let bad: Vec<String> = files
+        .iter()
+        .flat_map(|f| f.bad_lines.iter().take(20).map(|e| format!("- `{e}`")))
+        .collect();
+    if !bad.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Skipped lines (first 20 per file)\n\n{}",
+            bad.join("\n")
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nAll rows: `results.csv`; plot: `plot.svg` / `plot.png`."
+    );
+    md
+}
+
+/// The plot panels, one per data file.
+pub fn panels(files: &[DataFile], series: &[Series], rows: &[Row]) -> Vec<plot::Panel> {
+    files
+        .iter()
+        .map(|f| plot::Panel {
+            title: f.name.clone(),
+            curves: series
+                .iter()
+                .map(|s| plot::Curve {
+                    label: s.label.clone(),
+                    points: rows
+                        .iter()
+                        .filter(|r| r.dataset == f.name && r.series == s.label)
+                        .map(|r| (r.threshold.unwrap_or(0.0), r.confusion))
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), LabError> {
+    std::fs::write(path, bytes).map_err(|source| LabError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Runs the command.
+pub fn run(args: &LabArgs) -> Result<(), LabError> {
+    if args.data.is_empty() && args.synth.is_empty() {
+        return Err(LabError::BadArgument(
+            "nothing to measure: give --data FILE or --synth CORPUS".into(),
+        ));
+    }
+    let sweep = parse_sweep(&args.sweep)?;
+    let sweep_os = if args.title_equal {
+        SweepOs::Os1
+    } else {
+        args.sweep_os
+    };
+    let mut base = Settings::default();
+    if let Some(v) = args.os1 {
+        base.os1 = v;
+    }
+    if let Some(v) = args.os2 {
+        base.os2 = v;
+    }
+    if let Some(v) = args.min_codes {
+        base.min_codes = v;
+    }
+    if let Some(&w) = args.window.first() {
+        base.window = w;
+    }
+    for &w in &args.window {
+        let s = Settings {
+            window: w,
+            ..base.clone()
+        };
+        s.validate()
+            .map_err(|(field, why)| LabError::BadArgument(format!("--{field}: {why}")))?;
+    }
+    base.validate()
+        .map_err(|(field, why)| LabError::BadArgument(format!("--{field}: {why}")))?;
+    std::fs::create_dir_all(&args.out).map_err(|source| LabError::Io {
+        path: args.out.clone(),
+        source,
+    })?;
+
+    let opts = LoadOptions {
+        title_equal: args.title_equal,
+        limit: args.limit,
+    };
+    let mut files = Vec::new();
+    for corpus in &args.synth {
+        let records = synth::generate(
+            *corpus,
+            &args.data_root,
+            synth::SynthOptions {
+                seed: args.seed,
+                sets: args.limit,
+            },
+        )?;
+        let path = args.out.join(format!("synth-{corpus}.jsonl"));
+        let mut buf = Vec::new();
+        synth::write_jsonl(&records, &mut buf).map_err(|source| LabError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        write_file(&path, &buf)?;
+        eprintln!("wrote {} records to {}", records.len(), path.display());
+        files.push(data::load(&path, opts)?);
+    }
+    for path in &args.data {
+        files.push(data::load(path, opts)?);
+    }
+    for f in &files {
+        for e in &f.bad_lines {
+            eprintln!("{e}");
+        }
+        if !f.bad_lines.is_empty() || f.dropped > 0 {
+            eprintln!(
+                "{}: {} bad lines skipped, {} rows dropped (middle band or unlabeled)",
+                f.path.display(),
+                f.bad_lines.len(),
+                f.dropped
+            );
+        }
+    }
+
+    let methods = if args.methods.is_empty() {
+        Method::ALL.to_vec()
+    } else {
+        args.methods.clone()
+    };
+    let series = series(&methods, &base, &args.window, &args.unit);
+    let total: usize = files.len()
+        * series
+            .iter()
+            .map(|s| points(s, &sweep, sweep_os).len())
+            .sum::<usize>();
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} settings  {elapsed} (eta {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let rows = run_sweep(&files, &series, &sweep, sweep_os, jobs, &|| bar.inc(1));
+    bar.finish_and_clear();
+
+    let csv_path = args.out.join("results.csv");
+    let mut buf = Vec::new();
+    write_csv(&rows, &mut buf).map_err(|e| LabError::Io {
+        path: csv_path.clone(),
+        source: std::io::Error::other(e),
+    })?;
+    write_file(&csv_path, &buf)?;
+    let x_label = match sweep_os {
+        SweepOs::Os1 => {
+            "threshold (feature-code os1, rabin block_threshold; simhash distance = (1-t)*32)"
+        }
+        SweepOs::Os2 => {
+            "threshold (feature-code os2, rabin block_threshold; simhash distance = (1-t)*32)"
+        }
+    };
+    let svg = plot::svg(&panels(&files, &series, &rows), x_label);
+    write_file(&args.out.join("plot.svg"), svg.as_bytes())?;
+    write_file(
+        &args.out.join("plot.png"),
+        &plot::png(&svg).map_err(LabError::Plot)?,
+    )?;
+    let md = report(&files, &rows, &args.sweep, sweep_os);
+    write_file(&args.out.join("report.md"), md.as_bytes())?;
+    eprintln!("{}", md.trim_end());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_parses_and_rounds() {
+        assert_eq!(parse_sweep("0.1:0.3:0.1").unwrap(), [0.1, 0.2, 0.3]);
+        assert_eq!(parse_sweep("0.5:1:0.25").unwrap(), [0.5, 0.75, 1.0]);
+        assert!(parse_sweep("0.5:0.1:0.1").is_err());
+        assert!(parse_sweep("0:1:0").is_err());
+        assert!(parse_sweep("a:b").is_err());
+    }
+
+    #[test]
+    fn series_expand_windows_and_units_for_feature_code_only() {
+        let s = series(
+            &[Method::FeatureCode, Method::SimHash],
+            &Settings::default(),
+            &[1, 2],
+            &[Unit::Char, Unit::Word],
+        );
+        let labels: Vec<&str> = s.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "feature-code w1 char",
+                "feature-code w2 char",
+                "feature-code w1 word",
+                "feature-code w2 word",
+                "simhash"
+            ]
+        );
+    }
+
+    #[test]
+    fn simhash_points_are_distinct_distances() {
+        let s = &series(&[Method::SimHash], &Settings::default(), &[], &[])[0];
+        let pts = points(s, &parse_sweep("0:1:0.01").unwrap(), SweepOs::Os2);
+        let mut d: Vec<u32> = pts.iter().map(|p| p.1.max_distance).collect();
+        let n = d.len();
+        d.dedup();
+        assert_eq!(d.len(), n);
+        assert_eq!(d.first(), Some(&32));
+        assert_eq!(d.last(), Some(&0));
+    }
+}

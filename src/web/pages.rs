@@ -1,0 +1,440 @@
+//! Page structs for the askama templates, and the display data they hold.
+//!
+//! Templates only show what these structs prepared: readable URL lines,
+//! formatted similarities, pagination links. Every string that came from an
+//! engine is escaped by askama (no `|safe` on engine text anywhere), so a
+//! snippet holding `<script>` arrives as inert text.
+
+use askama::Template;
+use url::Url;
+
+use crate::config::Config;
+use crate::dedup::Method;
+use crate::model::{MergedResult, SearchResponse};
+
+use super::params::{Format, SearchParams};
+use super::statics;
+
+/// What every page's frame needs.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The `<title>`.
+    pub title: String,
+    /// The stylesheet URL, versioned by content so it can be cached forever.
+    pub css_href: String,
+    /// The favicon URL.
+    pub icon_href: String,
+}
+
+impl Layout {
+    /// The frame of a page titled `title`.
+    pub fn new(title: &str) -> Layout {
+        Layout {
+            title: title.to_string(),
+            css_href: statics::css_href(),
+            icon_href: statics::icon_href(),
+        }
+    }
+}
+
+/// An engine with its `!shortcut`s, for the home page's list.
+#[derive(Debug, Clone)]
+pub struct ShortcutView {
+    /// Engine name.
+    pub engine: String,
+    /// Its shortcuts, each with the `!`.
+    pub shortcuts: String,
+}
+
+/// `GET /`.
+#[derive(Template)]
+#[template(path = "index.html")]
+pub struct IndexPage {
+    /// Frame.
+    pub layout: Layout,
+    /// Engines that have shortcuts.
+    pub shortcuts: Vec<ShortcutView>,
+    /// How many engines are enabled.
+    pub engine_count: usize,
+}
+
+impl IndexPage {
+    /// The home page for `config`.
+    pub fn new(config: &Config) -> IndexPage {
+        let shortcuts = config
+            .engines
+            .iter()
+            .filter(|e| e.enabled)
+            .filter_map(|e| {
+                let s = e.shortcut.to_vec();
+                (!s.is_empty()).then(|| ShortcutView {
+                    engine: e.name.clone(),
+                    shortcuts: s
+                        .iter()
+                        .map(|s| format!("!{s}"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                })
+            })
+            .collect();
+        IndexPage {
+            layout: Layout::new("metasift"),
+            shortcuts,
+            engine_count: config.engines.iter().filter(|e| e.enabled).count(),
+        }
+    }
+}
+
+/// An error page.
+#[derive(Template)]
+#[template(path = "error.html")]
+pub struct ErrorPage<'a> {
+    /// Frame.
+    pub layout: Layout,
+    /// HTTP status code.
+    pub status: u16,
+    /// Its reason phrase.
+    pub reason: &'a str,
+    /// What to change.
+    pub message: &'a str,
+}
+
+/// A hidden duplicate as shown in its group.
+#[derive(Debug, Clone)]
+pub struct DuplicateView {
+    /// Link.
+    pub url: String,
+    /// The link when it is safe to follow (`http`/`https` only).
+    pub href: Option<String>,
+    /// Title.
+    pub title: String,
+    /// Engine.
+    pub engine: String,
+    /// `url` | `title` | `snippet`.
+    pub stage: &'static str,
+    /// What the stage means, for the tooltip-free explanation.
+    pub why: String,
+    /// Similarity as a two-decimal number, where one applies.
+    pub similarity: Option<String>,
+    /// Shared feature codes (explain mode).
+    pub shared_codes: Vec<String>,
+}
+
+/// One result on the page.
+#[derive(Debug, Clone)]
+pub struct ResultView {
+    /// `r1`, `r2`, …: anchors for links and for auto-opening a group.
+    pub id: String,
+    /// Link, as the engine gave it.
+    pub url: String,
+    /// The link when it is safe to follow (`http`/`https` only).
+    pub href: Option<String>,
+    /// Title.
+    pub title: String,
+    /// `host › path › segments`.
+    pub display_url: String,
+    /// Snippet.
+    pub content: String,
+    /// `engine #position` for each engine that found it.
+    pub found_by: Vec<String>,
+    /// Fused score, two decimals.
+    pub score: String,
+    /// Hidden duplicates.
+    pub duplicates: Vec<DuplicateView>,
+}
+
+/// One engine's outcome, for the status list.
+#[derive(Debug, Clone)]
+pub struct EngineView {
+    /// Engine name.
+    pub engine: String,
+    /// `ok`, `slow` or the failure kind.
+    pub status: String,
+    /// Reason or result count.
+    pub detail: String,
+    /// Milliseconds.
+    pub elapsed_ms: u64,
+    /// Failed or slow: shown prominently.
+    pub problem: bool,
+}
+
+/// A choice in the method `<select>`.
+#[derive(Debug, Clone)]
+pub struct MethodOption {
+    /// Value.
+    pub name: &'static str,
+    /// Currently in use.
+    pub selected: bool,
+}
+
+/// `GET /search` as HTML.
+#[derive(Template)]
+#[template(path = "results.html")]
+pub struct ResultsPage {
+    /// Frame.
+    pub layout: Layout,
+    /// The raw query, for the search box.
+    pub q: String,
+    /// Engines a `!shortcut` or `engines=` limited the search to.
+    pub only_engines: String,
+    /// Results.
+    pub results: Vec<ResultView>,
+    /// Hidden duplicates in total.
+    pub duplicate_count: usize,
+    /// Engine outcomes, failures first.
+    pub engines: Vec<EngineView>,
+    /// Number of engines that failed.
+    pub failed_count: usize,
+    /// Total time.
+    pub elapsed_ms: u64,
+    /// Served from the cache.
+    pub cached: bool,
+    /// Suggestions with their search links.
+    pub suggestions: Vec<(String, String)>,
+    /// Current page.
+    pub page: u32,
+    /// Link to the previous page.
+    pub prev_href: Option<String>,
+    /// Link to the next page.
+    pub next_href: Option<String>,
+    /// Links to the other formats.
+    pub json_href: String,
+    /// CSV link.
+    pub csv_href: String,
+    /// RSS link.
+    pub rss_href: String,
+    /// Dedup method choices.
+    pub methods: Vec<MethodOption>,
+    /// `os1` in use.
+    pub os1: String,
+    /// `os2` in use.
+    pub os2: String,
+    /// Explain mode.
+    pub explain: bool,
+    /// Hidden fields that keep the search when re-clustering.
+    pub keep: Vec<(&'static str, String)>,
+}
+
+/// Engines slower than this are flagged on the page even when they answered.
+pub const SLOW_MS: u64 = 1500;
+
+impl ResultsPage {
+    /// The page for `resp`, answering `params`.
+    pub fn new(resp: &SearchResponse, params: &SearchParams, config: &Config) -> ResultsPage {
+        let settings = params
+            .dedup_settings(&config.dedup)
+            .unwrap_or_else(|| config.dedup.clone());
+        let results: Vec<ResultView> = resp
+            .results
+            .iter()
+            .take(params.limit.unwrap_or(usize::MAX))
+            .enumerate()
+            .map(|(i, r)| result_view(i + 1, r))
+            .collect();
+        let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
+
+        let mut engines: Vec<EngineView> = resp
+            .engines
+            .iter()
+            .map(|e| {
+                let (status, detail, problem) = match e.failure {
+                    Some(kind) => (
+                        kind.as_str().replace('_', " "),
+                        e.reason.clone().unwrap_or_default(),
+                        true,
+                    ),
+                    None if e.elapsed_ms > SLOW_MS => {
+                        ("slow".to_string(), plural(e.results, "result"), true)
+                    }
+                    None => ("ok".to_string(), plural(e.results, "result"), false),
+                };
+                EngineView {
+                    engine: e.engine.clone(),
+                    status,
+                    detail,
+                    elapsed_ms: e.elapsed_ms,
+                    problem,
+                }
+            })
+            .collect();
+        engines.sort_by_key(|e| !e.problem);
+        let failed_count = resp.engines.iter().filter(|e| e.failure.is_some()).count();
+
+        let mut only: Vec<String> = resp.query.engines.clone();
+        if only.is_empty() {
+            only = params.engines.clone();
+        }
+
+        let suggestions = resp
+            .suggestions
+            .iter()
+            .map(|s| {
+                let p = SearchParams {
+                    q: s.clone(),
+                    ..SearchParams::default()
+                };
+                (s.clone(), p.link(1, Format::Html))
+            })
+            .collect();
+
+        let mut keep = params.link_pairs(1, Format::Html);
+        keep.retain(|(k, _)| !matches!(*k, "method" | "os1" | "os2" | "explain"));
+
+        ResultsPage {
+            layout: Layout::new(&format!("{} — metasift", params.q)),
+            q: params.q.clone(),
+            only_engines: only.join(", "),
+            duplicate_count,
+            engines,
+            failed_count,
+            elapsed_ms: resp.elapsed_ms,
+            cached: resp.cached,
+            suggestions,
+            page: params.page,
+            prev_href: (params.page > 1).then(|| params.link(params.page - 1, Format::Html)),
+            next_href: (!resp.results.is_empty() && params.page < super::params::MAX_PAGE)
+                .then(|| params.link(params.page + 1, Format::Html)),
+            json_href: params.link(params.page, Format::Json),
+            csv_href: params.link(params.page, Format::Csv),
+            rss_href: params.link(params.page, Format::Rss),
+            methods: Method::ALL
+                .iter()
+                .map(|m| MethodOption {
+                    name: m.as_str(),
+                    selected: *m == settings.method,
+                })
+                .collect(),
+            os1: format!("{:.2}", settings.os1),
+            os2: format!("{:.2}", settings.os2),
+            explain: params.explain,
+            keep,
+            results,
+        }
+    }
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn result_view(n: usize, r: &MergedResult) -> ResultView {
+    ResultView {
+        id: format!("r{n}"),
+        url: r.url.clone(),
+        href: safe_href(&r.url),
+        title: if r.title.trim().is_empty() {
+            r.url.clone()
+        } else {
+            r.title.clone()
+        },
+        display_url: display_url(&r.url),
+        content: r.content.clone(),
+        found_by: r
+            .engines
+            .iter()
+            .zip(r.positions.iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|(e, p)| match p {
+                Some(p) => format!("{e} #{p}"),
+                None => e.clone(),
+            })
+            .collect(),
+        score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
+        duplicates: r
+            .duplicates
+            .iter()
+            .map(|d| DuplicateView {
+                url: d.url.clone(),
+                href: safe_href(&d.url),
+                title: if d.title.trim().is_empty() {
+                    d.url.clone()
+                } else {
+                    d.title.clone()
+                },
+                engine: d.engine.clone(),
+                stage: d.stage.as_str(),
+                why: match d.stage {
+                    crate::dedup::Stage::Url => "same address".into(),
+                    crate::dedup::Stage::Title => "same title, similar snippet".into(),
+                    crate::dedup::Stage::Snippet => "similar snippet".into(),
+                },
+                similarity: d
+                    .similarity
+                    .filter(|s| s.is_finite())
+                    .map(|s| format!("{s:.2}")),
+                shared_codes: d.shared_codes.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The link itself when its scheme is `http` or `https`. Escaping keeps
+/// engine text inert, but a `javascript:` or `data:` link would still run
+/// when clicked, so such links are shown as text and not linked.
+pub fn safe_href(url: &str) -> Option<String> {
+    let scheme = url.trim_start().split(':').next().unwrap_or("");
+    (url.contains(':')
+        && (scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")))
+    .then(|| url.to_string())
+}
+
+/// A readable form of a link: `host › path › segments`, percent-escapes
+/// decoded, query and fragment dropped; the link itself is never changed.
+pub fn display_url(url: &str) -> String {
+    let Ok(u) = Url::parse(url) else {
+        return url.to_string();
+    };
+    let Some(host) = u.host_str() else {
+        return url.to_string();
+    };
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    let mut parts = vec![host.to_string()];
+    if let Some(segments) = u.path_segments() {
+        for s in segments.filter(|s| !s.is_empty()) {
+            let decoded = percent_encoding::percent_decode_str(s).decode_utf8_lossy();
+            parts.push(decoded.into_owned());
+        }
+    }
+    let mut line = parts.join(" › ");
+    if line.chars().count() > 90 {
+        line = line.chars().take(89).collect::<String>() + "…";
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display_url;
+
+    #[test]
+    fn display_url_is_readable() {
+        assert_eq!(
+            display_url("https://www.w3schools.com/js/js_intro.asp?x=1#a"),
+            "w3schools.com › js › js_intro.asp"
+        );
+        assert_eq!(
+            display_url("https://zh.wikipedia.org/wiki/%E4%BD%A0%E5%A5%BD"),
+            "zh.wikipedia.org › wiki › 你好"
+        );
+        assert_eq!(display_url("not a url"), "not a url");
+    }
+
+    #[test]
+    fn only_web_links_are_linked() {
+        use super::safe_href;
+        assert!(safe_href("https://a.example/").is_some());
+        assert!(safe_href("HTTP://a.example/").is_some());
+        for bad in [
+            "javascript:alert(1)",
+            " JavaScript:alert(1)",
+            "data:text/html,x",
+            "//a",
+            "a",
+        ] {
+            assert_eq!(safe_href(bad), None, "{bad}");
+        }
+    }
+}

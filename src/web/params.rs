@@ -1,0 +1,372 @@
+//! The parameters of `/search`, read leniently the way SearXNG reads them.
+//!
+//! Clients send them in the query string, in a form body (`POST`), or both
+//! (some SearXNG clients `POST` with everything in the query string), so both
+//! are decoded with `application/x-www-form-urlencoded` rules and the first
+//! value of a name wins. Decoding never fails: invalid percent-escapes and
+//! invalid UTF-8 become U+FFFD. Unknown names are ignored, as SearXNG does.
+//! What *is* checked (page range, thresholds, format, query length) is refused
+//! with a 400 that says what is accepted.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use url::form_urlencoded;
+
+use crate::dedup::{self, Method};
+
+use super::error::AppError;
+
+/// Longest query accepted, in characters. Engines refuse far shorter ones;
+/// the cap keeps a hostile 100 kB query from being sent on to every engine.
+pub const MAX_QUERY_CHARS: usize = 1000;
+
+/// Highest page number accepted. Member engines stop paging long before.
+pub const MAX_PAGE: u32 = 50;
+
+/// An output format of `/search`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// The results page.
+    #[default]
+    Html,
+    /// SearXNG's JSON shape.
+    Json,
+    /// `title,url,content,host,engine,score,type`.
+    Csv,
+    /// RSS 2.0 with OpenSearch elements.
+    Rss,
+}
+
+impl Format {
+    /// The name used in `format=`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Rss => "rss",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Format> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "" | "html" => Some(Format::Html),
+            "json" => Some(Format::Json),
+            "csv" => Some(Format::Csv),
+            "rss" => Some(Format::Rss),
+            _ => None,
+        }
+    }
+}
+
+/// Everything `/search` understood from one request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchParams {
+    /// The raw query, `!shortcut`s included.
+    pub q: String,
+    /// 1-based page (`page` or SearXNG's `pageno`).
+    pub page: u32,
+    /// Output format.
+    pub format: Format,
+    /// Engine names (`engines=a,b`).
+    pub engines: Vec<String>,
+    /// Categories (`categories=general,news`).
+    pub categories: Vec<String>,
+    /// Cap on the number of results returned.
+    pub limit: Option<usize>,
+    /// Dedup method override.
+    pub method: Option<Method>,
+    /// `os1` override.
+    pub os1: Option<f64>,
+    /// `os2` override.
+    pub os2: Option<f64>,
+    /// Show the feature codes behind every merge.
+    pub explain: bool,
+    /// Language code; `all` / `auto` mean none.
+    pub language: Option<String>,
+    /// `day` | `week` | `month` | `year`.
+    pub time_range: Option<String>,
+    /// 0 | 1 | 2.
+    pub safesearch: Option<u8>,
+}
+
+impl SearchParams {
+    /// Reads a query string and an optional form body.
+    pub fn from_request(query: Option<&str>, body: &[u8]) -> Result<SearchParams, AppError> {
+        let mut map: HashMap<String, String> = HashMap::new();
+        let pairs = form_urlencoded::parse(query.unwrap_or("").as_bytes())
+            .chain(form_urlencoded::parse(body));
+        for (k, v) in pairs {
+            map.entry(k.into_owned()).or_insert_with(|| v.into_owned());
+        }
+        SearchParams::from_map(&map)
+    }
+
+    fn from_map(map: &HashMap<String, String>) -> Result<SearchParams, AppError> {
+        // An empty value counts as absent, as in an HTML form left blank.
+        let get = |k: &str| {
+            map.get(k)
+                .map(String::as_str)
+                .filter(|v| !v.trim().is_empty())
+        };
+        // The format is read first so every later error is rendered in it.
+        let format = match get("format") {
+            None => Format::Html,
+            Some(f) => Format::parse(f).ok_or_else(|| {
+                AppError::bad_request(
+                    format!("unknown format {:?}: use html, json, csv or rss", clip(f)),
+                    Format::Html,
+                )
+            })?,
+        };
+        let bad = |message: String| AppError::bad_request(message, format);
+
+        let q = get("q").unwrap_or("").to_string();
+        let chars = q.chars().count();
+        if chars > MAX_QUERY_CHARS {
+            return Err(bad(format!(
+                "the query is {chars} characters long; at most {MAX_QUERY_CHARS} are accepted"
+            )));
+        }
+
+        let page = match get("page").or(get("pageno")).map(str::trim) {
+            None | Some("") => 1,
+            Some(p) => match p.parse::<i64>() {
+                Ok(n) if (1..=i64::from(MAX_PAGE)).contains(&n) => n as u32,
+                _ => {
+                    return Err(bad(format!(
+                        "page {:?} is out of range: use a whole number from 1 to {MAX_PAGE}",
+                        clip(p)
+                    )));
+                }
+            },
+        };
+
+        let limit = match get("limit").map(str::trim) {
+            None | Some("") => None,
+            Some(l) => match l.parse::<usize>() {
+                Ok(n) if n >= 1 => Some(n),
+                _ => {
+                    return Err(bad(format!(
+                        "limit {:?} is not a positive whole number",
+                        clip(l)
+                    )));
+                }
+            },
+        };
+
+        let method = match get("method").map(str::trim) {
+            None | Some("") => None,
+            Some(m) => Some(m.parse::<Method>().map_err(|_| {
+                bad(format!(
+                    "unknown dedup method {:?}: use feature-code, simhash, rabin or none",
+                    clip(m)
+                ))
+            })?),
+        };
+        let os1 = threshold(get("os1"), "os1").map_err(bad)?;
+        let os2 = threshold(get("os2"), "os2").map_err(bad)?;
+
+        let language = get("language")
+            .or(get("lang"))
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && *l != "all" && *l != "auto")
+            .map(str::to_string);
+        let time_range = get("time_range")
+            .map(str::trim)
+            .filter(|t| matches!(*t, "day" | "week" | "month" | "year"))
+            .map(str::to_string);
+        let safesearch = get("safesearch")
+            .and_then(|s| s.trim().parse::<u8>().ok())
+            .filter(|s| *s <= 2);
+        let explain = get("explain")
+            .map(|e| matches!(e.trim(), "1" | "true" | "on" | "yes"))
+            .unwrap_or(false);
+
+        Ok(SearchParams {
+            q,
+            page,
+            format,
+            engines: list(get("engines")),
+            categories: list(get("categories")),
+            limit,
+            method,
+            os1,
+            os2,
+            explain,
+            language,
+            time_range,
+            safesearch,
+        })
+    }
+
+    /// The dedup settings this request asks for, over the configured ones;
+    /// `None` when it asks for no change.
+    pub fn dedup_settings(&self, configured: &dedup::Settings) -> Option<dedup::Settings> {
+        if self.method.is_none() && self.os1.is_none() && self.os2.is_none() {
+            return None;
+        }
+        let mut s = configured.clone();
+        if let Some(m) = self.method {
+            s.method = m;
+        }
+        if let Some(v) = self.os1 {
+            s.os1 = v;
+        }
+        if let Some(v) = self.os2 {
+            s.os2 = v;
+        }
+        Some(s)
+    }
+
+    /// The query-string pairs that reproduce this search on another page
+    /// (pagination, format links), in a stable order.
+    pub fn link_pairs(&self, page: u32, format: Format) -> Vec<(&'static str, String)> {
+        let mut v = vec![("q", self.q.clone())];
+        if page != 1 {
+            v.push(("page", page.to_string()));
+        }
+        if format != Format::Html {
+            v.push(("format", format.as_str().to_string()));
+        }
+        if !self.engines.is_empty() {
+            v.push(("engines", self.engines.join(",")));
+        }
+        if !self.categories.is_empty() {
+            v.push(("categories", self.categories.join(",")));
+        }
+        if let Some(l) = self.limit {
+            v.push(("limit", l.to_string()));
+        }
+        if let Some(m) = self.method {
+            v.push(("method", m.as_str().to_string()));
+        }
+        if let Some(x) = self.os1 {
+            v.push(("os1", x.to_string()));
+        }
+        if let Some(x) = self.os2 {
+            v.push(("os2", x.to_string()));
+        }
+        if self.explain {
+            v.push(("explain", "1".to_string()));
+        }
+        if let Some(l) = &self.language {
+            v.push(("language", l.clone()));
+        }
+        if let Some(t) = &self.time_range {
+            v.push(("time_range", t.clone()));
+        }
+        if let Some(s) = self.safesearch {
+            v.push(("safesearch", s.to_string()));
+        }
+        v
+    }
+
+    /// `/search?…` for this search on `page` in `format`.
+    pub fn link(&self, page: u32, format: Format) -> String {
+        let mut ser =
+            form_urlencoded::Serializer::for_suffix(String::from("/search?"), "/search?".len());
+        for (k, v) in self.link_pairs(page, format) {
+            ser.append_pair(k, &v);
+        }
+        ser.finish()
+    }
+}
+
+fn threshold(v: Option<&str>, name: &str) -> Result<Option<f64>, String> {
+    match v.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(s) => match s.parse::<f64>() {
+            Ok(x) if (0.0..=1.0).contains(&x) => Ok(Some(x)),
+            _ => Err(format!(
+                "{name} {:?} is not a number between 0 and 1",
+                clip(s)
+            )),
+        },
+    }
+}
+
+fn list(v: Option<&str>) -> Vec<String> {
+    v.unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Keeps error messages short when the offending value is huge.
+fn clip(s: &str) -> Cow<'_, str> {
+    const MAX: usize = 40;
+    if s.chars().count() <= MAX {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.chars().take(MAX).collect::<String>() + "…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(q: &str) -> Result<SearchParams, AppError> {
+        SearchParams::from_request(Some(q), b"")
+    }
+
+    #[test]
+    fn pageno_is_an_alias_and_first_value_wins() {
+        let p = parse("q=rust&pageno=3&page=&q=other").unwrap();
+        assert_eq!(p.q, "rust");
+        assert_eq!(p.page, 3);
+    }
+
+    #[test]
+    fn body_adds_to_the_query_string() {
+        let p = SearchParams::from_request(Some("format=json"), b"q=caf%C3%A9&page=2").unwrap();
+        assert_eq!((p.q.as_str(), p.page, p.format), ("café", 2, Format::Json));
+    }
+
+    #[test]
+    fn out_of_range_pages_are_refused() {
+        for page in ["0", "-1", "1000000000000", "x", "51"] {
+            let err = parse(&format!("q=a&page={page}")).unwrap_err();
+            assert!(err.to_string().contains("out of range"), "{page}: {err}");
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_becomes_replacement_characters() {
+        let p = parse("q=%FF%FEa%zz").unwrap();
+        assert_eq!(p.q, "\u{FFFD}\u{FFFD}a%zz");
+    }
+
+    #[test]
+    fn thresholds_and_method_override_the_configured_settings() {
+        let p = parse("q=a&method=simhash&os2=0.6").unwrap();
+        let s = p.dedup_settings(&dedup::Settings::default()).unwrap();
+        assert_eq!((s.method, s.os1, s.os2), (Method::SimHash, 0.5, 0.6));
+        assert!(parse("q=a&os1=1.5").is_err());
+        assert!(parse("q=a&os1=NaN").is_err());
+        assert!(parse("q=a&method=magic").is_err());
+        assert!(
+            parse("q=a")
+                .unwrap()
+                .dedup_settings(&dedup::Settings::default())
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn links_round_trip() {
+        let p = parse("q=a+%26+b&engines=x,y&explain=1&os1=0.4").unwrap();
+        let link = p.link(2, Format::Json);
+        let again = parse(link.trim_start_matches("/search?")).unwrap();
+        assert_eq!(again.q, "a & b");
+        assert_eq!(again.page, 2);
+        assert_eq!(again.format, Format::Json);
+        assert_eq!(again.engines, ["x", "y"]);
+        assert!(again.explain);
+        assert_eq!(again.os1, Some(0.4));
+    }
+}

@@ -1,0 +1,101 @@
+//! `engines.toml` validation: the shipped file loads, and every bad file of
+//! `tests/data/bad_configs.toml` is refused with the right line and message.
+
+use std::path::{Path, PathBuf};
+
+use metasift::config::{Config, ConfigError};
+use serde::Deserialize;
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[derive(Debug, Deserialize)]
+struct Cases {
+    case: Vec<Case>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Case {
+    name: String,
+    text: String,
+    line: usize,
+    message: String,
+}
+
+#[test]
+fn the_shipped_engines_toml_loads() {
+    let path = crate_dir().join("engines.toml");
+    let config = Config::check_file(&path).unwrap_or_else(|errors| {
+        let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        panic!("engines.toml is refused:\n{}", all.join("\n"))
+    });
+    assert!(!config.engines.is_empty());
+    assert!(config.engines.iter().any(|e| e.enabled));
+}
+
+#[test]
+fn an_empty_file_is_all_defaults() {
+    let config = Config::parse("", Path::new("empty.toml")).unwrap();
+    assert_eq!(config.server.bind, "127.0.0.1:8888");
+    assert_eq!(config.server.deadline_ms, 3000);
+    assert_eq!(config.server.results_per_page, 20);
+    assert_eq!(config.server.max_body_bytes, 4 * 1024 * 1024);
+    assert!(config.engines.is_empty());
+}
+
+#[test]
+fn bad_files_are_refused_with_file_line_and_key() {
+    let table = std::fs::read_to_string(crate_dir().join("tests/data/bad_configs.toml")).unwrap();
+    let cases: Cases = toml::from_str(&table).unwrap();
+    assert!(cases.case.len() >= 30);
+    let mut failures = Vec::new();
+    for case in &cases.case {
+        let path = Path::new("bad.toml");
+        match Config::parse(&case.text, path) {
+            Ok(_) => failures.push(format!("{}: accepted", case.name)),
+            Err(ConfigError::Invalid {
+                path: p,
+                line,
+                message,
+                ..
+            }) => {
+                let shown = format!("{}:{line}: {message}", p.display());
+                if p != path || line != case.line || !message.contains(&case.message) {
+                    failures.push(format!(
+                        "{}: got {shown:?}, want line {} containing {:?}",
+                        case.name, case.line, case.message
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{}: unexpected error {e}", case.name)),
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn every_problem_is_reported_in_line_order() {
+    let text = "[server]\ndeadline_ms = 0\n\n[[engine]]\nname = \"a\"\nkind = \"feed\"\nurl = \"https://a.example/?q={query}\"\nweight = 0.0\ntimeout_ms = 0\n";
+    let errors = Config::check(text, Path::new("many.toml")).unwrap_err();
+    let lines: Vec<usize> = errors
+        .iter()
+        .map(|e| match e {
+            ConfigError::Invalid { line, .. } => *line,
+            other => panic!("{other}"),
+        })
+        .collect();
+    assert_eq!(lines, vec![2, 8, 9]);
+    assert!(
+        errors[0]
+            .to_string()
+            .starts_with("many.toml:2:1: server.deadline_ms")
+    );
+}
+
+#[test]
+fn a_missing_file_is_an_io_error_naming_it() {
+    let err = Config::load(Path::new("/nonexistent/engines.toml")).unwrap_err();
+    assert!(matches!(err, ConfigError::Io { .. }));
+    assert!(err.to_string().contains("/nonexistent/engines.toml"));
+}

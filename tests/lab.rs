@@ -1,0 +1,199 @@
+//! `metasift lab` end to end: the binary on small real pair files and on a
+//! synthetic multi-engine set, checking every output file.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lab-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn lab(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_metasift"))
+        .arg("lab")
+        .args(args)
+        .output()
+        .expect("run metasift");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Header and rows of a CSV file.
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let header = r.headers().unwrap().iter().map(String::from).collect();
+    let rows = r
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    (header, rows)
+}
+
+fn check_plots(dir: &Path) {
+    let svg = std::fs::read_to_string(dir.join("plot.svg")).unwrap();
+    let doc = resvg::usvg::roxmltree::Document::parse(&svg).expect("plot.svg is XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    assert!(svg.contains("<polyline"), "plot.svg has no curves");
+    let png = std::fs::read(dir.join("plot.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "plot.png signature");
+    assert_eq!(&png[12..16], b"IHDR");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert!(width >= 600 && height >= 300, "{width}x{height}");
+    assert_eq!(&png[png.len() - 8..png.len() - 4], b"IEND");
+}
+
+#[test]
+fn lab_sweeps_a_real_pair_file_and_reports_bad_lines() {
+    // 40 real STS-B dev pairs, plus two broken lines, as a user's file would be.
+    let source = std::fs::read_to_string(format!("{SHARED}/pairs/stsb_multi_mt/en_dev.tsv"))
+        .expect("shared/data beside the crate");
+    let mut lines: Vec<&str> = source.lines().take(41).collect();
+    lines.insert(5, "broken-line\twith only two fields");
+    lines.push("bad-score\tA man.\tA man.\t\tfive");
+    let dir = out_dir("pairs");
+    let data = dir.join("stsb_en_dev_head.tsv");
+    std::fs::write(&data, lines.join("\n") + "\n").unwrap();
+
+    let out = dir.join("out");
+    let (ok, stderr) = lab(&[
+        "--data",
+        data.to_str().unwrap(),
+        "--sweep",
+        "0.5:1:0.25",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let shown = data.display().to_string();
+    assert!(
+        stderr.contains(&format!("{shown}:6: expected 5 tab-separated fields")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{shown}:43: score \"five\"")),
+        "{stderr}"
+    );
+
+    let (header, rows) = read_csv(&out.join("results.csv"));
+    assert_eq!(
+        header[..7],
+        [
+            "method",
+            "os1",
+            "os2",
+            "precision",
+            "recall",
+            "f1",
+            "seconds"
+        ]
+    );
+    // feature-code, rabin: 3 thresholds; simhash: 3 distances; none: 1.
+    assert_eq!(rows.len(), 10, "{rows:?}");
+    let count = |m: &str| rows.iter().filter(|r| r[0] == m).count();
+    assert_eq!(
+        (
+            count("feature-code"),
+            count("simhash"),
+            count("rabin"),
+            count("none")
+        ),
+        (3, 3, 3, 1)
+    );
+    for r in &rows {
+        for v in &r[3..6] {
+            let v: f64 = v.parse().unwrap();
+            assert!((0.0..=1.0).contains(&v), "{r:?}");
+        }
+    }
+    // os2 moves with the threshold for feature-code.
+    let os2: Vec<&str> = rows
+        .iter()
+        .filter(|r| r[0] == "feature-code")
+        .map(|r| r[2].as_str())
+        .collect();
+    assert_eq!(os2, ["0.5", "0.75", "1"]);
+
+    check_plots(&out);
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("stsb_en_dev_head.tsv"), "{report}");
+    assert!(report.contains("Best setting"), "{report}");
+    let best = report
+        .lines()
+        .find(|l| l.contains("| feature-code |"))
+        .expect("a best feature-code row");
+    assert!(best.contains("os2="), "{best}");
+    assert!(report.contains(":6: expected 5 tab-separated fields"));
+}
+
+#[test]
+fn lab_builds_and_sweeps_a_synthetic_set() {
+    let dir = out_dir("synth");
+    let (ok, stderr) = lab(&[
+        "--synth",
+        "dureader",
+        "--data-root",
+        SHARED,
+        "--limit",
+        "4",
+        "--method",
+        "feature-code",
+        "--method",
+        "none",
+        "--window",
+        "1,2",
+        "--sweep",
+        "0.6:0.8:0.2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let jsonl = std::fs::read_to_string(dir.join("synth-dureader.jsonl")).unwrap();
+    let records: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(records.len() > 20, "{}", records.len());
+    for r in &records {
+        for field in ["id", "url", "title", "snippet", "group", "query", "engine"] {
+            assert!(r.get(field).is_some(), "{field} missing in {r}");
+        }
+    }
+    let queries: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["query"].as_str().unwrap())
+        .collect();
+    assert_eq!(queries.len(), 4);
+
+    let (_, rows) = read_csv(&dir.join("results.csv"));
+    let series: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[8].as_str()).collect();
+    assert_eq!(
+        series.into_iter().collect::<Vec<_>>(),
+        ["feature-code w1 char", "feature-code w2 char", "none"]
+    );
+    assert_eq!(rows.len(), 5);
+    check_plots(&dir);
+}
+
+#[test]
+fn lab_refuses_unknown_layouts_naming_the_file() {
+    let dir = out_dir("unknown");
+    let data = dir.join("notes.txt");
+    std::fs::write(&data, "just some text\nno header\n").unwrap();
+    let (ok, stderr) = lab(&[
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("notes.txt"), "{stderr}");
+    assert!(stderr.contains("text_a"), "{stderr}");
+}

@@ -1,0 +1,405 @@
+//! Loopback member engines for integration tests: real HTTP servers on
+//! 127.0.0.1, one per engine, serving saved engine pages — or misbehaving on
+//! purpose (never answering, trickling, sending a gigabyte, looping
+//! redirects, failing with a status).
+//!
+//! Include it from a test file with
+//!
+//! ```ignore
+//! #[path = "support/mod.rs"]
+//! mod support;
+//! ```
+//!
+//! then point the SHIPPED presets at the servers with [`point_at`]: only
+//! the scheme and host of an engine's `url` template change, so the request
+//! the preset builds (path, query string, headers) is exercised as shipped.
+
+// Each test file uses a different part of this module.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, Request, Response, StatusCode, header};
+use metasift::config::{Config, EngineConfig, EngineKind};
+use metasift::engines::{Engine, Hit, ParseError, Parsed, RequestSpec};
+use metasift::model::Query;
+
+/// How a loopback engine answers every request.
+#[derive(Debug, Clone)]
+pub enum Behavior {
+    /// 200 with this body and content type.
+    Page {
+        /// The body.
+        body: Bytes,
+        /// The `Content-Type`.
+        content_type: String,
+    },
+    /// This status, with a short body.
+    Status(u16),
+    /// Accepts the request and never answers.
+    Hang,
+    /// 200 and headers at once, then one `chunk` every `every`, forever.
+    Trickle {
+        /// Bytes sent each time.
+        chunk: Bytes,
+        /// Pause between chunks.
+        every: Duration,
+    },
+    /// 200 with a streamed body of `bytes` bytes and no `Content-Length`.
+    Huge {
+        /// Total size.
+        bytes: u64,
+    },
+    /// 200 with a `Content-Length` header announcing `bytes`, body streamed.
+    HugeDeclared {
+        /// Total size.
+        bytes: u64,
+    },
+    /// 302 to itself, forever.
+    RedirectLoop,
+    /// Waits, then behaves like the inner behavior.
+    Delayed(Duration, Box<Behavior>),
+}
+
+impl Behavior {
+    /// A saved page from `tests/fixtures/serp/<rel>`, with a content type
+    /// guessed from its extension.
+    pub fn fixture(rel: &str) -> Behavior {
+        Behavior::Page {
+            body: Bytes::from(fixture(rel)),
+            content_type: content_type_for(Path::new(rel)).into(),
+        }
+    }
+
+    /// A body of text with a content type.
+    pub fn page(body: impl Into<String>, content_type: &str) -> Behavior {
+        Behavior::Page {
+            body: Bytes::from(body.into()),
+            content_type: content_type.into(),
+        }
+    }
+}
+
+/// A running loopback engine; stops when dropped.
+#[derive(Debug)]
+pub struct LoopbackEngine {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    hits: Arc<AtomicUsize>,
+    last_uri: Arc<Mutex<Option<String>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl LoopbackEngine {
+    /// Starts a server on an ephemeral loopback port.
+    pub async fn spawn(behavior: Behavior) -> LoopbackEngine {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a loopback port");
+        let addr = listener.local_addr().expect("local address");
+        let hits = Arc::new(AtomicUsize::new(0));
+        let last_uri = Arc::new(Mutex::new(None));
+        let behavior = Arc::new(behavior);
+        let (h, l) = (hits.clone(), last_uri.clone());
+        let app = axum::Router::new().fallback(move |req: Request<Body>| {
+            let behavior = behavior.clone();
+            h.fetch_add(1, Ordering::SeqCst);
+            *l.lock().unwrap() = Some(req.uri().to_string());
+            async move { respond(&behavior, req.uri().to_string()).await }
+        });
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        LoopbackEngine {
+            addr,
+            hits,
+            last_uri,
+            task,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`, no trailing slash.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Requests served so far (redirect hops count).
+    pub fn requests(&self) -> usize {
+        self.hits.load(Ordering::SeqCst)
+    }
+
+    /// Path and query of the last request.
+    pub fn last_uri(&self) -> Option<String> {
+        self.last_uri.lock().unwrap().clone()
+    }
+}
+
+impl Drop for LoopbackEngine {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn respond(behavior: &Behavior, uri: String) -> Response<Body> {
+    let mut behavior = behavior;
+    while let Behavior::Delayed(wait, inner) = behavior {
+        tokio::time::sleep(*wait).await;
+        behavior = inner;
+    }
+    let mut response = match behavior {
+        Behavior::Page { body, content_type } => {
+            let mut r = Response::new(Body::from(body.clone()));
+            if let Ok(v) = HeaderValue::from_str(content_type) {
+                r.headers_mut().insert(header::CONTENT_TYPE, v);
+            }
+            r
+        }
+        Behavior::Status(code) => {
+            let mut r = Response::new(Body::from(format!("status {code}")));
+            *r.status_mut() = StatusCode::from_u16(*code).unwrap_or(StatusCode::IM_A_TEAPOT);
+            r
+        }
+        Behavior::Hang => {
+            std::future::pending::<()>().await;
+            unreachable!("pending never completes")
+        }
+        Behavior::Trickle { chunk, every } => {
+            let (chunk, every) = (chunk.clone(), *every);
+            let stream = futures::stream::unfold((), move |()| {
+                let chunk = chunk.clone();
+                async move {
+                    tokio::time::sleep(every).await;
+                    Some((Ok::<_, std::io::Error>(chunk), ()))
+                }
+            });
+            html(Body::from_stream(stream))
+        }
+        Behavior::Huge { bytes } => html(Body::from_stream(zeros(*bytes))),
+        Behavior::HugeDeclared { bytes } => {
+            let mut r = html(Body::from_stream(zeros(*bytes)));
+            r.headers_mut()
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(*bytes));
+            r
+        }
+        Behavior::RedirectLoop => {
+            let mut r = Response::new(Body::empty());
+            *r.status_mut() = StatusCode::FOUND;
+            if let Ok(v) = HeaderValue::from_str(&uri) {
+                r.headers_mut().insert(header::LOCATION, v);
+            }
+            r
+        }
+        Behavior::Delayed(..) => unreachable!("unwrapped above"),
+    };
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
+    response
+}
+
+fn html(body: Body) -> Response<Body> {
+    let mut r = Response::new(body);
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    r
+}
+
+/// `bytes` of `<` in 64 KiB chunks, made lazily so a gigabyte costs nothing
+/// until someone reads it.
+fn zeros(bytes: u64) -> impl futures::Stream<Item = Result<Bytes, std::io::Error>> + Send {
+    const CHUNK: u64 = 64 * 1024;
+    let block = Bytes::from(vec![b'<'; CHUNK as usize]);
+    futures::stream::unfold(bytes, move |left| {
+        let block = block.clone();
+        async move {
+            if left == 0 {
+                return None;
+            }
+            let n = left.min(CHUNK);
+            Some((Ok(block.slice(..n as usize)), left - n))
+        }
+    })
+}
+
+/// The crate root.
+pub fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Bytes of `tests/fixtures/serp/<rel>`.
+pub fn fixture(rel: &str) -> Vec<u8> {
+    let path = crate_dir().join("tests/fixtures/serp").join(rel);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()))
+}
+
+/// A content type from a file extension.
+pub fn content_type_for(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("json") => "application/json; charset=utf-8",
+        Some("xml") | Some("rss") => "application/rss+xml; charset=utf-8",
+        Some("atom") => "application/atom+xml; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
+        _ => "text/html; charset=utf-8",
+    }
+}
+
+/// The shipped `engines.toml`, loaded and validated.
+pub fn shipped_config() -> Config {
+    Config::load(&crate_dir().join("engines.toml")).expect("the shipped engines.toml loads")
+}
+
+/// `template` with its scheme and host replaced by `base`
+/// (`http://127.0.0.1:PORT`); path, query string and placeholders stay.
+pub fn rehost(template: &str, base: &str) -> String {
+    let after_scheme = template.find("://").map_or(0, |i| i + 3);
+    let path_start = template[after_scheme..]
+        .find(['/', '?'])
+        .map_or(template.len(), |i| after_scheme + i);
+    format!("{base}{}", &template[path_start..])
+}
+
+/// Points engine `name` of `config` at `base` and enables it; panics when
+/// the config has no such engine (a preset was renamed: fix the test).
+pub fn point_at(config: &mut Config, name: &str, base: &str) {
+    let engine = config
+        .engines
+        .iter_mut()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no engine {name:?} in the config"));
+    engine.url = rehost(&engine.url, base);
+    engine.enabled = true;
+}
+
+/// Keeps only the named engines of `config` (in the order given), so a test
+/// asks exactly the loopback servers it started.
+pub fn keep_only(config: &mut Config, names: &[&str]) {
+    let mut kept = Vec::new();
+    for name in names {
+        let e = config
+            .engines
+            .iter()
+            .find(|e| e.name == *name)
+            .unwrap_or_else(|| panic!("no engine {name:?} in the config"))
+            .clone();
+        kept.push(e);
+    }
+    config.engines = kept;
+}
+
+/// Whether tests must fail rather than skip when an outside program is
+/// missing.
+pub fn services_required() -> bool {
+    std::env::var("METASIFT_REQUIRE_SERVICES").is_ok_and(|v| v == "1")
+}
+
+/// A minimal engine for tests that must not depend on a real site's
+/// markup: it asks `{base}/search?q={query}&p={page}` and reads a
+/// SearXNG-like JSON body `{"results": [{"url", "title", "content"}],
+/// "suggestions": [..]}`. A body mentioning "captcha" is a blocked page.
+#[derive(Debug, Clone)]
+pub struct TestEngine {
+    config: EngineConfig,
+}
+
+impl TestEngine {
+    /// An engine named `name` answering at `base` (`http://127.0.0.1:PORT`).
+    pub fn new(name: &str, base: &str) -> TestEngine {
+        TestEngine {
+            config: test_engine_config(name, base),
+        }
+    }
+
+    /// An engine over a ready configuration (its `url` is used as is).
+    pub fn from_config(config: EngineConfig) -> TestEngine {
+        TestEngine { config }
+    }
+}
+
+/// The `[[engine]]` table of a [`TestEngine`].
+pub fn test_engine_config(name: &str, base: &str) -> EngineConfig {
+    let table = format!(
+        "name = {name:?}\nkind = \"searxng\"\nurl = \"{base}/search?q={{query}}&p={{page}}\"\n"
+    );
+    toml::from_str(&table).expect("a valid engine table")
+}
+
+impl Engine for TestEngine {
+    fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn build_request(&self, query: &Query) -> RequestSpec {
+        let q: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
+        let url = self
+            .config
+            .url
+            .replace("{query}", &q)
+            .replace("{page}", &query.page.to_string())
+            .replace(
+                "{offset}",
+                &((query.page.max(1) - 1) * self.config.page_size).to_string(),
+            )
+            .replace("{lang}", query.lang.as_deref().unwrap_or("en"));
+        RequestSpec {
+            url,
+            headers: self
+                .config
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
+    }
+
+    fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
+        if body.to_ascii_lowercase().contains("captcha") {
+            return Err(ParseError::Blocked("a CAPTCHA page".into()));
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(body).map_err(|e| ParseError::Invalid(e.to_string()))?;
+        let items = v["results"]
+            .as_array()
+            .ok_or_else(|| ParseError::Invalid("no results list".into()))?;
+        let text =
+            |item: &serde_json::Value, key: &str| item[key].as_str().unwrap_or("").to_string();
+        let hits = items
+            .iter()
+            .map(|item| Hit {
+                url: text(item, "url"),
+                title: text(item, "title"),
+                snippet: text(item, "content"),
+            })
+            .collect();
+        let suggestions = v["suggestions"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Parsed { hits, suggestions })
+    }
+}
+
+/// A [`TestEngine`] answer body listing `(url, title, content)` records.
+pub fn test_page(results: &[(&str, &str, &str)]) -> Behavior {
+    let results: Vec<serde_json::Value> = results
+        .iter()
+        .map(|(u, t, c)| serde_json::json!({"url": u, "title": t, "content": c}))
+        .collect();
+    Behavior::page(
+        serde_json::json!({ "results": results, "suggestions": [] }).to_string(),
+        "application/json",
+    )
+}
+
+/// The engine kind a [`TestEngine`] claims (it is not built from it).
+pub const TEST_ENGINE_KIND: EngineKind = EngineKind::Searxng;
