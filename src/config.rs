@@ -245,7 +245,9 @@ fn default_page_size() -> u32 {
 }
 
 /// The placeholders a URL template may use.
-pub const PLACEHOLDERS: [&str; 4] = ["query", "page", "offset", "lang"];
+/// `{page0}` (0-based page) and `{offset1}` (`offset + 1`) serve engines
+/// that count pages from 0 or results from 1 (see `engines::fill_url`).
+pub const PLACEHOLDERS: [&str; 6] = ["query", "page", "offset", "lang", "page0", "offset1"];
 
 impl Config {
     /// Reads and validates a file; the first problem is the error.
@@ -656,7 +658,7 @@ pub fn check_template(template: &str) -> Result<(), String> {
         let name = &after[..close];
         if !PLACEHOLDERS.contains(&name) {
             return Err(format!(
-                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}})"
+                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}})"
             ));
         }
         has_query |= name == "query";
@@ -674,8 +676,14 @@ pub fn check_template(template: &str) -> Result<(), String> {
     check_http_url(&filled)
 }
 
-/// A CSS selector, optionally followed by `@attr`.
+/// A CSS selector, optionally followed by `@attr`; `a || b` lists
+/// alternatives, each checked on its own (see `engines::html`).
 fn check_selector(value: &str) -> Result<(), String> {
+    value.split(" || ").try_for_each(check_one_selector)
+}
+
+fn check_one_selector(value: &str) -> Result<(), String> {
+    let value = value.trim();
     let selector = match value.rsplit_once('@') {
         Some((sel, attr))
             if !attr.is_empty()

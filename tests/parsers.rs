@@ -147,7 +147,9 @@ fn markup_left(text: &str) -> Option<String> {
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '!' || *c == '-')
                 .collect::<String>()
                 .to_ascii_lowercase();
-            let after = rest[1..].trim_start_matches('/')[name.len()..].chars().next();
+            let after = rest[1..].trim_start_matches('/')[name.len()..]
+                .chars()
+                .next();
             if TAGS.contains(&name.as_str()) && matches!(after, Some('>' | ' ' | '/') | None) {
                 return Some(rest.chars().take(12).collect());
             }

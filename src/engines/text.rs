@@ -155,7 +155,10 @@ mod tests {
         );
         // Not entities: left alone.
         assert_eq!(html_to_text("AT&amp;T &amp; R&amp;D;"), "AT&T & R&D;");
-        assert_eq!(collapse_whitespace("a &unknown; b &#xZZ; &"), "a &unknown; b &#xZZ; &");
+        assert_eq!(
+            collapse_whitespace("a &unknown; b &#xZZ; &"),
+            "a &unknown; b &#xZZ; &"
+        );
     }
 
     #[test]
