@@ -400,6 +400,8 @@ async fn reload_swaps_a_good_file_and_refuses_a_broken_one() {
 struct Serve {
     child: Child,
     base: String,
+    // Held open: the server must never write into a closed pipe.
+    _stdout: BufReader<std::process::ChildStdout>,
 }
 
 impl Serve {
@@ -413,16 +415,29 @@ impl Serve {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start metasift serve");
-        let stdout = child.stdout.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).unwrap();
+        stdout.read_line(&mut line).unwrap();
         let base = line
             .trim()
             .strip_prefix("listening on ")
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .trim_end_matches('/')
             .to_string();
-        Serve { child, base }
+        Serve {
+            child,
+            base,
+            _stdout: stdout,
+        }
+    }
+
+    fn signal(&self, name: &str) {
+        let ok = Command::new("kill")
+            .args([format!("-{name}"), self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill -{name}");
     }
 }
 
@@ -496,5 +511,65 @@ async fn two_serve_processes_share_cache_and_rate_limit_through_redis() {
         "{stats}"
     );
     drop((one, two));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_reloads_on_sighup_and_finishes_searches_on_sigterm() {
+    let a = Switchable::spawn("a").await;
+    let b = Switchable::spawn("b").await;
+    let dir = temp_dir("signals");
+    let path = dir.join("engines.toml");
+    // The probing below must not meet the rate limit.
+    let limits = "[limits]\nper_minute = 0\n";
+    std::fs::write(&path, config_text(&[("a", a.base())], limits)).unwrap();
+    let mut serve = Serve::start(&path);
+    let client = reqwest::Client::new();
+    let search = |q: &str| {
+        let request = client.get(format!("{}/search?q={q}&format=json", serve.base));
+        async move {
+            let r = request.send().await.unwrap();
+            let status = r.status().as_u16();
+            let body: serde_json::Value = r.json().await.unwrap();
+            (status, body)
+        }
+    };
+    assert_eq!(search("one").await.0, 200);
+    assert_eq!((a.hits(), b.hits()), (1, 0));
+
+    // SIGHUP re-reads the file.
+    std::fs::write(&path, config_text(&[("b", b.base())], limits)).unwrap();
+    serve.signal("HUP");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        assert_eq!(search("probe").await.0, 200);
+        if b.hits() > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "SIGHUP did not reload the file");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // SIGTERM while a search is in flight: it still gets its answer.
+    b.delay_ms.store(700, Ordering::SeqCst);
+    let before = b.hits();
+    let slow = tokio::spawn(search("slow"));
+    while b.hits() == before {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    serve.signal("TERM");
+    let (status, body) = slow.await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(body["results"].as_array().unwrap().len(), 5, "{body}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(code) = serve.child.try_wait().unwrap() {
+            break code;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(code.success(), "clean exit: {code}");
+    drop(serve);
     let _ = std::fs::remove_dir_all(dir);
 }
