@@ -363,7 +363,11 @@ impl Deduper {
         let idx = self.count;
         self.count += 1;
         let qkey = query.map_or(NO_QUERY, |q| xxhash_rust::xxh3::xxh3_64(q.as_bytes()));
-        self.scopes.entry(qkey).or_default();
+        // URL-only with a Bloom filter keeps nothing per query: no scope.
+        let needs_scope = self.bloom.is_none() || self.settings.method != Method::None;
+        if needs_scope {
+            self.scopes.entry(qkey).or_default();
+        }
 
         // 1. URL.
         let ukey = url::key(doc.url);
