@@ -10,7 +10,8 @@
 //! AG news items of one class — answered by four "engines". Each engine
 //! returns about 70 % of the set in its own order, and now and then a
 //! variant: the link with `www.`, `http:` or a tracking parameter, the title
-//! with a site suffix, the snippet cut short with `...`. Result sets repeat
+//! with a site suffix, the snippet cut short with `...`, and a quarter of
+//! the links point at a mirror host, so only title and snippet can tell. Result sets repeat
 //! under new query strings once the corpora run out, so a long stream keeps
 //! the real texts' duplicate structure. With `--no-query` every repetition
 //! also gets new links, so the stream is mostly distinct URLs.
@@ -163,7 +164,13 @@ fn main() -> std::io::Result<()> {
             }
             for (pos, &i) in order.iter().enumerate() {
                 let hit = &set.hits[i];
-                let mut url = format!("https://{}", site(i));
+                // A quarter of the answers link a mirror of the page: only
+                // the title and snippet stages can find those.
+                let mut url = if rng.chance(0.25) {
+                    format!("https://mirror{}.example/{}", rng.below(3), site(i))
+                } else {
+                    format!("https://{}", site(i))
+                };
                 if rng.chance(0.2) {
                     url = url.replacen("https://", "https://www.", 1);
                 }
