@@ -79,6 +79,9 @@ pub struct ServerConfig {
     /// The engine whose suggestions answer `/autocomplete`; none = no
     /// suggestions.
     pub autocomplete: Option<String>,
+    /// Log every query text (off by default: what people search for is
+    /// theirs).
+    pub log_queries: bool,
 }
 
 impl Default for ServerConfig {
@@ -91,6 +94,7 @@ impl Default for ServerConfig {
             max_body_bytes: 4 * 1024 * 1024,
             user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
             autocomplete: None,
+            log_queries: false,
         }
     }
 }
@@ -386,6 +390,9 @@ impl Config {
                     ),
                 ));
             }
+        }
+        for (key, message) in self.limits.problems() {
+            out.push(Problem::at(&[&["limits", key], &["limits"]], message));
         }
         let mut names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut shortcuts: BTreeMap<String, usize> = BTreeMap::new();
