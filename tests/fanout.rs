@@ -329,3 +329,333 @@ async fn s_missing(dir: &std::path::Path) -> metasift::model::EngineReport {
     assert_eq!(a.requests(), 0);
     resp.engines[0].clone()
 }
+
+/// One loopback server per member, each serving the saved page of one
+/// query, asked through the SHIPPED presets with only the host replaced.
+struct Members {
+    servers: Vec<LoopbackEngine>,
+    config: Config,
+}
+
+async fn shipped_members(members: &[(&str, &str)]) -> Members {
+    let mut config = support::shipped_config();
+    let names: Vec<&str> = members.iter().map(|(e, _)| *e).collect();
+    support::keep_only(&mut config, &names);
+    // Keep every fused result so overlaps can be checked in full.
+    config.server.results_per_page = 1000;
+    config.server.deadline_ms = 10_000;
+    let mut servers = Vec::new();
+    for (engine, page) in members {
+        let server = LoopbackEngine::spawn(Behavior::fixture(page)).await;
+        support::point_at(&mut config, engine, &server.base_url());
+        config
+            .engines
+            .iter_mut()
+            .find(|e| e.name == *engine)
+            .unwrap()
+            .timeout_ms = 10_000;
+        servers.push(server);
+    }
+    Members { servers, config }
+}
+
+/// Normalized URL keys of what `engine`'s preset parses from `page`, in page
+/// order (what the fan-out should have received from it).
+fn parsed_keys(config: &Config, engine: &str, page: &str) -> Vec<metasift::dedup::url::UrlKey> {
+    let ec = config.engines.iter().find(|e| e.name == engine).unwrap();
+    let built = metasift::engines::build(ec).unwrap();
+    let body = support::fixture(page);
+    let ct = support::content_type_for(std::path::Path::new(page));
+    let text = metasift::engines::decode_body(&body, Some(ct));
+    let parsed = built
+        .parse(&text)
+        .unwrap_or_else(|e| panic!("{engine} {page}: {e}"));
+    parsed
+        .hits
+        .iter()
+        .map(|h| metasift::dedup::url::key(&h.url))
+        .collect()
+}
+
+/// The invariants of a fused list over real pages: every engine answered;
+/// no two results share a normalized URL; every (engine, position) of a
+/// result points at a record of its group; every URL two engines share is
+/// ONE result listing both; returns the number of such shared URLs per pair.
+async fn check_fusion(members: &[(&str, &str)], query: &str) -> Vec<((String, String), usize)> {
+    use metasift::dedup::url::key;
+    let m = shipped_members(members).await;
+    let client = http_client(&m.config.server).unwrap();
+    let s = Searcher::new(Arc::new(m.config.clone()), client);
+    let q = s.parse_query(query, 1);
+    let resp = s.search(&q, &SearchOptions::default()).await;
+    for r in &resp.engines {
+        assert_eq!(r.failure, None, "{query}: {r:?}");
+        assert!(r.results > 0, "{query}: {r:?}");
+    }
+    for ((engine, _), server) in members.iter().zip(&m.servers) {
+        assert_eq!(server.requests(), 1, "{engine}: {:?}", server.last_uri());
+    }
+    assert_eq!(resp.engines.len(), members.len());
+
+    let keys: Vec<_> = resp.results.iter().map(|r| key(&r.url)).collect();
+    let unique: std::collections::HashSet<_> = keys.iter().collect();
+    assert_eq!(
+        unique.len(),
+        keys.len(),
+        "{query}: two results share a normalized URL"
+    );
+
+    let per_engine: Vec<(String, Vec<_>)> = members
+        .iter()
+        .map(|(e, page)| (e.to_string(), parsed_keys(&m.config, e, page)))
+        .collect();
+    for r in &resp.results {
+        assert_eq!(r.engines.len(), r.positions.len());
+        let mut group: Vec<_> = vec![key(&r.url)];
+        group.extend(r.duplicates.iter().map(|d| key(&d.url)));
+        for (e, p) in r.engines.iter().zip(&r.positions) {
+            let hits = &per_engine.iter().find(|(n, _)| n == e).unwrap().1;
+            let at = hits[*p as usize - 1];
+            assert!(
+                group.contains(&at),
+                "{query}: {e} #{p} is not in the group of {}",
+                r.url
+            );
+        }
+    }
+
+    // Agreement ranks: the top result is one several engines returned.
+    assert!(
+        resp.results[0].engines.len() >= 2,
+        "{query}: {:?}",
+        resp.results[0]
+    );
+
+    let mut overlaps = Vec::new();
+    for (i, (a, ka)) in per_engine.iter().enumerate() {
+        for (b, kb) in &per_engine[i + 1..] {
+            let shared: std::collections::BTreeSet<_> =
+                ka.iter().filter(|k| kb.contains(k)).collect();
+            for k in &shared {
+                let holders: Vec<_> = resp
+                    .results
+                    .iter()
+                    .filter(|r| {
+                        key(&r.url) == **k || r.duplicates.iter().any(|d| key(&d.url) == **k)
+                    })
+                    .collect();
+                assert_eq!(
+                    holders.len(),
+                    1,
+                    "{query}: a URL {a} and {b} share is not one result"
+                );
+                let r = holders[0];
+                assert!(
+                    r.engines.contains(a) && r.engines.contains(b),
+                    "{query}: {} lists {:?}, not both {a} and {b}",
+                    r.url,
+                    r.engines
+                );
+            }
+            overlaps.push(((a.clone(), b.clone()), shared.len()));
+        }
+    }
+    overlaps
+}
+
+fn overlap(overlaps: &[((String, String), usize)], a: &str, b: &str) -> usize {
+    overlaps
+        .iter()
+        .find(|((x, y), _)| (x == a && y == b) || (x == b && y == a))
+        .map_or(0, |(_, n)| *n)
+}
+
+#[tokio::test]
+async fn caffeine_real_pages_fuse_bing_and_duckduckgo_agreement() {
+    let overlaps = check_fusion(
+        &[
+            ("bing", "bing/celina2026_does-caffeine-affect-sleep.html"),
+            (
+                "duckduckgo",
+                "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
+            ),
+            ("wikipedia", "wikipedia/celina2026_caffeine-sleep.json"),
+            (
+                "google_news",
+                "google_news/celina2026_caffeine-sleep.rss.xml",
+            ),
+        ],
+        // google_news is in `news` only: ask both categories.
+        "!general !news does caffeine affect sleep",
+    )
+    .await;
+    eprintln!("caffeine overlaps: {overlaps:?}");
+    // The data README counts bing∩duckduckgo = 9 of 10.
+    assert!(
+        overlap(&overlaps, "bing", "duckduckgo") >= 9,
+        "{overlaps:?}"
+    );
+}
+
+#[tokio::test]
+async fn javascript_tutorial_real_pages_fuse_brave_startpage_mojeek_yahoo() {
+    let overlaps = check_fusion(
+        &[
+            ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
+            ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
+            (
+                "startpage",
+                "startpage/wsmcp2026_javascript-tutorial_http.html",
+            ),
+            ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
+            ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
+            ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
+        ],
+        "javascript tutorial",
+    )
+    .await;
+    eprintln!("javascript overlaps: {overlaps:?}");
+    // The data README: brave∩startpage 7, brave∩mojeek 5, brave∩yahoo 5.
+    // (6 with startpage's plain-HTTP page, which the fan-out would get.)
+    assert!(
+        overlap(&overlaps, "brave", "startpage") >= 6,
+        "{overlaps:?}"
+    );
+    assert!(overlap(&overlaps, "brave", "mojeek") >= 5, "{overlaps:?}");
+    assert!(overlap(&overlaps, "brave", "yahoo") >= 5, "{overlaps:?}");
+}
+
+#[tokio::test]
+async fn hello_real_pages_fuse_bing_duckduckgo_and_aol_yahoo() {
+    let overlaps = check_fusion(
+        &[
+            ("bing", "bing/sep2021_hello.html"),
+            ("duckduckgo", "duckduckgo/sep2021_hello.html"),
+            ("yahoo", "yahoo/sep2021_hello.html"),
+            ("aol", "aol/sep2021_hello.html"),
+            ("ask", "ask/sep2021_hello.html"),
+        ],
+        "Hello",
+    )
+    .await;
+    eprintln!("hello overlaps: {overlaps:?}");
+    // The data README: bing∩duckduckgo 8, aol∩yahoo 8.
+    assert!(
+        overlap(&overlaps, "bing", "duckduckgo") >= 8,
+        "{overlaps:?}"
+    );
+    assert!(overlap(&overlaps, "aol", "yahoo") >= 8, "{overlaps:?}");
+}
+
+/// The same misbehaviours through the SHIPPED presets and their real
+/// parsers: each reported with its kind, the real page beside them fused
+/// intact, the search over within the deadline.
+#[tokio::test]
+async fn hostile_engines_through_shipped_presets() {
+    let script_page = r#"<html><body>
+<div class="result"><a class="result__a" href="javascript:alert(1)">Click me</a>
+  <a class="result__snippet">pwned</a></div>
+<div class="result"><a class="result__a" href="https://inert.example/page"><script>alert(1)</script>Inert &lt;script&gt;alert(2)&lt;/script&gt;</a>
+  <a class="result__snippet">&lt;img src=x onerror=alert(3)&gt; text</a></div>
+</body></html>"#;
+    let plan: Vec<(&str, Behavior)> = vec![
+        (
+            "brave",
+            Behavior::fixture("brave/wsmcp2026_javascript-tutorial.html"),
+        ),
+        ("mojeek", Behavior::Hang),
+        (
+            "wikipedia",
+            Behavior::Trickle {
+                chunk: Bytes::from_static(b" "),
+                every: Duration::from_millis(40),
+            },
+        ),
+        ("startpage", Behavior::Huge { bytes: 1 << 30 }),
+        (
+            "yahoo",
+            Behavior::Page {
+                body: Bytes::from((0..=255u8).cycle().take(200_000).collect::<Vec<u8>>()),
+                content_type: "text/html".into(),
+            },
+        ),
+        ("ecosia", Behavior::RedirectLoop),
+        (
+            "bing",
+            Behavior::fixture("bing/wsmcp2026_javascript-tutorial.html"),
+        ),
+        (
+            "duckduckgo",
+            Behavior::page(script_page, "text/html; charset=utf-8"),
+        ),
+        ("aol", Behavior::Status(500)),
+        ("ask", Behavior::Status(429)),
+    ];
+    let names: Vec<&str> = plan.iter().map(|(n, _)| *n).collect();
+    let mut config = support::shipped_config();
+    support::keep_only(&mut config, &names);
+    config.server.deadline_ms = 1500;
+    config.server.results_per_page = 1000;
+    let mut servers = Vec::new();
+    for (name, behavior) in plan {
+        let server = LoopbackEngine::spawn(behavior).await;
+        support::point_at(&mut config, name, &server.base_url());
+        config
+            .engines
+            .iter_mut()
+            .find(|e| e.name == name)
+            .unwrap()
+            .timeout_ms = 800;
+        servers.push(server);
+    }
+    let client = http_client(&config.server).unwrap();
+    let s = Searcher::new(Arc::new(config), client);
+    let started = Instant::now();
+    let q = s.parse_query("javascript tutorial", 1);
+    let resp = s.search(&q, &SearchOptions::default()).await;
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_millis(800 + 600),
+        "search took {took:?}"
+    );
+
+    for (engine, kind) in [
+        ("mojeek", FailureKind::Timeout),
+        ("wikipedia", FailureKind::Timeout),
+        ("startpage", FailureKind::TooLarge),
+        ("yahoo", FailureKind::Parse),
+        ("ecosia", FailureKind::Network),
+        ("bing", FailureKind::Blocked),
+        ("aol", FailureKind::Http5xx),
+        ("ask", FailureKind::TooManyRequests),
+    ] {
+        let r = report(&resp, engine);
+        assert_eq!(r.failure, Some(kind), "{engine}: {r:?}");
+    }
+    assert_eq!(report(&resp, "brave").failure, None);
+    assert!(report(&resp, "brave").results >= 5);
+    assert_eq!(report(&resp, "duckduckgo").failure, None);
+    // Every one of Brave's records is there, kept or attached.
+    let brave: usize = resp
+        .results
+        .iter()
+        .map(|r| {
+            usize::from(r.engine == "brave")
+                + r.duplicates.iter().filter(|d| d.engine == "brave").count()
+        })
+        .sum();
+    assert_eq!(brave, report(&resp, "brave").results);
+    // The script page gave one inert text result and no javascript: link.
+    assert!(resp.results.iter().all(|r| r.url.starts_with("http")));
+    let inert = resp
+        .results
+        .iter()
+        .find(|r| r.url == "https://inert.example/page")
+        .expect("the http result of the script page");
+    assert!(!inert.title.contains("<script>alert(1)"), "{}", inert.title);
+    assert!(
+        inert.content.contains("onerror"),
+        "escaped text stays text: {}",
+        inert.content
+    );
+}
