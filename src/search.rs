@@ -517,7 +517,11 @@ impl Searcher {
                         "engine could not be built from its configuration",
                     )),
                     Some(engine) => {
-                        match tokio::time::timeout(budget, fetch(&client, engine, query, cap, slots)).await
+                        match tokio::time::timeout(
+                            budget,
+                            fetch(&client, engine, query, cap, slots),
+                        )
+                        .await
                         {
                             Ok(r) => r,
                             Err(_) => Err(Failure::new(
