@@ -107,6 +107,12 @@ struct Inner {
     /// page size), mixed into cache keys so a reload never serves answers
     /// of the old engines, while processes on one file share entries.
     config_tag: u64,
+    /// Parses running at once: one per core. Parsing is pure CPU; more at
+    /// once only slows each one and starves the threads that answer
+    /// cached searches and 503s. A parse waiting here counts against its
+    /// engine's timeout, so under overload engines time out instead of
+    /// piling up.
+    parse_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl Inner {
@@ -122,7 +128,9 @@ impl Inner {
             &serde_json::to_vec(&(&config.engines, config.server.results_per_page))
                 .unwrap_or_default(),
         );
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Inner {
+            parse_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
             config,
             client,
             engines,
@@ -505,6 +513,7 @@ impl Searcher {
             let engine = self.inner.engines.get(i).cloned().flatten();
             let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
             let client = self.inner.client.clone();
+            let slots = self.inner.parse_slots.clone();
             let admission = health.admission(&ec.name, SystemTime::now());
             let tape = Tape {
                 record: self.inner.tape.record.clone(),
@@ -533,7 +542,7 @@ impl Searcher {
                     Some(engine) => {
                         match tokio::time::timeout(
                             budget,
-                            fetch(&client, engine, query, cap, &tape),
+                            fetch(&client, engine, query, cap, &tape, slots),
                         )
                         .await
                         {
@@ -619,6 +628,7 @@ async fn fetch(
     query: &Query,
     cap: usize,
     tape: &Tape,
+    parse_slots: Arc<tokio::sync::Semaphore>,
 ) -> Result<Parsed, Failure> {
     let raw = match tape.replay.clone() {
         Some(dir) => replay(dir, engine.config().name.clone(), query.clone(), cap).await?,
@@ -633,7 +643,11 @@ async fn fetch(
     if !status.is_success() {
         return Err(status_failure(status));
     }
+    // Never closed, so acquiring only waits. The slot goes with the parse:
+    // a search that times out meanwhile does not free it early.
+    let slot = parse_slots.acquire_owned().await.ok();
     tokio::task::spawn_blocking(move || {
+        let _slot = slot;
         let text = crate::engines::decode_body(&raw.body, raw.content_type.as_deref());
         engine.parse(&text)
     })
