@@ -391,6 +391,9 @@ impl Config {
                 ));
             }
         }
+        for (key, message) in self.limits.problems() {
+            out.push(Problem::at(&[&["limits", key], &["limits"]], message));
+        }
         let mut names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut shortcuts: BTreeMap<String, usize> = BTreeMap::new();
         for (i, e) in self.engines.iter().enumerate() {

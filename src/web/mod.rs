@@ -208,7 +208,7 @@ async fn search(
                 .into_response()
         }
         Format::Json => {
-            let answer = json::SearxngAnswer::from_response(&resp, params.limit);
+            let answer = json::answer(&resp, params.limit);
             ([no_store], axum::Json(answer)).into_response()
         }
         Format::Csv => {
