@@ -17,16 +17,17 @@
 //!    and `百度 百科` ≡ `百度百科` (CJK ideographs and kana never need spaces;
 //!    Hangul keeps them).
 //! 3. **Site-name suffixes**: a trailing segment after a separator (`-`, `|`,
-//!    `_`, `·`, `»`, in any width or spacing) goes when it is a known site name
+//!    `_`, `·`, `::`, in any width or spacing) goes when it is a known site name
 //!    ([`KNOWN_SITES`]: `Wikipedia`, `百度百科`, `知乎`, `MDN`, `YouTube`, …), a
-//!    domain name (`w3schools.com`), a short (≤ 4 words) segment after `|`,
-//!    `·` or `»`, or a short CJK segment (≤ 6 characters) after `-` or `_`.
+//!    domain name (`w3schools.com`, also at the end of a short segment), a
+//!    short (≤ 4 words) segment after `|`, `·` or `::`, or a short CJK segment (≤ 6 characters) after `-` or `_`.
 //!    A plain `-` before a Latin segment is kept unless the segment is known:
 //!    `Star Wars: Episode IV - A New Hope` must not lose its subtitle. The
 //!    head must keep at least 2 characters (and, for the short-segment
 //!    rules, twice the segment's length), so a title is never emptied.
-//! 4. **Truncation marks**: `...`, `…`, `⋯` and runs of two or more dots at
-//!    the end are removed. A truncated title therefore equals its full form
+//! 4. **Truncation marks and final punctuation**: `...`, `…`, `⋯` and any
+//!    final `.!?,;:` are removed (`People are near water.` ≡ `People are near
+//!    water`). A truncated title therefore equals its full form
 //!    only when the cut fell where the full form ends; [`same_title`] also
 //!    accepts a truncated title that is a prefix of the other, for pairwise
 //!    use (a hash map over [`normalize`] cannot do prefixes).
@@ -45,48 +46,94 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 /// form and sorted (binary search).
 pub const KNOWN_SITES: &[&str] = &[
     "360百科",
+    "360问答",
     "amazon.com",
+    "ap news",
+    "associated press",
     "bbc",
     "bbc news",
+    "bbc.com",
     "bilibili",
+    "bloomberg",
     "britannica",
     "cnn",
+    "cnn.com",
+    "crates.io",
     "csdn",
+    "csdn.net",
     "csdn博客",
+    "docs.rs",
     "ebay",
     "encyclopedia britannica",
     "facebook",
+    "forbes",
     "github",
+    "healthline",
     "imdb",
     "instagram",
     "linkedin",
+    "mayo clinic",
     "mdn",
     "mdn web docs",
     "medium",
     "merriam-webster",
+    "mozilla",
+    "npr",
+    "python.org",
     "quora",
     "reddit",
     "reuters",
+    "server fault",
+    "sleep foundation",
+    "stack exchange",
     "stack overflow",
+    "superuser",
+    "techcrunch",
     "the guardian",
     "the new york times",
+    "the verge",
+    "the washington post",
+    "tripadvisor",
     "twitter",
     "w3schools",
+    "w3schools.com",
+    "webmd",
+    "wikihow",
     "wikipedia",
     "wikipedia,the free encyclopedia",
+    "wired",
+    "yelp",
     "youtube",
     "互动百科",
+    "人民网",
+    "今日头条",
+    "优酷",
     "凤凰网",
+    "凤凰网资讯",
     "博客园",
     "哔哩哔哩",
+    "央视网",
+    "微博",
+    "快速问医生",
+    "手机搜狐",
     "搜狐",
     "搜狐新闻",
     "搜狐网",
+    "搜狗百科",
+    "新华网",
+    "新浪",
     "新浪博客",
     "新浪新闻",
     "新浪网",
     "新浪财经",
+    "爱奇艺",
+    "爱问知识人",
+    "百度",
+    "百度作业帮",
+    "百度健康",
     "百度图片",
+    "百度宝宝知道",
+    "百度拇指医生",
     "百度文库",
     "百度新闻",
     "百度百科",
@@ -102,6 +149,7 @@ pub const KNOWN_SITES: &[&str] = &[
     "网易新闻",
     "腾讯新闻",
     "腾讯网",
+    "腾讯视频",
     "豆瓣",
     "豆瓣电影",
 ];
@@ -279,7 +327,7 @@ fn fold(chars: impl Iterator<Item = char>, out: &mut String) {
 }
 
 fn is_sep(c: char) -> bool {
-    matches!(c, '-' | '|' | '_' | '·' | '»')
+    matches!(c, '-' | '|' | '_' | '·')
 }
 
 /// Removes truncation marks and site-name suffixes until nothing changes.
@@ -297,12 +345,11 @@ fn strip_tail(out: &mut String) {
 }
 
 fn strip_truncation(out: &mut String) {
-    let trimmed = out.trim_end_matches(' ');
-    let len = if trimmed.ends_with("..") {
-        trimmed.trim_end_matches('.').trim_end_matches(' ').len()
-    } else {
-        trimmed.len()
-    };
+    // Terminal punctuation goes too: headlines and result titles differ in a
+    // final `.` or `!` far more often than in meaning.
+    let len = out
+        .trim_end_matches([' ', '.', '!', '?', ',', ';', ':'])
+        .len();
     if len > 0 {
         out.truncate(len);
     }
@@ -311,20 +358,23 @@ fn strip_truncation(out: &mut String) {
 fn strip_site_suffix(out: &mut String) {
     // Up to two separators back, so a known name containing a separator
     // (`merriam-webster`) is found whole.
-    let mut seps = out.char_indices().rev().filter(|&(_, c)| is_sep(c));
-    let Some((last, sep)) = seps.next() else {
+    let candidates: [Option<(usize, usize)>; 2] = {
+        let mut seps = separators_rev(out);
+        [seps.next(), seps.next()]
+    };
+    let Some((last, _)) = candidates[0] else {
         return;
     };
-    let candidates = [Some((last, sep)), seps.next()];
-    for (pos, sep) in candidates.into_iter().flatten() {
-        let segment = &out[pos + sep.len_utf8()..];
-        let head = out[..pos].trim_end_matches(|c: char| is_sep(c) || c == ' ');
+    for (pos, sep_len) in candidates.into_iter().flatten() {
+        let segment = &out[pos + sep_len..];
+        let head = out[..pos].trim_end_matches(|c: char| is_sep(c) || c == ' ' || c == ':');
         let head_chars = head.chars().count();
         if head_chars < 2 || segment.is_empty() {
             continue;
         }
+        let sep = out[pos..].chars().next().unwrap_or('-');
         let strip = KNOWN_SITES.binary_search(&segment).is_ok()
-            || (pos == last && is_domain(segment))
+            || (pos == last && ends_with_domain(segment))
             || (pos == last && generic_site(sep, segment, head_chars));
         if strip {
             let len = head.len();
@@ -332,6 +382,31 @@ fn strip_site_suffix(out: &mut String) {
             return;
         }
     }
+}
+
+/// Byte positions and lengths of separators, last first: the characters of
+/// [`is_sep`], and `::` (a single `:` starts a subtitle, not a site name).
+fn separators_rev(s: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    s.char_indices().rev().filter_map(move |(i, c)| {
+        if is_sep(c) {
+            Some((i, c.len_utf8()))
+        } else if c == ':' && s[i + 1..].starts_with(':') {
+            Some((i, 2))
+        } else {
+            None
+        }
+    })
+}
+
+/// The segment is a domain name, or a short name ending in one
+/// (`游民星空 gamersky.com`, folded to `游民星空gamersky.com`).
+fn ends_with_domain(segment: &str) -> bool {
+    let name_len = segment
+        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '.')
+        .len();
+    segment.split(' ').count() <= 4
+        && segment.chars().count() <= 30
+        && is_domain(&segment[name_len..])
 }
 
 /// `w3schools.com`, `zh.wikipedia.org`: letters/digits/hyphens in dot-separated
@@ -349,11 +424,11 @@ fn is_domain(s: &str) -> bool {
 /// The general rule for short segments that look like a site name.
 fn generic_site(sep: char, segment: &str, head_chars: usize) -> bool {
     let seg_chars = segment.chars().count();
-    if head_chars < 2 * seg_chars || segment.ends_with(['?', '!', '.']) {
+    if head_chars < 2 * seg_chars {
         return false;
     }
     match sep {
-        '|' | '·' | '»' => {
+        '|' | '·' | ':' => {
             segment.split(' ').count() <= 4
                 && seg_chars <= 30
                 && segment.chars().any(char::is_alphanumeric)

@@ -484,7 +484,9 @@ fn write_path(path: &str, out: &mut String) {
     if out[start..].contains("/.") {
         let resolved = resolve_dots(&out[start..]);
         out.truncate(start);
-        out.push_str(&resolved);
+        // Leading empty segments were dropped above; `..` can expose more.
+        out.push('/');
+        out.push_str(resolved.trim_start_matches('/'));
     }
     let trimmed = out[start..].trim_end_matches('/').len();
     out.truncate(start + trimmed);
