@@ -152,3 +152,30 @@ async fn saved_pages_import_as_recordings_that_parse() {
     }
     std::fs::remove_dir_all(&out).ok();
 }
+
+#[tokio::test]
+async fn a_folder_of_saved_pages_replays_directly() {
+    // `--replay ../shared/data/serp`: the index names engine, query and kind;
+    // for `javascript tutorial` Bing was captured both blocked (browser) and
+    // answering (plain HTTP): the answering page is used.
+    let serp = support::crate_dir().join("../shared/data/serp");
+    let engines = ["brave", "mojeek", "startpage", "yahoo", "bing"];
+    let mut config = support::shipped_config();
+    support::keep_only(&mut config, &engines);
+    let searcher = Searcher::from_config(config)
+        .unwrap()
+        .with_recording(None, Some(serp));
+    let resp = searcher
+        .search(
+            &searcher.parse_query("javascript tutorial", 1),
+            &SearchOptions::default(),
+        )
+        .await;
+    for name in engines {
+        let r = resp.engines.iter().find(|r| r.engine == name).unwrap();
+        assert!(r.failure.is_none() && r.results >= 5, "{r:?}");
+    }
+    // Several engines agree on w3schools and MDN: they are fused, not repeated.
+    let agreed = resp.results.iter().filter(|r| r.engines.len() >= 3).count();
+    assert!(agreed >= 3, "only {agreed} results found by 3+ engines");
+}
