@@ -52,6 +52,8 @@ pub struct Config {
     pub dedup: dedup::Settings,
     /// `[cache]`
     pub cache: CacheConfig,
+    /// `[limits]`: per-client rate limit and the cap on searches in flight.
+    pub limits: crate::limit::LimitsConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
@@ -118,6 +120,8 @@ pub struct CacheConfig {
     pub url: String,
     /// Seconds a fused result stays cached.
     pub ttl_s: u64,
+    /// Memory backend: approximate megabytes of results kept at most.
+    pub memory_mb: u64,
 }
 
 impl Default for CacheConfig {
@@ -126,6 +130,7 @@ impl Default for CacheConfig {
             backend: CacheBackend::Memory,
             url: "redis://127.0.0.1:6379/".into(),
             ttl_s: 300,
+            memory_mb: 64,
         }
     }
 }
@@ -249,7 +254,9 @@ fn default_page_size() -> u32 {
 }
 
 /// The placeholders a URL template may use.
-pub const PLACEHOLDERS: [&str; 4] = ["query", "page", "offset", "lang"];
+/// (`{page0}` is the 0-based page, `{offset1}` the 1-based offset: some
+/// engines count from 0, others from 1.)
+pub const PLACEHOLDERS: [&str; 6] = ["query", "page", "offset", "lang", "page0", "offset1"];
 
 impl Config {
     /// Reads and validates a file; the first problem is the error.
@@ -503,11 +510,18 @@ impl EngineConfig {
                 format!("engine.page_size of {who:?}: must be at least 1"),
             ));
         }
-        if self.categories.is_empty() || self.categories.iter().any(|c| !is_word(c)) {
+        if self.categories.is_empty()
+            || self
+                .categories
+                .iter()
+                .any(|c| c.trim().is_empty() || c.contains('!'))
+        {
             out.push(Problem::engine(
                 i,
                 "categories",
-                format!("engine.categories of {who:?}: needs at least one name, each without spaces or '!'"),
+                format!(
+                    "engine.categories of {who:?}: needs at least one non-empty name, without '!'"
+                ),
             ));
         }
         for (name, value) in &self.headers {
@@ -530,12 +544,15 @@ impl EngineConfig {
     fn parse_problems(&self, i: usize, out: &mut Vec<Problem>) {
         let who = &self.name;
         let p = &self.parse;
+        // What each kind cannot do without; the kind's builder checks the
+        // values themselves (selector syntax, pointers, templates).
         let needs: &[(&str, &Option<String>)] = match self.kind {
-            EngineKind::Json | EngineKind::Html => &[
+            EngineKind::Html => &[
                 ("results", &p.results),
                 ("title", &p.title),
                 ("url", &p.url),
             ],
+            EngineKind::Json => &[("title", &p.title), ("url", &p.url)],
             EngineKind::Feed | EngineKind::Searxng => &[],
         };
         for (field, value) in needs {
@@ -549,37 +566,6 @@ impl EngineConfig {
                         "engine.parse.{field} of {who:?}: required for kind {:?}",
                         kind_name(self.kind)
                     ),
-                });
-            }
-        }
-        let fields: [(&str, &Option<String>); 6] = [
-            ("results", &p.results),
-            ("title", &p.title),
-            ("url", &p.url),
-            ("snippet", &p.snippet),
-            ("skip", &p.skip),
-            ("suggestions", &p.suggestions),
-        ];
-        for (field, value) in fields {
-            let Some(value) = value.as_deref() else {
-                continue;
-            };
-            let bad = match self.kind {
-                EngineKind::Html => check_selector(value).err(),
-                EngineKind::Json if matches!(field, "results" | "suggestions") => {
-                    check_pointer(value).err()
-                }
-                _ => None,
-            };
-            if let Some(m) = bad {
-                out.push(Problem {
-                    paths: vec![path(&[
-                        Seg::Key("engine"),
-                        Seg::Index(i),
-                        Seg::Key("parse"),
-                        Seg::Key(field),
-                    ])],
-                    message: format!("engine.parse.{field} of {who:?}: {m}"),
                 });
             }
         }
@@ -683,7 +669,7 @@ pub fn check_template(template: &str) -> Result<(), String> {
         let name = &after[..close];
         if !PLACEHOLDERS.contains(&name) {
             return Err(format!(
-                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}})"
+                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}})"
             ));
         }
         has_query |= name == "query";
@@ -699,39 +685,6 @@ pub fn check_template(template: &str) -> Result<(), String> {
         return Err(format!("{template:?} has no {{query}} placeholder"));
     }
     check_http_url(&filled)
-}
-
-/// A CSS selector, optionally followed by `@attr`.
-fn check_selector(value: &str) -> Result<(), String> {
-    let selector = match value.rsplit_once('@') {
-        Some((sel, attr))
-            if !attr.is_empty()
-                && attr
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == ':') =>
-        {
-            sel
-        }
-        _ => value,
-    };
-    if selector.trim().is_empty() {
-        // `@href` alone reads the attribute of the result element itself.
-        return Ok(());
-    }
-    scraper::Selector::parse(selector)
-        .map(|_| ())
-        .map_err(|e| format!("{selector:?} is not a valid CSS selector ({e})"))
-}
-
-/// An RFC 6901 JSON pointer: empty, or `/`-separated.
-fn check_pointer(value: &str) -> Result<(), String> {
-    if value.is_empty() || value.starts_with('/') {
-        Ok(())
-    } else {
-        Err(format!(
-            "{value:?} is not a JSON pointer (it starts with '/', like \"/query/search\")"
-        ))
-    }
 }
 
 /// One step of a path into the document.

@@ -18,13 +18,19 @@
 //! | [`web`] | axum router, handlers, output formats |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`recording`] | saved engine answers for offline replay |
+//! | [`health`] | per-engine health, suspension, `/stats` and `/metrics` |
+//! | [`cache`] | fused-result cache (memory or Redis), coalescing |
+//! | [`limit`] | per-client rate limit, cap on searches in flight |
 
+pub mod cache;
 pub mod config;
 pub mod dedup;
 pub mod engines;
 pub mod format;
 pub mod fusion;
+pub mod health;
 pub mod lab;
+pub mod limit;
 pub mod model;
 pub mod recording;
 pub mod search;

@@ -11,18 +11,29 @@
 //! [`SearchResponse::engines`] with a [`FailureKind`]; the others' results
 //! are used. Parsing is CPU work, so it runs on the blocking pool and never
 //! stalls the runtime's network threads.
+//!
+//! Around the fan-out sit the operational pieces (see [`crate::health`],
+//! [`crate::cache`], [`crate::limit`]): an engine suspended after repeated
+//! failures is not asked and is reported as `suspended` with the time it
+//! comes back; every engine outcome is recorded in the shared [`Health`];
+//! a search is answered from the cache when it can be, and identical
+//! searches in flight share one fan-out. [`Searcher::try_search`] also
+//! respects the `[limits] max_in_flight` cap and refuses the excess at once.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use futures::StreamExt;
 
+use crate::cache::{Cache, Source, cache_key};
 use crate::config::{Config, EngineConfig, ServerConfig};
 use crate::dedup;
 use crate::engines::{Engine, Parsed};
 use crate::fusion::{self, EngineAnswer};
+use crate::health::{Admission, Counters, Health};
+use crate::limit::{InFlight, Overloaded};
 use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
 use crate::recording;
 
@@ -78,7 +89,7 @@ pub struct Searcher {
     inner: Arc<Inner>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Inner {
     config: Arc<Config>,
     client: reqwest::Client,
@@ -89,6 +100,36 @@ struct Inner {
     /// Answer every request from this recording (`--replay`); an engine's
     /// own `replay` folder wins over it.
     replay_dir: Option<PathBuf>,
+    /// Outcomes of every engine; suspension.
+    health: Health,
+    /// Fused answers; coalescing of identical searches in flight.
+    cache: Cache,
+    /// The `[limits] max_in_flight` cap of [`Searcher::try_search`].
+    in_flight: InFlight,
+}
+
+impl Inner {
+    fn build(
+        config: Arc<Config>,
+        client: reqwest::Client,
+        engines: Vec<Option<Arc<dyn Engine>>>,
+    ) -> Inner {
+        let health = Health::default();
+        health.register(config.engines.iter().map(|e| e.name.clone()));
+        let in_flight = InFlight::new(config.limits.max_in_flight);
+        Inner {
+            record_dir: config.server.record_dir.clone(),
+            replay_dir: None,
+            config,
+            client,
+            engines,
+            health,
+            // Storage is opted into ([`Searcher::with_cache`]); identical
+            // concurrent searches are coalesced regardless.
+            cache: Cache::off(),
+            in_flight,
+        }
+    }
 }
 
 impl Searcher {
@@ -106,15 +147,8 @@ impl Searcher {
                 }
             })
             .collect();
-        let record_dir = config.server.record_dir.clone();
         Searcher {
-            inner: Arc::new(Inner {
-                config,
-                client,
-                engines,
-                record_dir,
-                replay_dir: None,
-            }),
+            inner: Arc::new(Inner::build(config, client, engines)),
         }
     }
 
@@ -143,32 +177,45 @@ impl Searcher {
             .iter()
             .map(|c| engines.iter().find(|e| e.config().name == c.name).cloned())
             .collect();
-        let record_dir = config.server.record_dir.clone();
         Searcher {
-            inner: Arc::new(Inner {
-                config,
-                client,
-                engines,
-                record_dir,
-                replay_dir: None,
-            }),
+            inner: Arc::new(Inner::build(config, client, engines)),
         }
     }
 
     /// The same searcher, saving every raw engine answer into `record` and
     /// answering from the recording `replay` instead of the network (either
     /// may be `None`; `record` = `None` keeps `[server] record_dir`).
-    pub fn with_recording(self, record: Option<PathBuf>, replay: Option<PathBuf>) -> Self {
-        let inner = &self.inner;
-        Searcher {
-            inner: Arc::new(Inner {
-                config: inner.config.clone(),
-                client: inner.client.clone(),
-                engines: inner.engines.clone(),
-                record_dir: record.or_else(|| inner.record_dir.clone()),
-                replay_dir: replay,
-            }),
+    pub fn with_recording(mut self, record: Option<PathBuf>, replay: Option<PathBuf>) -> Self {
+        let inner = Arc::make_mut(&mut self.inner);
+        if record.is_some() {
+            inner.record_dir = record;
         }
+        inner.replay_dir = replay;
+        self
+    }
+
+    /// The same searcher recording into `health` (shared with an earlier
+    /// searcher across a reload, so counts and suspensions survive it).
+    pub fn with_health(mut self, health: Health) -> Self {
+        health.register(self.inner.config.engines.iter().map(|e| e.name.clone()));
+        Arc::make_mut(&mut self.inner).health = health;
+        self
+    }
+
+    /// The same searcher answering from and storing into `cache`.
+    pub fn with_cache(mut self, cache: Cache) -> Self {
+        Arc::make_mut(&mut self.inner).cache = cache;
+        self
+    }
+
+    /// The health book this searcher records into.
+    pub fn health(&self) -> &Health {
+        &self.inner.health
+    }
+
+    /// The cache this searcher uses.
+    pub fn cache(&self) -> &Cache {
+        &self.inner.cache
     }
 
     /// The configuration in use.
@@ -202,13 +249,16 @@ impl Searcher {
                     }
                     continue;
                 }
-                if config
+                // `!social_media` names the category "social media".
+                let spaced = bang.replace('_', " ");
+                if let Some(c) = config
                     .engines
                     .iter()
-                    .any(|e| e.categories.iter().any(|c| c == bang))
+                    .flat_map(|e| &e.categories)
+                    .find(|c| **c == bang || **c == spaced)
                 {
-                    if !categories.iter().any(|c| c == bang) {
-                        categories.push(bang.to_string());
+                    if !categories.contains(c) {
+                        categories.push(c.clone());
                     }
                     continue;
                 }
@@ -253,8 +303,76 @@ impl Searcher {
             .collect()
     }
 
-    /// Runs one search: fan-out under the deadline, dedup, fusion.
+    /// Runs one search: from the cache, or joined to an identical search in
+    /// flight, or fan-out under the deadline, dedup and fusion. Never
+    /// refused (the command line and autocomplete use it).
     pub async fn search(&self, query: &Query, opts: &SearchOptions) -> SearchResponse {
+        match self.cached(query, opts, false).await {
+            Ok(r) => r,
+            // Unreachable without a cap; total anyway.
+            Err(Overloaded) => self.search_uncached(query, opts).await,
+        }
+    }
+
+    /// [`Searcher::search`], but a search that would have to ask the
+    /// engines while `[limits] max_in_flight` searches already do is
+    /// refused at once (the web layer answers 503).
+    pub async fn try_search(
+        &self,
+        query: &Query,
+        opts: &SearchOptions,
+    ) -> Result<SearchResponse, Overloaded> {
+        self.cached(query, opts, true).await
+    }
+
+    async fn cached(
+        &self,
+        query: &Query,
+        opts: &SearchOptions,
+        capped: bool,
+    ) -> Result<SearchResponse, Overloaded> {
+        let counters = self.inner.health.counters();
+        Counters::bump(&counters.searches);
+        let settings = opts.dedup.as_ref().unwrap_or(&self.config().dedup);
+        let key = cache_key(query, settings, opts.explain);
+        let this = self.clone();
+        let (query, opts) = (query.clone(), opts.clone());
+        let (answer, source) = self
+            .inner
+            .cache
+            .get_or_try_search(&key, move || async move {
+                let _permit = if capped {
+                    this.inner.in_flight.try_enter().ok_or(Overloaded)?
+                } else {
+                    None
+                };
+                Ok(this.search_uncached(&query, &opts).await)
+            })
+            .await;
+        Counters::bump(match source {
+            Source::Hit => &counters.cache_hits,
+            Source::Produced => &counters.cache_misses,
+            Source::Coalesced => &counters.coalesced,
+        });
+        counters.cache_errors.store(
+            self.inner
+                .cache
+                .stats()
+                .errors
+                .load(std::sync::atomic::Ordering::Relaxed),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        match answer {
+            Ok(r) => Ok(Arc::try_unwrap(r).unwrap_or_else(|shared| (*shared).clone())),
+            Err(Overloaded) => {
+                Counters::bump(&counters.overloaded);
+                Err(Overloaded)
+            }
+        }
+    }
+
+    /// Fan-out under the deadline, dedup, fusion: no cache.
+    pub async fn search_uncached(&self, query: &Query, opts: &SearchOptions) -> SearchResponse {
         let started = Instant::now();
         let config = self.config();
         let selected = self.select(query);
@@ -370,6 +488,7 @@ impl Searcher {
         let config = self.config();
         let deadline = Duration::from_millis(config.server.deadline_ms);
         let cap = config.server.max_body_bytes;
+        let health = &self.inner.health;
         let futures = selected.iter().map(|&i| {
             let ec = &config.engines[i];
             let engine = self.inner.engines.get(i).cloned().flatten();
@@ -379,9 +498,23 @@ impl Searcher {
                 record: self.inner.record_dir.clone(),
                 replay: ec.replay.clone().or_else(|| self.inner.replay_dir.clone()),
             };
+            let admission = health.admission(&ec.name, SystemTime::now());
             async move {
                 let started = Instant::now();
                 let result = match engine {
+                    _ if matches!(admission, Admission::Suspended { .. }) => {
+                        let until = match admission {
+                            Admission::Suspended { until } => until,
+                            Admission::Allowed => SystemTime::now(),
+                        };
+                        Err(Failure::new(
+                            FailureKind::Suspended,
+                            format!(
+                                "suspended after repeated failures; asked again after {}",
+                                httpdate::fmt_http_date(until)
+                            ),
+                        ))
+                    }
                     None => Err(Failure::new(
                         FailureKind::Parse,
                         "engine could not be built from its configuration",
@@ -407,7 +540,20 @@ impl Searcher {
                 }
             }
         });
-        futures::future::join_all(futures).await
+        let outcomes = futures::future::join_all(futures).await;
+        let now = SystemTime::now();
+        for (&i, outcome) in selected.iter().zip(&outcomes) {
+            health.record(
+                &config.engines[i].name,
+                crate::health::Outcome {
+                    elapsed: Duration::from_millis(outcome.elapsed_ms),
+                    results: outcome.result.as_ref().map_or(0, |p| p.hits.len()),
+                    failure: outcome.result.as_ref().err().map(|f| f.kind),
+                },
+                now,
+            );
+        }
+        outcomes
     }
 }
 

@@ -1,0 +1,750 @@
+//! Engine health: what each member engine did lately, and whether to ask it.
+//!
+//! Every engine outcome of every search is recorded here: requests, results,
+//! errors by [`FailureKind`], latency and a *reliability* (the share of
+//! successes among the last [`HealthPolicy::window`] outcomes).
+//!
+//! **Suspension.** An engine that keeps failing is not asked for a while, so
+//! a dead or blocking site does not cost every search its timeout and we do
+//! not hammer a site that told us to stop. After
+//! [`HealthPolicy::failures_before_suspend`] consecutive failures the engine
+//! is suspended for [`HealthPolicy::base_backoff`] (30 s), doubling with every
+//! further consecutive failure up to [`HealthPolicy::max_backoff`] (10 min).
+//! A block (CAPTCHA, bot check) or an HTTP 429 suspends at once, starting at
+//! [`HealthPolicy::blocked_backoff`] (5 min): asking again sooner only
+//! prolongs a block. When the time is up the engine is asked again; one
+//! success clears the failure count and the suspension.
+//!
+//! **Latency.** Two views of the same samples: a ring of the last
+//! [`LATENCY_RING`] samples gives exact recent p50/p95/p99 for `/stats`, and
+//! cumulative fixed buckets ([`LATENCY_BUCKETS_MS`]) feed the Prometheus
+//! histogram, which must never forget.
+//!
+//! All logic takes the time as an argument (`SystemTime`, which is also what
+//! `/stats` shows), so it is tested without sleeping. [`Health`] is a cheap,
+//! thread-safe handle; its lock is never held across an `.await`.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use crate::model::{EngineReport, FailureKind};
+
+/// Upper bounds (ms) of the latency histogram buckets; `+Inf` is implied.
+pub const LATENCY_BUCKETS_MS: [u64; 11] =
+    [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000];
+
+/// How many recent latency samples the percentiles are computed over.
+pub const LATENCY_RING: usize = 256;
+
+/// Every failure kind, in a fixed order (for arrays and stable output).
+pub const FAILURE_KINDS: [FailureKind; 9] = [
+    FailureKind::Timeout,
+    FailureKind::Network,
+    FailureKind::TooManyRequests,
+    FailureKind::Http4xx,
+    FailureKind::Http5xx,
+    FailureKind::Blocked,
+    FailureKind::Parse,
+    FailureKind::TooLarge,
+    FailureKind::Suspended,
+];
+
+fn kind_index(kind: FailureKind) -> usize {
+    FAILURE_KINDS
+        .iter()
+        .position(|k| *k == kind)
+        .unwrap_or(FAILURE_KINDS.len() - 1)
+}
+
+/// When to suspend an engine and for how long.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HealthPolicy {
+    /// Consecutive ordinary failures before the first suspension.
+    pub failures_before_suspend: u32,
+    /// The first suspension after ordinary failures.
+    pub base_backoff: Duration,
+    /// The longest suspension.
+    pub max_backoff: Duration,
+    /// The first suspension after a block or an HTTP 429.
+    pub blocked_backoff: Duration,
+    /// How many recent outcomes the reliability is computed over.
+    pub window: usize,
+}
+
+impl Default for HealthPolicy {
+    fn default() -> Self {
+        HealthPolicy {
+            failures_before_suspend: 3,
+            base_backoff: Duration::from_secs(30),
+            max_backoff: Duration::from_secs(600),
+            blocked_backoff: Duration::from_secs(300),
+            window: 100,
+        }
+    }
+}
+
+impl HealthPolicy {
+    /// The suspension after `consecutive` failures, the last one of `kind`;
+    /// `None` when the engine is still asked.
+    pub fn backoff(&self, consecutive: u32, kind: FailureKind) -> Option<Duration> {
+        let (base, excess) = if matches!(kind, FailureKind::Blocked | FailureKind::TooManyRequests)
+        {
+            // A block counts from its first occurrence.
+            (self.blocked_backoff, consecutive.saturating_sub(1))
+        } else if consecutive >= self.failures_before_suspend.max(1) {
+            (
+                self.base_backoff,
+                consecutive - self.failures_before_suspend.max(1),
+            )
+        } else {
+            return None;
+        };
+        // 2^excess, saturating long before it could overflow.
+        let factor = 1u32.checked_shl(excess.min(20)).unwrap_or(u32::MAX);
+        Some(
+            base.checked_mul(factor)
+                .unwrap_or(self.max_backoff)
+                .min(self.max_backoff.max(base)),
+        )
+    }
+}
+
+/// One engine's answer to one search, as health sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outcome {
+    /// Time from request to parsed answer or failure.
+    pub elapsed: Duration,
+    /// Results parsed (0 on failure).
+    pub results: usize,
+    /// `None` when it answered.
+    pub failure: Option<FailureKind>,
+}
+
+impl From<&EngineReport> for Outcome {
+    fn from(r: &EngineReport) -> Self {
+        Outcome {
+            elapsed: Duration::from_millis(r.elapsed_ms),
+            results: r.results,
+            failure: r.failure,
+        }
+    }
+}
+
+/// Whether to ask an engine now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admission {
+    /// Ask it.
+    Allowed,
+    /// Do not ask it before `until`.
+    Suspended {
+        /// When it is asked again.
+        until: SystemTime,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct EngineState {
+    requests: u64,
+    results: u64,
+    successes: u64,
+    skipped: u64,
+    errors: [u64; FAILURE_KINDS.len()],
+    buckets: [u64; LATENCY_BUCKETS_MS.len()],
+    latency_sum_ms: u64,
+    latency_count: u64,
+    ring: VecDeque<u32>,
+    recent: VecDeque<bool>,
+    consecutive_failures: u32,
+    last_failure: Option<FailureKind>,
+    suspended_until: Option<SystemTime>,
+    suspensions: u64,
+}
+
+impl EngineState {
+    fn new() -> Self {
+        EngineState {
+            requests: 0,
+            results: 0,
+            successes: 0,
+            skipped: 0,
+            errors: [0; FAILURE_KINDS.len()],
+            buckets: [0; LATENCY_BUCKETS_MS.len()],
+            latency_sum_ms: 0,
+            latency_count: 0,
+            ring: VecDeque::with_capacity(LATENCY_RING),
+            recent: VecDeque::new(),
+            consecutive_failures: 0,
+            last_failure: None,
+            suspended_until: None,
+            suspensions: 0,
+        }
+    }
+
+    fn record(&mut self, policy: &HealthPolicy, outcome: Outcome, now: SystemTime) {
+        if outcome.failure == Some(FailureKind::Suspended) {
+            // Not asked: not a request, and not a fresh failure either.
+            self.skipped += 1;
+            return;
+        }
+        self.requests += 1;
+        let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
+        self.latency_sum_ms = self.latency_sum_ms.saturating_add(ms);
+        self.latency_count += 1;
+        if let Some(i) = LATENCY_BUCKETS_MS.iter().position(|b| ms <= *b) {
+            self.buckets[i] += 1;
+        }
+        if self.ring.len() == LATENCY_RING {
+            self.ring.pop_front();
+        }
+        self.ring.push_back(u32::try_from(ms).unwrap_or(u32::MAX));
+        if self.recent.len() >= policy.window.max(1) {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(outcome.failure.is_none());
+        match outcome.failure {
+            None => {
+                self.successes += 1;
+                self.results += outcome.results as u64;
+                self.consecutive_failures = 0;
+                self.last_failure = None;
+                self.suspended_until = None;
+            }
+            Some(kind) => {
+                self.errors[kind_index(kind)] += 1;
+                self.consecutive_failures = self.consecutive_failures.saturating_add(1);
+                self.last_failure = Some(kind);
+                if let Some(backoff) = policy.backoff(self.consecutive_failures, kind) {
+                    self.suspended_until = Some(now + backoff);
+                    self.suspensions += 1;
+                }
+            }
+        }
+    }
+
+    fn suspended_at(&self, now: SystemTime) -> Option<SystemTime> {
+        self.suspended_until.filter(|until| *until > now)
+    }
+
+    fn percentile(&self, p: f64) -> Option<u64> {
+        if self.ring.is_empty() {
+            return None;
+        }
+        let mut sorted: Vec<u32> = self.ring.iter().copied().collect();
+        sorted.sort_unstable();
+        // Nearest rank: the smallest sample with at least p of them at or below.
+        let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+        Some(u64::from(sorted[rank - 1]))
+    }
+
+    fn reliability(&self) -> Option<f64> {
+        if self.recent.is_empty() {
+            return None;
+        }
+        let ok = self.recent.iter().filter(|ok| **ok).count();
+        Some(ok as f64 / self.recent.len() as f64)
+    }
+}
+
+/// Process-wide counters (searches, cache, limits), lock-free.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Searches asked for (cached or not).
+    pub searches: AtomicU64,
+    /// Searches answered from the cache.
+    pub cache_hits: AtomicU64,
+    /// Searches that missed the cache.
+    pub cache_misses: AtomicU64,
+    /// Searches that waited on an identical search in flight instead of
+    /// asking the engines again.
+    pub coalesced: AtomicU64,
+    /// Cache operations that failed (Redis away) and were skipped.
+    pub cache_errors: AtomicU64,
+    /// Requests refused with 429 by the per-client rate limit.
+    pub rate_limited: AtomicU64,
+    /// Requests refused with 503 because too many searches were in flight.
+    pub overloaded: AtomicU64,
+}
+
+impl Counters {
+    /// Adds one to a counter.
+    pub fn bump(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[derive(Debug)]
+struct Inner {
+    policy: HealthPolicy,
+    engines: Mutex<BTreeMap<String, EngineState>>,
+    counters: Counters,
+    started: SystemTime,
+}
+
+/// The shared health book of every engine. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Health {
+    inner: Arc<Inner>,
+}
+
+impl Default for Health {
+    fn default() -> Self {
+        Health::new(HealthPolicy::default())
+    }
+}
+
+impl Health {
+    /// An empty book with this policy.
+    pub fn new(policy: HealthPolicy) -> Self {
+        Health {
+            inner: Arc::new(Inner {
+                policy,
+                engines: Mutex::new(BTreeMap::new()),
+                counters: Counters::default(),
+                started: SystemTime::now(),
+            }),
+        }
+    }
+
+    /// The policy in force.
+    pub fn policy(&self) -> &HealthPolicy {
+        &self.inner.policy
+    }
+
+    /// Process-wide counters.
+    pub fn counters(&self) -> &Counters {
+        &self.inner.counters
+    }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, EngineState>> {
+        // A panic elsewhere while holding the lock leaves counters that are
+        // still meaningful; keep serving them.
+        self.inner
+            .engines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Makes engines known, so `/stats` lists them before their first request.
+    pub fn register<I, S>(&self, names: I)
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut engines = self.lock();
+        for name in names {
+            engines.entry(name.into()).or_insert_with(EngineState::new);
+        }
+    }
+
+    /// Whether to ask `engine` at `now`.
+    pub fn admission(&self, engine: &str, now: SystemTime) -> Admission {
+        match self.lock().get(engine).and_then(|e| e.suspended_at(now)) {
+            Some(until) => Admission::Suspended { until },
+            None => Admission::Allowed,
+        }
+    }
+
+    /// Records one outcome of `engine` at `now`. A `Suspended` outcome counts
+    /// as skipped, not as a request or a failure.
+    pub fn record(&self, engine: &str, outcome: Outcome, now: SystemTime) {
+        let policy = &self.inner.policy;
+        self.lock()
+            .entry(engine.to_string())
+            .or_insert_with(EngineState::new)
+            .record(policy, outcome, now);
+    }
+
+    /// Records every engine report of one search at `now`.
+    pub fn record_reports(&self, reports: &[EngineReport], now: SystemTime) {
+        for r in reports {
+            self.record(&r.engine, Outcome::from(r), now);
+        }
+    }
+
+    /// A serializable picture of every engine and counter at `now`.
+    pub fn snapshot(&self, now: SystemTime) -> HealthSnapshot {
+        let engines = self
+            .lock()
+            .iter()
+            .map(|(name, e)| {
+                let until = e.suspended_at(now);
+                EngineSnapshot {
+                    name: name.clone(),
+                    requests: e.requests,
+                    successes: e.successes,
+                    results: e.results,
+                    skipped: e.skipped,
+                    errors: FAILURE_KINDS
+                        .iter()
+                        .zip(e.errors)
+                        .filter(|(_, n)| *n > 0)
+                        .map(|(k, n)| (k.as_str().to_string(), n))
+                        .collect(),
+                    p50_ms: e.percentile(0.50),
+                    p95_ms: e.percentile(0.95),
+                    p99_ms: e.percentile(0.99),
+                    reliability: e.reliability(),
+                    consecutive_failures: e.consecutive_failures,
+                    last_failure: e.last_failure.map(|k| k.as_str().to_string()),
+                    suspended: until.is_some(),
+                    suspended_until: until.map(httpdate::fmt_http_date),
+                    suspended_until_unix: until.map(unix_secs),
+                    suspended_for_s: until.map(|t| {
+                        t.duration_since(now)
+                            .unwrap_or_default()
+                            .as_secs_f64()
+                            .ceil() as u64
+                    }),
+                    suspensions: e.suspensions,
+                }
+            })
+            .collect();
+        let c = &self.inner.counters;
+        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        HealthSnapshot {
+            uptime_s: now
+                .duration_since(self.inner.started)
+                .unwrap_or_default()
+                .as_secs(),
+            searches: load(&c.searches),
+            cache_hits: load(&c.cache_hits),
+            cache_misses: load(&c.cache_misses),
+            coalesced: load(&c.coalesced),
+            cache_errors: load(&c.cache_errors),
+            rate_limited: load(&c.rate_limited),
+            overloaded: load(&c.overloaded),
+            engines,
+        }
+    }
+
+    /// The Prometheus text exposition (format 0.0.4) of every metric at `now`.
+    pub fn render_prometheus(&self, now: SystemTime) -> String {
+        let mut out = String::with_capacity(4096);
+        let c = &self.inner.counters;
+        let process: [(&str, &str, &AtomicU64); 7] = [
+            (
+                "metasift_searches_total",
+                "Searches asked for, cached or not.",
+                &c.searches,
+            ),
+            (
+                "metasift_cache_hits_total",
+                "Searches answered from the cache.",
+                &c.cache_hits,
+            ),
+            (
+                "metasift_cache_misses_total",
+                "Searches that missed the cache.",
+                &c.cache_misses,
+            ),
+            (
+                "metasift_coalesced_total",
+                "Searches served by an identical search already in flight.",
+                &c.coalesced,
+            ),
+            (
+                "metasift_cache_errors_total",
+                "Cache operations skipped because the backend failed.",
+                &c.cache_errors,
+            ),
+            (
+                "metasift_rate_limited_total",
+                "Requests refused with 429 by the per-client rate limit.",
+                &c.rate_limited,
+            ),
+            (
+                "metasift_overloaded_total",
+                "Requests refused with 503 because too many searches were in flight.",
+                &c.overloaded,
+            ),
+        ];
+        for (name, help, value) in process {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
+            let _ = writeln!(out, "{name} {}", value.load(Ordering::Relaxed));
+        }
+
+        let engines = self.lock();
+        let family = |out: &mut String, name: &str, kind: &str, help: &str| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+        };
+        family(
+            &mut out,
+            "metasift_engine_requests_total",
+            "counter",
+            "Requests sent to a member engine.",
+        );
+        for (name, e) in engines.iter() {
+            let _ = writeln!(
+                out,
+                "metasift_engine_requests_total{{engine=\"{}\"}} {}",
+                escape_label(name),
+                e.requests
+            );
+        }
+        family(
+            &mut out,
+            "metasift_engine_results_total",
+            "counter",
+            "Results parsed from a member engine's answers.",
+        );
+        for (name, e) in engines.iter() {
+            let _ = writeln!(
+                out,
+                "metasift_engine_results_total{{engine=\"{}\"}} {}",
+                escape_label(name),
+                e.results
+            );
+        }
+        family(
+            &mut out,
+            "metasift_engine_errors_total",
+            "counter",
+            "Failed requests to a member engine, by kind (suspended = not asked).",
+        );
+        for (name, e) in engines.iter() {
+            for (kind, n) in FAILURE_KINDS.iter().zip(e.errors) {
+                let n = if *kind == FailureKind::Suspended {
+                    e.skipped
+                } else {
+                    n
+                };
+                let _ = writeln!(
+                    out,
+                    "metasift_engine_errors_total{{engine=\"{}\",kind=\"{}\"}} {n}",
+                    escape_label(name),
+                    kind.as_str()
+                );
+            }
+        }
+        family(
+            &mut out,
+            "metasift_engine_latency_seconds",
+            "histogram",
+            "Time from request to parsed answer or failure.",
+        );
+        for (name, e) in engines.iter() {
+            let name = escape_label(name);
+            let mut cumulative = 0;
+            for (le, n) in LATENCY_BUCKETS_MS.iter().zip(e.buckets) {
+                cumulative += n;
+                let _ = writeln!(
+                    out,
+                    "metasift_engine_latency_seconds_bucket{{engine=\"{name}\",le=\"{}\"}} {cumulative}",
+                    *le as f64 / 1000.0
+                );
+            }
+            let _ = writeln!(
+                out,
+                "metasift_engine_latency_seconds_bucket{{engine=\"{name}\",le=\"+Inf\"}} {}",
+                e.latency_count
+            );
+            let _ = writeln!(
+                out,
+                "metasift_engine_latency_seconds_sum{{engine=\"{name}\"}} {}",
+                e.latency_sum_ms as f64 / 1000.0
+            );
+            let _ = writeln!(
+                out,
+                "metasift_engine_latency_seconds_count{{engine=\"{name}\"}} {}",
+                e.latency_count
+            );
+        }
+        family(
+            &mut out,
+            "metasift_engine_suspended",
+            "gauge",
+            "1 while a member engine is suspended after repeated failures.",
+        );
+        for (name, e) in engines.iter() {
+            let _ = writeln!(
+                out,
+                "metasift_engine_suspended{{engine=\"{}\"}} {}",
+                escape_label(name),
+                u8::from(e.suspended_at(now).is_some())
+            );
+        }
+        family(
+            &mut out,
+            "metasift_engine_reliability",
+            "gauge",
+            "Share of successes among a member engine's recent requests.",
+        );
+        for (name, e) in engines.iter() {
+            if let Some(r) = e.reliability() {
+                let _ = writeln!(
+                    out,
+                    "metasift_engine_reliability{{engine=\"{}\"}} {r}",
+                    escape_label(name)
+                );
+            }
+        }
+        out
+    }
+}
+
+fn unix_secs(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs()
+}
+
+/// Escapes a Prometheus label value (`\`, `"` and newlines).
+pub fn escape_label(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Everything `/stats` shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HealthSnapshot {
+    /// Seconds since the process started.
+    pub uptime_s: u64,
+    /// Searches asked for.
+    pub searches: u64,
+    /// Served from the cache.
+    pub cache_hits: u64,
+    /// Missed the cache.
+    pub cache_misses: u64,
+    /// Served by an identical search in flight.
+    pub coalesced: u64,
+    /// Cache operations skipped on backend failure.
+    pub cache_errors: u64,
+    /// Refused with 429.
+    pub rate_limited: u64,
+    /// Refused with 503.
+    pub overloaded: u64,
+    /// One entry per engine, by name.
+    pub engines: Vec<EngineSnapshot>,
+}
+
+/// One engine's line on `/stats`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EngineSnapshot {
+    /// Engine name.
+    pub name: String,
+    /// Requests sent.
+    pub requests: u64,
+    /// Requests answered.
+    pub successes: u64,
+    /// Results parsed.
+    pub results: u64,
+    /// Searches it was left out of while suspended.
+    pub skipped: u64,
+    /// Failures by kind (only kinds seen).
+    pub errors: BTreeMap<String, u64>,
+    /// Median latency over the recent samples.
+    pub p50_ms: Option<u64>,
+    /// 95th percentile latency.
+    pub p95_ms: Option<u64>,
+    /// 99th percentile latency.
+    pub p99_ms: Option<u64>,
+    /// Share of successes among recent requests.
+    pub reliability: Option<f64>,
+    /// Failures in a row.
+    pub consecutive_failures: u32,
+    /// Kind of the last failure, while failing.
+    pub last_failure: Option<String>,
+    /// Suspended now.
+    pub suspended: bool,
+    /// When it is asked again (HTTP date).
+    pub suspended_until: Option<String>,
+    /// The same as Unix seconds.
+    pub suspended_until_unix: Option<u64>,
+    /// Seconds until it is asked again.
+    pub suspended_for_s: Option<u64>,
+    /// Times it was suspended.
+    pub suspensions: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fail(kind: FailureKind) -> Outcome {
+        Outcome {
+            elapsed: Duration::from_millis(100),
+            results: 0,
+            failure: Some(kind),
+        }
+    }
+
+    #[test]
+    fn backoff_grows_and_caps() {
+        let p = HealthPolicy::default();
+        assert_eq!(p.backoff(2, FailureKind::Timeout), None);
+        assert_eq!(
+            p.backoff(3, FailureKind::Timeout),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            p.backoff(4, FailureKind::Http5xx),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(
+            p.backoff(7, FailureKind::Network),
+            Some(Duration::from_secs(480))
+        );
+        assert_eq!(
+            p.backoff(8, FailureKind::Network),
+            Some(Duration::from_secs(600))
+        );
+        assert_eq!(
+            p.backoff(u32::MAX, FailureKind::Parse),
+            Some(Duration::from_secs(600))
+        );
+        assert_eq!(
+            p.backoff(1, FailureKind::Blocked),
+            Some(Duration::from_secs(300))
+        );
+        assert_eq!(
+            p.backoff(2, FailureKind::TooManyRequests),
+            Some(Duration::from_secs(600))
+        );
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let h = Health::default();
+        let t = UNIX_EPOCH + Duration::from_secs(1_000_000);
+        for ms in 1..=100 {
+            h.record(
+                "e",
+                Outcome {
+                    elapsed: Duration::from_millis(ms),
+                    results: 1,
+                    failure: None,
+                },
+                t,
+            );
+        }
+        let s = h.snapshot(t);
+        let e = &s.engines[0];
+        assert_eq!(
+            (e.p50_ms, e.p95_ms, e.p99_ms),
+            (Some(50), Some(95), Some(99))
+        );
+        assert_eq!(e.reliability, Some(1.0));
+        h.record("e", fail(FailureKind::Timeout), t);
+        let e = &h.snapshot(t).engines[0];
+        assert!(
+            (e.reliability.unwrap() - 99.0 / 100.0).abs() < 1e-9,
+            "window of 100"
+        );
+    }
+
+    #[test]
+    fn label_escaping() {
+        assert_eq!(escape_label("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+    }
+}

@@ -1,0 +1,415 @@
+//! Admission control: a per-client rate limit and a global cap on searches
+//! in flight.
+//!
+//! **Rate limit.** A client (its IP address from the socket, or the first
+//! `X-Forwarded-For` hop when `[limits] trust_forwarded = true` because a
+//! trusted proxy sits in front) may run `per_minute` searches a minute on
+//! average, with up to `burst` at once. This is GCRA (the generic cell rate
+//! algorithm): each client has one *theoretical arrival time* (TAT); a
+//! request is allowed when `max(TAT, now) + T − now ≤ T·burst` with
+//! `T = 60 s / per_minute`, and then moves the TAT on by `T`. One number per
+//! client, no timers, and the refusal says exactly how long to wait
+//! (`Retry-After`). The defaults (60 a minute, burst 20) never get in the
+//! way of a person or an API client that paces itself — unlike SearXNG's 4
+//! JSON requests an hour — while a script hammering the server is slowed
+//! to one search a second.
+//!
+//! With `[cache] backend = "redis"` the TAT lives in Redis, updated by one
+//! Lua script using Redis's own clock, so every process behind a load
+//! balancer shares one limit. When Redis is unreachable each process falls
+//! back to its in-memory limiter: the limit is then per process, never
+//! "no limit" and never an error for the user.
+//!
+//! **In flight.** `max_in_flight` caps concurrent uncached searches across
+//! all clients; the excess is refused at once with 503 rather than queued,
+//! so memory stays bounded at ten times the sustainable load.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The `[limits]` table of `engines.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Sustained searches per minute per client; 0 turns the rate limit off.
+    pub per_minute: u32,
+    /// Searches a client may run at once before the rate applies.
+    pub burst: u32,
+    /// Concurrent uncached searches across all clients; excess gets 503.
+    /// 0 = no cap.
+    pub max_in_flight: usize,
+    /// Take the client from the first `X-Forwarded-For` hop (only behind a
+    /// proxy that sets it; otherwise clients could pick their own address).
+    pub trust_forwarded: bool,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            per_minute: 60,
+            burst: 20,
+            max_in_flight: 64,
+            trust_forwarded: false,
+        }
+    }
+}
+
+impl LimitsConfig {
+    /// `T`, the time one search "costs"; `None` when the limit is off.
+    pub fn emission_interval(&self) -> Option<Duration> {
+        (self.per_minute > 0).then(|| Duration::from_secs(60) / self.per_minute)
+    }
+
+    /// Values that parse but cannot work, as `(key, message)`.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if self.per_minute > 0 && self.burst == 0 {
+            out.push((
+                "burst",
+                "limits.burst: must be at least 1 when per_minute is set".to_string(),
+            ));
+        }
+        if self.per_minute > 60_000 {
+            out.push((
+                "per_minute",
+                format!(
+                    "limits.per_minute: at most 60000 (0 turns the limit off), got {}",
+                    self.per_minute
+                ),
+            ));
+        }
+        out
+    }
+}
+
+/// A search refused because `max_in_flight` searches are already running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("too many searches in flight; try again in a moment")]
+pub struct Overloaded;
+
+/// The answer to "may this client search now?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Go ahead.
+    Allow,
+    /// Refuse with 429; the client may retry after this many seconds (≥ 1).
+    Deny {
+        /// `Retry-After` value.
+        retry_after_s: u64,
+    },
+}
+
+impl Decision {
+    fn deny_after(wait: Duration) -> Decision {
+        Decision::Deny {
+            retry_after_s: wait.as_secs_f64().ceil().max(1.0) as u64,
+        }
+    }
+}
+
+/// The client a request counts against: the socket's peer, or the first
+/// `X-Forwarded-For` hop when the proxy in front is trusted (falling back to
+/// the peer when the header is missing or not an address).
+pub fn client_ip(peer: SocketAddr, forwarded_for: Option<&str>, trust_forwarded: bool) -> IpAddr {
+    if trust_forwarded
+        && let Some(first) = forwarded_for.and_then(|h| h.split(',').next())
+        && let Ok(ip) = first.trim().parse::<IpAddr>()
+    {
+        return ip;
+    }
+    peer.ip()
+}
+
+/// Pure GCRA step: the new TAT if allowed, or how long to wait.
+fn gcra(tat: Option<Instant>, now: Instant, t: Duration, burst: u32) -> Result<Instant, Duration> {
+    let start = tat.map_or(now, |tat| tat.max(now));
+    let new_tat = start + t;
+    let allowance = t * burst.max(1);
+    let ahead = new_tat - now;
+    if ahead <= allowance {
+        Ok(new_tat)
+    } else {
+        Err(ahead - allowance)
+    }
+}
+
+/// Client tables larger than this are swept of clients that are back to a
+/// clean slate, so a spray of addresses cannot grow memory without bound.
+const SWEEP_AT: usize = 10_000;
+
+/// The in-memory limiter of one process.
+#[derive(Debug)]
+pub struct LocalLimiter {
+    interval: Option<Duration>,
+    burst: u32,
+    clients: Mutex<HashMap<IpAddr, Instant>>,
+}
+
+impl LocalLimiter {
+    /// A limiter for these limits.
+    pub fn new(config: &LimitsConfig) -> Self {
+        LocalLimiter {
+            interval: config.emission_interval(),
+            burst: config.burst,
+            clients: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Decides for `client` at `now` (and counts the search when allowed).
+    pub fn check_at(&self, client: IpAddr, now: Instant) -> Decision {
+        let Some(t) = self.interval else {
+            return Decision::Allow;
+        };
+        let mut clients = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+        if clients.len() >= SWEEP_AT {
+            clients.retain(|_, tat| *tat > now);
+        }
+        match gcra(clients.get(&client).copied(), now, t, self.burst) {
+            Ok(tat) => {
+                clients.insert(client, tat);
+                Decision::Allow
+            }
+            Err(wait) => Decision::deny_after(wait),
+        }
+    }
+
+    /// Clients currently tracked.
+    pub fn tracked(&self) -> usize {
+        self.clients.lock().map_or(0, |c| c.len())
+    }
+}
+
+/// GCRA over Redis: `KEYS[1]` client key, `ARGV[1]` T in µs, `ARGV[2]`
+/// burst. Returns `{1, 0}` when allowed, `{0, wait_µs}` when not. Uses the
+/// server's clock so processes with skewed clocks still agree.
+const GCRA_LUA: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local interval = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+if tat < now then tat = now end
+local new_tat = tat + interval
+local ahead = new_tat - now
+local allowance = interval * burst
+if ahead > allowance then
+  return {0, ahead - allowance}
+end
+redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil(ahead / 1000) + 1000)
+return {1, 0}
+";
+
+/// How long one Redis call may take before the local limiter decides.
+const REDIS_TIMEOUT: Duration = Duration::from_millis(250);
+
+/// The rate limiter a server uses: Redis-shared when configured, local
+/// otherwise and whenever Redis fails. Cheap to clone.
+#[derive(Clone)]
+pub struct RateLimiter {
+    inner: Arc<LimiterInner>,
+}
+
+struct LimiterInner {
+    config: LimitsConfig,
+    local: LocalLimiter,
+    redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
+    warn: crate::cache::WarnGate,
+}
+
+impl std::fmt::Debug for RateLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RateLimiter")
+            .field("config", &self.inner.config)
+            .field("redis", &self.inner.redis.is_some())
+            .finish()
+    }
+}
+
+impl RateLimiter {
+    /// An in-memory limiter.
+    pub fn local(config: &LimitsConfig) -> Self {
+        RateLimiter {
+            inner: Arc::new(LimiterInner {
+                config: config.clone(),
+                local: LocalLimiter::new(config),
+                redis: None,
+                warn: crate::cache::WarnGate::default(),
+            }),
+        }
+    }
+
+    /// A limiter shared through the Redis at `url` (connected lazily; an
+    /// unreachable Redis falls back to the local limiter). Fails only on a
+    /// malformed URL.
+    pub fn redis(config: &LimitsConfig, url: &str) -> Result<Self, redis::RedisError> {
+        let manager = crate::cache::redis_manager(url)?;
+        Ok(RateLimiter {
+            inner: Arc::new(LimiterInner {
+                config: config.clone(),
+                local: LocalLimiter::new(config),
+                redis: Some((manager, redis::Script::new(GCRA_LUA))),
+                warn: crate::cache::WarnGate::default(),
+            }),
+        })
+    }
+
+    /// The limits in force.
+    pub fn config(&self) -> &LimitsConfig {
+        &self.inner.config
+    }
+
+    /// Decides for `client` now (and counts the search when allowed).
+    pub async fn check(&self, client: IpAddr) -> Decision {
+        let Some(t) = self.inner.config.emission_interval() else {
+            return Decision::Allow;
+        };
+        if let Some((manager, script)) = &self.inner.redis {
+            let mut conn = manager.clone();
+            let key = format!("metasift:rl:{client}");
+            let mut invocation = script.key(&key);
+            invocation
+                .arg(u64::try_from(t.as_micros()).unwrap_or(u64::MAX))
+                .arg(self.inner.config.burst.max(1));
+            let call = invocation.invoke_async::<(i64, i64)>(&mut conn);
+            match tokio::time::timeout(REDIS_TIMEOUT, call).await {
+                Ok(Ok((1, _))) => return Decision::Allow,
+                Ok(Ok((_, wait_us))) => {
+                    return Decision::deny_after(Duration::from_micros(wait_us.max(0) as u64));
+                }
+                Ok(Err(e)) => self.inner.warn.warn("rate limit", &e.to_string()),
+                Err(_) => self
+                    .inner
+                    .warn
+                    .warn("rate limit", "Redis did not answer in time"),
+            }
+        }
+        self.inner.local.check_at(client, Instant::now())
+    }
+}
+
+/// The global cap on searches in flight. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct InFlight {
+    permits: Option<Arc<Semaphore>>,
+}
+
+impl InFlight {
+    /// A cap of `max` (0 = none).
+    pub fn new(max: usize) -> Self {
+        InFlight {
+            permits: (max > 0).then(|| Arc::new(Semaphore::new(max))),
+        }
+    }
+
+    /// A permit to search, held until dropped; `None` when the cap is
+    /// reached (answer 503 at once). `Some(None)` means "no cap".
+    pub fn try_enter(&self) -> Option<Option<OwnedSemaphorePermit>> {
+        match &self.permits {
+            None => Some(None),
+            Some(s) => s.clone().try_acquire_owned().ok().map(Some),
+        }
+    }
+
+    /// Searches that may still start.
+    pub fn available(&self) -> Option<usize> {
+        self.permits.as_ref().map(|s| s.available_permits())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn burst_then_rate_then_recovers() {
+        let config = LimitsConfig {
+            per_minute: 60,
+            burst: 5,
+            ..LimitsConfig::default()
+        };
+        let l = LocalLimiter::new(&config);
+        let t0 = Instant::now();
+        let a = ip("192.0.2.1");
+        for i in 0..5 {
+            assert_eq!(l.check_at(a, t0), Decision::Allow, "burst request {i}");
+        }
+        assert_eq!(l.check_at(a, t0), Decision::Deny { retry_after_s: 1 });
+        // Another client is not affected.
+        assert_eq!(l.check_at(ip("192.0.2.2"), t0), Decision::Allow);
+        // One second later exactly one more fits.
+        let t1 = t0 + Duration::from_secs(1);
+        assert_eq!(l.check_at(a, t1), Decision::Allow);
+        assert!(matches!(l.check_at(a, t1), Decision::Deny { .. }));
+        // After a quiet while the whole burst is back.
+        let t2 = t1 + Duration::from_secs(10);
+        for _ in 0..5 {
+            assert_eq!(l.check_at(a, t2), Decision::Allow);
+        }
+        assert!(matches!(l.check_at(a, t2), Decision::Deny { .. }));
+    }
+
+    #[test]
+    fn retry_after_grows_with_debt_not_with_refusals() {
+        let config = LimitsConfig {
+            per_minute: 6,
+            burst: 1,
+            ..LimitsConfig::default()
+        };
+        let l = LocalLimiter::new(&config);
+        let t0 = Instant::now();
+        let a = ip("2001:db8::1");
+        assert_eq!(l.check_at(a, t0), Decision::Allow);
+        // Refusals are not counted, so hammering does not extend the wait.
+        for _ in 0..100 {
+            assert_eq!(l.check_at(a, t0), Decision::Deny { retry_after_s: 10 });
+        }
+        assert_eq!(
+            l.check_at(a, t0 + Duration::from_secs(4)),
+            Decision::Deny { retry_after_s: 6 }
+        );
+        assert_eq!(l.check_at(a, t0 + Duration::from_secs(10)), Decision::Allow);
+    }
+
+    #[test]
+    fn off_when_per_minute_is_zero() {
+        let l = LocalLimiter::new(&LimitsConfig {
+            per_minute: 0,
+            ..LimitsConfig::default()
+        });
+        let now = Instant::now();
+        for _ in 0..1000 {
+            assert_eq!(l.check_at(ip("192.0.2.9"), now), Decision::Allow);
+        }
+        assert_eq!(l.tracked(), 0);
+    }
+
+    #[test]
+    fn client_from_forwarded_only_when_trusted() {
+        let peer: SocketAddr = "10.0.0.1:5555".parse().unwrap();
+        let xff = Some(" 203.0.113.7 , 10.0.0.1");
+        assert_eq!(client_ip(peer, xff, false), ip("10.0.0.1"));
+        assert_eq!(client_ip(peer, xff, true), ip("203.0.113.7"));
+        assert_eq!(client_ip(peer, Some("garbage"), true), ip("10.0.0.1"));
+        assert_eq!(client_ip(peer, None, true), ip("10.0.0.1"));
+    }
+
+    #[test]
+    fn in_flight_cap() {
+        let f = InFlight::new(2);
+        let a = f.try_enter().unwrap();
+        let _b = f.try_enter().unwrap();
+        assert!(f.try_enter().is_none());
+        drop(a);
+        assert!(f.try_enter().is_some());
+        assert!(InFlight::new(0).try_enter().is_some());
+    }
+}
