@@ -82,6 +82,9 @@ pub struct ServerConfig {
     /// Save every engine's raw answer into this folder (see
     /// `metasift::recording` for the format); `--record` overrides.
     pub record_dir: Option<PathBuf>,
+    /// Log every query text (off by default: what people search for is
+    /// theirs).
+    pub log_queries: bool,
 }
 
 impl Default for ServerConfig {
@@ -95,6 +98,7 @@ impl Default for ServerConfig {
             user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
             autocomplete: None,
             record_dir: None,
+            log_queries: false,
         }
     }
 }
@@ -267,6 +271,19 @@ impl Config {
         Ok(config)
     }
 
+    /// Applies `--record DIR` (every raw answer saved there) and `--replay
+    /// DIR` (every engine without its own `replay` answers from DIR).
+    pub fn apply_recording(&mut self, record: Option<PathBuf>, replay: Option<PathBuf>) {
+        if record.is_some() {
+            self.server.record_dir = record;
+        }
+        if let Some(dir) = replay {
+            for engine in &mut self.engines {
+                engine.replay.get_or_insert_with(|| dir.clone());
+            }
+        }
+    }
+
     /// Makes relative folders in the file (`replay`, `record_dir`) relative
     /// to the file's own folder, so a config works from any directory.
     pub fn resolve_paths(&mut self, file: &Path) {
@@ -413,6 +430,9 @@ impl Config {
                     ),
                 ));
             }
+        }
+        for (key, message) in self.limits.problems() {
+            out.push(Problem::at(&[&["limits", key], &["limits"]], message));
         }
         let mut names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut shortcuts: BTreeMap<String, usize> = BTreeMap::new();

@@ -58,7 +58,7 @@ pub fn fuse(
     explain: bool,
 ) -> Vec<MergedResult> {
     let order = interleave(answers);
-    let mut deduper = Deduper::new(settings);
+    let mut deduper = Deduper::new(settings).explain(explain);
     // Index of the group (in `groups`) each pushed record landed in.
     let mut group_of: Vec<usize> = Vec::with_capacity(order.len());
     let mut groups: Vec<Group> = Vec::new();

@@ -195,13 +195,20 @@ fn serve(
         .with_writer(std::io::stderr)
         .init();
     // Validated with every problem shown; METASIFT_BIND applied.
-    let config = load_config(config_path)?;
+    let mut config = load_config(config_path)?;
+    // A reload re-reads the file alone: --record/--replay hold until then.
+    config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());
-    let searcher = Searcher::from_config(config)?.with_recording(record, replay);
-    let app = metasift::web::router(metasift::web::AppState::new(searcher));
+    let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
+    let config_path = config_path.to_path_buf();
 
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {
+        // Built inside the runtime: a Redis cache starts a connection task.
+        let state = metasift::web::AppState::serving(config, Some(config_path), admin_token)?;
+        reload_on_sighup(state.clone());
+        let app = metasift::web::router(state)
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
         let listener = tokio::net::TcpListener::bind(&bind)
             .await
             .with_context(|| format!("cannot listen on {bind}"))?;
@@ -216,6 +223,25 @@ fn serve(
         tracing::info!("metasift stopped");
         Ok(())
     })
+}
+
+/// SIGHUP re-reads the configuration file, like `POST /admin/reload`.
+fn reload_on_sighup(state: metasift::web::AppState) {
+    #[cfg(unix)]
+    tokio::spawn(async move {
+        let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        else {
+            return;
+        };
+        while hup.recv().await.is_some() {
+            match state.reload().await {
+                Ok(message) => tracing::info!("SIGHUP: {}", message.trim_end()),
+                Err(e) => tracing::warn!("SIGHUP: reload refused, running configuration kept: {e}"),
+            }
+        }
+    });
+    #[cfg(not(unix))]
+    let _ = state;
 }
 
 async fn shutdown_signal() {

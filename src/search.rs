@@ -106,6 +106,10 @@ struct Inner {
     cache: Cache,
     /// The `[limits] max_in_flight` cap of [`Searcher::try_search`].
     in_flight: InFlight,
+    /// Fingerprint of what shapes an answer besides the query (engines,
+    /// page size), mixed into cache keys so a reload never serves answers
+    /// of the old engines, while processes on one file share entries.
+    config_tag: u64,
 }
 
 impl Inner {
@@ -117,6 +121,10 @@ impl Inner {
         let health = Health::default();
         health.register(config.engines.iter().map(|e| e.name.clone()));
         let in_flight = InFlight::new(config.limits.max_in_flight);
+        let config_tag = xxhash_rust::xxh3::xxh3_64(
+            &serde_json::to_vec(&(&config.engines, config.server.results_per_page))
+                .unwrap_or_default(),
+        );
         Inner {
             record_dir: config.server.record_dir.clone(),
             replay_dir: None,
@@ -128,6 +136,7 @@ impl Inner {
             // concurrent searches are coalesced regardless.
             cache: Cache::off(),
             in_flight,
+            config_tag,
         }
     }
 }
@@ -334,7 +343,11 @@ impl Searcher {
         let counters = self.inner.health.counters();
         Counters::bump(&counters.searches);
         let settings = opts.dedup.as_ref().unwrap_or(&self.config().dedup);
-        let key = cache_key(query, settings, opts.explain);
+        let key = format!(
+            "{}:{:016x}",
+            cache_key(query, settings, opts.explain),
+            self.inner.config_tag
+        );
         let this = self.clone();
         let (query, opts) = (query.clone(), opts.clone());
         let (answer, source) = self

@@ -384,7 +384,8 @@ fn process(
         line_out.extend_from_slice(b",\"similarity\":");
         match v.similarity {
             Some(s) if s.is_finite() => {
-                let _ = write!(line_out, "{s}");
+                // serde_json writes `1.0`, not `1`: the field stays a float.
+                let _ = serde_json::to_writer(&mut line_out, &s);
             }
             _ => line_out.extend_from_slice(b"null"),
         }

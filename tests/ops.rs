@@ -418,3 +418,29 @@ async fn redis_rate_limit_is_shared_between_instances() {
     }
     assert!(matches!(a.check(other).await, Decision::Deny { .. }));
 }
+
+#[test]
+fn limits_table_is_validated_with_its_line() {
+    use std::path::Path;
+
+    use metasift::config::{Config, ConfigError};
+
+    let text = "[server]\ndeadline_ms = 1000\n\n[limits]\nper_minute = 30\nburst = 0\n";
+    let err = Config::parse(text, Path::new("ops.toml")).unwrap_err();
+    match &err {
+        ConfigError::Invalid { line, message, .. } => {
+            assert_eq!(*line, 6, "{err}");
+            assert!(message.contains("limits.burst"), "{err}");
+        }
+        other => panic!("unexpected {other}"),
+    }
+    let err = Config::parse("[limits]\nper_mintue = 3\n", Path::new("ops.toml")).unwrap_err();
+    assert!(err.to_string().contains("ops.toml:2:"), "{err}");
+    let ok = Config::parse(
+        "[limits]\nper_minute = 0\nburst = 0\n",
+        Path::new("ops.toml"),
+    )
+    .unwrap();
+    assert_eq!(ok.limits.per_minute, 0);
+    assert_eq!(Config::default().limits, LimitsConfig::default());
+}

@@ -3,7 +3,13 @@
 //! headers, hostile input, and insta snapshots of the HTML, JSON, CSV and RSS
 //! renderings of a fixed response (`tests/data/web_response.toml`).
 //!
+//! The second half asks member engines on loopback (`tests/data/web_engines.toml`
+//! pointed at `tests/support` servers answering with saved real pages).
+//!
 //! Run with `cargo test --test web`.
+
+#[path = "support/mod.rs"]
+mod support;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -15,6 +21,7 @@ use metasift::config::Config;
 use metasift::model::SearchResponse;
 use metasift::search::Searcher;
 use metasift::web::{self, AppState, SearchParams, formats, json, pages};
+use support::{Behavior, LoopbackEngine};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tower::ServiceExt;
 
@@ -159,9 +166,15 @@ fn results_page_shows_groups_failures_and_controls() {
     assert!(html.contains("similarity <b>0.67</b>"));
     assert!(html.contains("<code>9f1c2a0b44e1d7a3</code>"));
     // Failed engines with kind, reason and time; bing is flagged as slow.
-    assert!(html.contains("qwant</span> <span class=\"engine-status\">blocked"));
+    assert!(html.contains(
+        "<li class=\"problem\"><span class=\"engine-name\">qwant</span> <span class=\"engine-time\">95 ms</span> \
+         <span class=\"engine-line\"><span class=\"engine-status\">blocked</span>"
+    ));
     assert!(html.contains("timeout after 2500 ms"));
-    assert!(html.contains("bing</span> <span class=\"engine-status\">slow"));
+    assert!(html.contains(
+        "<li class=\"problem\"><span class=\"engine-name\">bing</span> <span class=\"engine-time\">1730 ms</span> \
+         <span class=\"engine-line\"><span class=\"engine-status\">slow</span>"
+    ));
     assert!(html.contains("2 engines failed"));
     // Re-clustering works without JavaScript: a GET form with the controls.
     assert!(html.contains("<select id=\"method\" name=\"method\">"));
@@ -176,12 +189,7 @@ fn limit_caps_every_format() {
     let p = params("q=x&limit=2");
     let page = pages::ResultsPage::new(&resp, &p, &fixture_config());
     assert_eq!(page.results.len(), 2);
-    assert_eq!(
-        json::SearxngAnswer::from_response(&resp, p.limit)
-            .results
-            .len(),
-        2
-    );
+    assert_eq!(json::answer(&resp, p.limit).results.len(), 2);
     let csv = formats::to_csv(&resp, p.limit).unwrap();
     assert_eq!(csv.matches(",result\n").count(), 2);
     let rss = formats::to_rss(&resp, p.limit, "http://h/", "/search?q=x", 20).unwrap();
@@ -190,7 +198,7 @@ fn limit_caps_every_format() {
 
 #[test]
 fn json_snapshot() {
-    let answer = json::SearxngAnswer::from_response(&fixture_response(), None);
+    let answer = json::answer(&fixture_response(), None);
     insta::assert_json_snapshot!("searxng_json", answer);
 }
 
@@ -442,4 +450,304 @@ async fn unknown_formats_and_bad_knobs_are_400_unknown_params_ignored() {
     }
     let (resp, _) = get("/search?q=x&utm_source=feed&theme=simple&category_general=1").await;
     assert_eq!(resp.status(), StatusCode::OK);
+}
+
+// ---- with member engines on loopback --------------------------------------
+
+const CAFFEINE: &str = "does caffeine affect sleep";
+
+/// DuckDuckGo and Bing (`tests/data/web_engines.toml`), answering with their
+/// saved pages for the same query (9 of their 10 results are shared).
+async fn caffeine_engines(
+    ddg: Behavior,
+    bing: Behavior,
+    edit: impl FnOnce(&mut Config),
+) -> (axum::Router, LoopbackEngine, LoopbackEngine) {
+    let ddg = LoopbackEngine::spawn(ddg).await;
+    let bing = LoopbackEngine::spawn(bing).await;
+    let mut config = web_engines();
+    support::point_at(&mut config, "duckduckgo", &ddg.base_url());
+    support::point_at(&mut config, "bing", &bing.base_url());
+    edit(&mut config);
+    (app_with(config), ddg, bing)
+}
+
+fn ddg_page() -> Behavior {
+    Behavior::fixture("duckduckgo/celina2026_does-caffeine-affect-sleep_html.html")
+}
+
+fn bing_page() -> Behavior {
+    Behavior::fixture("bing/celina2026_does-caffeine-affect-sleep.html")
+}
+
+async fn json_of(app: axum::Router, uri: &str) -> serde_json::Value {
+    let (resp, body) = send(app, Request::get(uri).body(Body::empty()).unwrap()).await;
+    assert_eq!(resp.status(), StatusCode::OK, "{uri}: {body}");
+    serde_json::from_str(&body).expect("JSON")
+}
+
+fn q(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+#[tokio::test]
+async fn two_engines_are_fused_and_their_duplicates_folded() {
+    let (app, _ddg, _bing) = caffeine_engines(ddg_page(), bing_page(), |_| {}).await;
+    let v = json_of(
+        app.clone(),
+        &format!("/search?format=json&q={}", q(CAFFEINE)),
+    )
+    .await;
+    let results = v["results"].as_array().unwrap();
+    assert!(results.len() >= 8, "{} results", results.len());
+    assert_eq!(v["number_of_results"], results.len());
+    assert_eq!(v["unresponsive_engines"], serde_json::json!([]));
+
+    let urls: Vec<&str> = results.iter().map(|r| r["url"].as_str().unwrap()).collect();
+    let mut unique = urls.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), urls.len(), "a URL is shown twice");
+
+    // Results both engines found carry both, with a hidden duplicate each.
+    let both: Vec<_> = results
+        .iter()
+        .filter(|r| r["engines"].as_array().unwrap().len() == 2)
+        .collect();
+    assert!(both.len() >= 5, "{} results found by both", both.len());
+    for r in &both {
+        assert_eq!(r["positions"].as_array().unwrap().len(), 2, "{r}");
+        let dups = r["duplicates"].as_array().unwrap();
+        assert!(!dups.is_empty(), "{r}");
+        for d in dups {
+            assert!(["url", "title", "snippet"].contains(&d["stage"].as_str().unwrap()));
+            assert!(d["url"].as_str().unwrap().starts_with("http"));
+        }
+        assert_eq!(r["parsed_url"][0], "https");
+    }
+    // Found by two engines ranks above found by one.
+    let first_single = results
+        .iter()
+        .position(|r| r["engines"].as_array().unwrap().len() == 1)
+        .unwrap_or(results.len());
+    assert!(
+        first_single >= 2,
+        "a single-engine result ranks {first_single}"
+    );
+
+    // The page shows the same results with one closed group per result
+    // that has duplicates.
+    let (resp, html) = send(
+        app,
+        Request::get(format!("/search?q={}", q(CAFFEINE)))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(html.matches("<li class=\"result\"").count(), results.len());
+    let with_dups = results
+        .iter()
+        .filter(|r| !r["duplicates"].as_array().unwrap().is_empty())
+        .count();
+    assert_eq!(html.matches("<details class=\"dups\">").count(), with_dups);
+    assert!(html.contains(&format!("{} results", results.len())));
+}
+
+/// Two engines returning the same snippet under different links and titles
+/// (the snippet is DuckDuckGo's for the Stanford page in the caffeine
+/// fixture; four punctuation anchors, enough for the snippet stage): only
+/// the snippet stage can fold them.
+async fn same_snippet_engines() -> (axum::Router, LoopbackEngine, LoopbackEngine) {
+    let snippet = "The critical insight comes from how long caffeine actually impacts our bodies: \
+                   Even if we can fall asleep after drinking caffeine, there are residual caffeine \
+                   levels in the body that can impair sleep quality at a microscopic, cellular level.";
+    let a = LoopbackEngine::spawn(support::test_page(&[(
+        "https://knight-hennessy.stanford.edu/news/more-awake-less-rested-hidden-cost-caffeine-sleep-quality",
+        "More awake, less rested: The hidden cost of caffeine on sleep quality",
+        snippet,
+    )]))
+    .await;
+    let b = LoopbackEngine::spawn(support::test_page(&[(
+        "https://mirror.example/health/caffeine-sleep",
+        "Why caffeine keeps you awake at night",
+        snippet,
+    )]))
+    .await;
+    let mut config = config("");
+    config.engines = vec![
+        support::test_engine_config("a", &a.base_url()),
+        support::test_engine_config("b", &b.base_url()),
+    ];
+    (app_with(config), a, b)
+}
+
+#[tokio::test]
+async fn the_query_string_reclusters_the_same_results() {
+    let (app, _a, _b) = same_snippet_engines().await;
+    let base = "/search?format=json&q=caffeine";
+    let results = |v: &serde_json::Value| v["results"].as_array().unwrap().clone();
+
+    // The paper's method folds the copied snippet.
+    let default = json_of(app.clone(), base).await;
+    assert_eq!(results(&default).len(), 1, "{default}");
+    let dup = &results(&default)[0]["duplicates"][0];
+    assert_eq!(dup["stage"], "snippet", "{dup}");
+    assert_eq!(dup["similarity"], 1.0);
+    assert_eq!(
+        results(&default)[0]["engines"],
+        serde_json::json!(["a", "b"])
+    );
+
+    // URL-only dedup (SearXNG's) keeps both.
+    let none = json_of(app.clone(), &format!("{base}&method=none")).await;
+    assert_eq!(results(&none).len(), 2, "{none}");
+    for r in results(&none) {
+        assert_eq!(r["duplicates"], serde_json::json!([]));
+    }
+    let simhash = json_of(app.clone(), &format!("{base}&method=simhash")).await;
+    assert_eq!(results(&simhash).len(), 1, "{simhash}");
+
+    // explain=1 names the feature codes the two snippets share.
+    let explained = json_of(app.clone(), &format!("{base}&explain=1")).await;
+    let codes = explained["results"][0]["duplicates"][0]["shared_codes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!codes.is_empty(), "{explained}");
+
+    // And the page shows them, with the re-cluster form set to what was asked.
+    let (_, html) = get_from(&app, "/search?q=caffeine&explain=1&method=rabin&os2=0.9").await;
+    assert!(html.contains("<option value=\"rabin\" selected>"));
+    assert!(html.contains("value=\"0.90\""));
+    let (_, html) = get_from(&app, "/search?q=caffeine&explain=1").await;
+    assert!(html.contains("shared codes: <code>"), "codes are shown");
+    assert!(html.contains("similarity <b>1.00</b>"));
+}
+
+#[tokio::test]
+async fn a_shortcut_asks_only_its_engine() {
+    let (app, ddg, bing) = caffeine_engines(ddg_page(), bing_page(), |_| {}).await;
+    let shortcut = web_engines()
+        .engines
+        .iter()
+        .find(|e| e.name == "bing")
+        .and_then(|e| e.shortcut.to_vec().first().cloned())
+        .expect("bing has a shortcut");
+    let v = json_of(
+        app.clone(),
+        &format!(
+            "/search?format=json&q={}",
+            q(&format!("!{shortcut} {CAFFEINE}"))
+        ),
+    )
+    .await;
+    assert_eq!(v["query"], CAFFEINE);
+    let results = v["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for r in results {
+        assert_eq!(r["engines"], serde_json::json!(["bing"]));
+    }
+    assert_eq!(ddg.requests(), 0);
+    assert!(bing.requests() >= 1);
+
+    // The page says whom it asked.
+    let (_, html) = send(
+        app,
+        Request::get(format!(
+            "/search?q={}",
+            q(&format!("!{shortcut} {CAFFEINE}"))
+        ))
+        .body(Body::empty())
+        .unwrap(),
+    )
+    .await;
+    assert!(html.contains("Only from: bing"));
+}
+
+#[tokio::test]
+async fn a_failing_engine_is_reported_and_the_other_still_answers() {
+    let (app, _ddg, _bing) = caffeine_engines(Behavior::Status(503), bing_page(), |_| {}).await;
+    let v = json_of(
+        app.clone(),
+        &format!("/search?format=json&q={}", q(CAFFEINE)),
+    )
+    .await;
+    let failed = v["unresponsive_engines"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{v}");
+    assert_eq!(failed[0][0], "duckduckgo");
+    assert!(failed[0][1].as_str().unwrap().contains("503"), "{v}");
+    assert!(v["results"].as_array().unwrap().len() >= 8);
+
+    let (resp, html) = send(
+        app,
+        Request::get(format!("/search?q={}", q(CAFFEINE)))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(html.contains("1 engine failed"));
+    assert!(html.contains("<li class=\"problem\"><span class=\"engine-name\">duckduckgo</span>"));
+}
+
+#[tokio::test]
+async fn pages_are_passed_to_the_engines() {
+    let (app, ddg, _bing) = caffeine_engines(ddg_page(), bing_page(), |_| {}).await;
+    let (resp, html) = send(
+        app,
+        Request::get(format!("/search?q={}&pageno=2", q(CAFFEINE)))
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    let asked = ddg.last_uri().expect("duckduckgo was asked");
+    assert!(asked.contains("s=10"), "{asked}");
+    assert!(html.contains("rel=\"prev\" href=\"/search?q=does+caffeine+affect+sleep\""));
+    assert!(html.contains("Page 2"));
+}
+
+#[tokio::test]
+async fn hostile_engine_text_arrives_inert_and_suggestions_autocomplete() {
+    let sx = LoopbackEngine::spawn(Behavior::page(
+        serde_json::json!({
+            "results": [{
+                "url": "https://evil.example/a",
+                "title": "Evil &lt;script&gt;alert(1)&lt;/script&gt; title",
+                "content": "x &lt;img src=x onerror=alert(2)&gt; y"
+            }],
+            "suggestions": ["caffeine half life", "<b>bold</b> idea"]
+        })
+        .to_string(),
+        "application/json",
+    ))
+    .await;
+    let mut config = config("[server]\nautocomplete = \"sx\"\n");
+    config.engines = vec![support::test_engine_config("sx", &sx.base_url())];
+    let app = app_with(config);
+
+    let (resp, html) = get_from(&app, "/search?q=caffeine").await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(html.contains("Evil"), "the result is shown");
+    for raw in ["<script>alert(1)", "<img src=x", "<b>bold</b>"] {
+        assert!(!html.contains(raw), "{raw} reached the page raw");
+    }
+
+    let (resp, body) = get_from(&app, "/autocomplete?q=caffeine").await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v[0], "caffeine");
+    assert_eq!(v[1][0], "caffeine half life");
+}
+
+async fn get_from(app: &axum::Router, uri: &str) -> (Response<()>, String) {
+    send(app.clone(), Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
+fn web_engines() -> metasift::config::Config {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+    metasift::config::Config::load(std::path::Path::new(path))
+        .expect("tests/data/web_engines.toml loads")
 }

@@ -11,7 +11,7 @@ use askama::Template;
 
 use crate::model::SearchResponse;
 
-use super::json::urlparse;
+use crate::format::parsed_url;
 
 /// Errors of the machine formats.
 #[derive(Debug, thiserror::Error)]
@@ -29,7 +29,7 @@ pub fn to_csv(resp: &SearchResponse, limit: Option<usize>) -> Result<String, For
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["title", "url", "content", "host", "engine", "score", "type"])?;
     for r in resp.results.iter().take(limit.unwrap_or(usize::MAX)) {
-        let host = urlparse(&r.url)[1].clone();
+        let host = parsed_url(&r.url)[1].clone();
         let score = format!("{}", if r.score.is_finite() { r.score } else { 0.0 });
         w.write_record([
             r.title.as_str(),

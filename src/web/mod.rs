@@ -9,6 +9,9 @@
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
 //! | `GET /healthz` | liveness |
+//! | `GET /stats`, `/stats?format=json` | per-engine health (see [`ops`]) |
+//! | `GET /metrics` | Prometheus text |
+//! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
 //! | `GET /static/style.css`, `/static/favicon.svg`, `/favicon.ico` | embedded assets |
 //!
 //! Results are rendered once every engine has answered or the search deadline
@@ -20,6 +23,7 @@
 pub mod error;
 pub mod formats;
 pub mod json;
+pub mod ops;
 pub mod pages;
 pub mod params;
 pub mod statics;
@@ -30,7 +34,7 @@ use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::search::{SearchOptions, Searcher};
@@ -47,26 +51,54 @@ const MAX_SUGGESTIONS: usize = 10;
 /// What every handler shares. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct AppState {
-    searcher: Searcher,
+    /// Swapped whole by a reload; the lock is only held to clone or swap.
+    live: std::sync::Arc<std::sync::RwLock<ops::Live>>,
+    ops: std::sync::Arc<ops::OpsSettings>,
 }
 
 impl AppState {
-    /// State over a searcher (which holds the config and the HTTP client).
+    /// State over a searcher (which holds the config and the HTTP client),
+    /// with an in-memory rate limiter from its `[limits]`; not reloadable.
     pub fn new(searcher: Searcher) -> AppState {
-        AppState { searcher }
+        let limiter = crate::limit::RateLimiter::local(&searcher.config().limits);
+        AppState::from_live(ops::Live { searcher, limiter }, ops::OpsSettings::default())
     }
 
-    /// The searcher.
-    pub fn searcher(&self) -> &Searcher {
-        &self.searcher
+    fn from_live(live: ops::Live, settings: ops::OpsSettings) -> AppState {
+        AppState {
+            live: std::sync::Arc::new(std::sync::RwLock::new(live)),
+            ops: std::sync::Arc::new(settings),
+        }
+    }
+
+    /// The searcher in force (a reload may replace it; this one stays valid).
+    pub fn searcher(&self) -> Searcher {
+        self.live().searcher
+    }
+
+    /// The searcher and limiter in force.
+    pub fn live(&self) -> ops::Live {
+        self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn swap(&self, live: ops::Live) {
+        *self.live.write().unwrap_or_else(|p| p.into_inner()) = live;
     }
 }
 
 /// The whole application.
 pub fn router(state: AppState) -> Router {
-    Router::new()
-        .route("/", get(index))
-        .route("/search", get(search).post(search))
+    let limited = axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit);
+    let mut app = Router::new();
+    // Without a token the route does not exist (404), rather than a door
+    // anyone may knock on.
+    if state.ops.admin_token.is_some() {
+        app = app.route("/admin/reload", post(ops::admin_reload));
+    }
+    app.route("/", get(index))
+        .route("/search", get(search).post(search).route_layer(limited))
+        .route("/stats", get(ops::stats))
+        .route("/metrics", get(ops::metrics))
         .route("/autocomplete", get(autocomplete))
         .route("/opensearch.xml", get(opensearch))
         .route("/healthz", get(healthz))
@@ -105,7 +137,8 @@ fn html(body: String) -> Response {
 }
 
 async fn index(State(state): State<AppState>) -> Result<Response, AppError> {
-    let page = pages::IndexPage::new(state.searcher.config());
+    let searcher = state.searcher();
+    let page = pages::IndexPage::new(searcher.config());
     Ok(html(page.render()?))
 }
 
@@ -115,8 +148,9 @@ async fn search(
     body: Bytes,
 ) -> Result<Response, AppError> {
     let params = SearchParams::from_request(raw.as_deref(), &body)?;
-    let config = state.searcher.config();
-    let mut query = state.searcher.parse_query(&params.q, params.page);
+    let searcher = state.searcher();
+    let config = searcher.config();
+    let mut query = searcher.parse_query(&params.q, params.page);
     if query.text.trim().is_empty() {
         return match params.format {
             // A browser that submits an empty box gets the search page back.
@@ -156,7 +190,12 @@ async fn search(
         dedup,
         explain: params.explain,
     };
-    let resp = state.searcher.search(&query, &opts).await;
+    if config.server.log_queries {
+        tracing::info!(q = %query.text, page = query.page, "search");
+    }
+    let Ok(resp) = searcher.try_search(&query, &opts).await else {
+        return Ok(ops::overloaded(params.format));
+    };
 
     let no_store = (header::CACHE_CONTROL, "private, no-store");
     Ok(match params.format {
@@ -169,7 +208,7 @@ async fn search(
                 .into_response()
         }
         Format::Json => {
-            let answer = json::SearxngAnswer::from_response(&resp, params.limit);
+            let answer = json::answer(&resp, params.limit);
             ([no_store], axum::Json(answer)).into_response()
         }
         Format::Csv => {
@@ -212,7 +251,8 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         .find(|(k, _)| k == "q")
         .map(|(_, v)| v.into_owned())
         .unwrap_or_default();
-    let config = state.searcher.config();
+    let searcher = state.searcher();
+    let config = searcher.config();
     let mut suggestions: Vec<String> = Vec::new();
     let engine = config
         .server
@@ -223,12 +263,9 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         && !q.trim().is_empty()
         && q.chars().count() <= params::MAX_QUERY_CHARS
     {
-        let mut query = state.searcher.parse_query(&q, 1);
+        let mut query = searcher.parse_query(&q, 1);
         query.engines = vec![engine.clone()];
-        let resp = state
-            .searcher
-            .search(&query, &SearchOptions::default())
-            .await;
+        let resp = searcher.search(&query, &SearchOptions::default()).await;
         for s in resp.suggestions {
             if suggestions.len() < MAX_SUGGESTIONS && !suggestions.contains(&s) {
                 suggestions.push(s);
@@ -247,7 +284,7 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
 }
 
 async fn opensearch(State(state): State<AppState>) -> Result<Response, AppError> {
-    let xml = formats::opensearch_xml(&state.searcher.config().server.base_url)?;
+    let xml = formats::opensearch_xml(&state.searcher().config().server.base_url)?;
     Ok((
         [
             (

@@ -108,6 +108,8 @@ pub struct DuplicateView {
     pub href: Option<String>,
     /// Title.
     pub title: String,
+    /// `host › path › segments`.
+    pub display_url: String,
     /// Engine.
     pub engine: String,
     /// `url` | `title` | `snippet`.
@@ -349,6 +351,7 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
             .map(|d| DuplicateView {
                 url: d.url.clone(),
                 href: safe_href(&d.url),
+                display_url: display_url(&d.url),
                 title: if d.title.trim().is_empty() {
                     d.url.clone()
                 } else {

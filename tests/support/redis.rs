@@ -5,6 +5,9 @@
 //! loud message, unless `METASIFT_REQUIRE_SERVICES=1` (CI), where a missing
 //! server is a failure.
 
+// Each test file uses a different part of this module.
+#![allow(dead_code)]
+
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;

@@ -1,0 +1,512 @@
+//! The operator's side of the web layer: `/stats`, `/metrics`, the rate
+//! limit in front of `/search`, the 503 for load, and `POST /admin/reload`.
+//!
+//! What can change at run time — the searcher (engines, cache) and the rate
+//! limiter — lives in one [`Live`] behind a lock that is only held to clone
+//! or swap it, never across an `.await`. A reload builds the new `Live`
+//! completely from the new file before swapping, so a bad file changes
+//! nothing: the running configuration stays and the error (file:line) is
+//! returned. Searches already running finish on the searcher they started
+//! with. The [`Health`] book is carried over, so counts and suspensions
+//! survive a reload; the cache and the limiter are kept unless their tables
+//! changed.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use askama::Template;
+use axum::extract::{ConnectInfo, RawQuery, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::AppState;
+use super::pages::{ErrorPage, Layout};
+use super::params::Format;
+use crate::cache::Cache;
+use crate::config::{CacheBackend, Config};
+use crate::health::{EngineSnapshot, Health, HealthSnapshot};
+use crate::limit::{Decision, RateLimiter, client_ip};
+use crate::search::Searcher;
+
+/// What a reload swaps: the searcher and the rate limiter.
+#[derive(Debug, Clone)]
+pub struct Live {
+    /// Engines, cache, health.
+    pub searcher: Searcher,
+    /// The per-client rate limit.
+    pub limiter: RateLimiter,
+}
+
+/// Errors of building or reloading the serving state.
+#[derive(Debug, thiserror::Error)]
+pub enum OpsError {
+    /// The configuration file was refused (every problem, one per line).
+    #[error("{0}")]
+    Config(String),
+    /// The searcher could not be built (HTTP client, an engine's builder).
+    #[error("{0}")]
+    Search(#[from] crate::search::SearchError),
+    /// The cache or the limiter could not be set up (a malformed Redis URL).
+    #[error("{0}")]
+    Cache(#[from] crate::cache::CacheError),
+    /// No configuration file is known to reload from.
+    #[error("this server was not started from a configuration file")]
+    NoFile,
+}
+
+impl Live {
+    /// Builds everything `config` describes, reusing `previous`'s cache and
+    /// limiter when their tables did not change. Needs a Tokio runtime (a
+    /// Redis connection manager starts a task).
+    pub fn build(
+        config: Config,
+        health: &Health,
+        previous: Option<&Live>,
+    ) -> Result<Live, OpsError> {
+        let same_cache = previous.is_some_and(|p| {
+            let old = &p.searcher.config().cache;
+            (old.backend, &old.url, old.ttl_s, old.memory_mb)
+                == (
+                    config.cache.backend,
+                    &config.cache.url,
+                    config.cache.ttl_s,
+                    config.cache.memory_mb,
+                )
+        });
+        let cache = match previous {
+            Some(p) if same_cache => p.searcher.cache().clone(),
+            _ => Cache::from_config(&config.cache)?,
+        };
+        let limiter = match previous {
+            Some(p) if same_cache && p.limiter.config() == &config.limits => p.limiter.clone(),
+            _ if config.cache.backend == CacheBackend::Redis => {
+                RateLimiter::redis(&config.limits, &config.cache.url).map_err(|source| {
+                    crate::cache::CacheError::RedisUrl {
+                        url: config.cache.url.clone(),
+                        source,
+                    }
+                })?
+            }
+            _ => RateLimiter::local(&config.limits),
+        };
+        let searcher = Searcher::from_config(config)?
+            .with_health(health.clone())
+            .with_cache(cache);
+        Ok(Live { searcher, limiter })
+    }
+}
+
+/// Reads and validates a configuration file, with environment overrides.
+pub fn load_config(path: &Path) -> Result<Config, OpsError> {
+    match Config::check_file(path) {
+        Ok(mut config) => {
+            config.apply_env();
+            Ok(config)
+        }
+        Err(errors) => Err(OpsError::Config(
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )),
+    }
+}
+
+/// Operator settings fixed for the life of the process.
+#[derive(Debug, Default)]
+pub struct OpsSettings {
+    /// Bearer token of `POST /admin/reload`; `None` = the route is off (404).
+    pub admin_token: Option<String>,
+    /// The file a reload reads.
+    pub config_path: Option<PathBuf>,
+    /// One reload at a time.
+    pub(super) reload_lock: tokio::sync::Mutex<()>,
+}
+
+impl AppState {
+    /// The state `metasift serve` runs: cache, limiter and health as
+    /// `config` says, reloadable from `config_path`, the admin route on when
+    /// `admin_token` is set. Needs a Tokio runtime.
+    pub fn serving(
+        config: Config,
+        config_path: Option<PathBuf>,
+        admin_token: Option<String>,
+    ) -> Result<AppState, OpsError> {
+        let live = Live::build(config, &Health::default(), None)?;
+        Ok(AppState::from_live(
+            live,
+            OpsSettings {
+                admin_token: admin_token.filter(|t| !t.trim().is_empty()),
+                config_path,
+                reload_lock: tokio::sync::Mutex::new(()),
+            },
+        ))
+    }
+
+    /// Re-reads the configuration file and swaps it in; on any problem the
+    /// running configuration stays and the error says what (file:line).
+    /// `[server] bind` changes need a restart.
+    pub async fn reload(&self) -> Result<String, OpsError> {
+        let _one_at_a_time = self.ops.reload_lock.lock().await;
+        let path = self.ops.config_path.as_deref().ok_or(OpsError::NoFile)?;
+        let config = load_config(path)?;
+        let current = self.live();
+        let health = current.searcher.health().clone();
+        let engines = config.engines.len();
+        let live = Live::build(config, &health, Some(&current))?;
+        self.swap(live);
+        Ok(format!(
+            "reloaded {}: {engines} engine{}\n",
+            path.display(),
+            if engines == 1 { "" } else { "s" }
+        ))
+    }
+}
+
+/// The format an answer that never reaches the handler should use: the
+/// `format=` of the query string, else JSON for clients that only accept it.
+fn wanted_format(raw_query: Option<&str>, headers: &HeaderMap) -> Format {
+    let asked = raw_query.and_then(|q| {
+        url::form_urlencoded::parse(q.as_bytes())
+            .find(|(k, _)| k == "format")
+            .map(|(_, v)| v.to_ascii_lowercase())
+    });
+    match asked.as_deref() {
+        Some("json") => Format::Json,
+        Some("csv") => Format::Csv,
+        Some("rss") => Format::Rss,
+        Some(_) => Format::Html,
+        None => {
+            let accept = headers
+                .get(header::ACCEPT)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            if accept.contains("application/json") && !accept.contains("text/html") {
+                Format::Json
+            } else {
+                Format::Html
+            }
+        }
+    }
+}
+
+/// A refusal (429, 503) in the format the client asked for.
+pub fn refusal(status: StatusCode, message: &str, format: Format, retry_after_s: u64) -> Response {
+    let mut response = match format {
+        Format::Json => (
+            status,
+            axum::Json(serde_json::json!({ "error": message, "retry_after": retry_after_s })),
+        )
+            .into_response(),
+        Format::Html => {
+            let page = ErrorPage {
+                layout: Layout::new(&format!("{} — metasift", status.as_u16())),
+                status: status.as_u16(),
+                reason: status.canonical_reason().unwrap_or("Error"),
+                message,
+            };
+            match page.render() {
+                Ok(html) => (
+                    status,
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    html,
+                )
+                    .into_response(),
+                Err(_) => (status, format!("{message}\n")).into_response(),
+            }
+        }
+        Format::Csv | Format::Rss => (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{message}\n"),
+        )
+            .into_response(),
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The 503 for a search refused because too many are in flight.
+pub fn overloaded(format: Format) -> Response {
+    refusal(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Too many searches are running right now. Please try again in a moment.",
+        format,
+        1,
+    )
+}
+
+/// Middleware: the per-client rate limit (429 with `Retry-After`).
+pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limiter = state.live().limiter;
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), |c| c.0);
+    let forwarded = request
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    let client = client_ip(peer, forwarded, limiter.config().trust_forwarded);
+    match limiter.check(client).await {
+        Decision::Allow => next.run(request).await,
+        Decision::Deny { retry_after_s } => {
+            let counters = state.searcher().health().clone();
+            crate::health::Counters::bump(&counters.counters().rate_limited);
+            let format = wanted_format(request.uri().query(), request.headers());
+            refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                &format!(
+                    "Too many searches from your address. Please wait {retry_after_s} s and try again."
+                ),
+                format,
+                retry_after_s,
+            )
+        }
+    }
+}
+
+/// One engine's row on the `/stats` page, formatted for display.
+#[derive(Debug, Clone)]
+pub struct EngineRow {
+    /// Name.
+    pub name: String,
+    /// Suspended now.
+    pub suspended: bool,
+    /// Last request failed.
+    pub failing: bool,
+    /// "ok", "failing (2 in a row: timeout)", "suspended until … (in 25 s)".
+    pub status: String,
+    /// Requests sent.
+    pub requests: u64,
+    /// "98 %" or "–".
+    pub reliability: String,
+    /// Results parsed.
+    pub results: u64,
+    /// "120 / 340 / 900" or "–".
+    pub latency: String,
+    /// "timeout 3, http_5xx 1" or "–".
+    pub errors: String,
+}
+
+impl EngineRow {
+    fn new(e: &EngineSnapshot) -> EngineRow {
+        let status = if let (true, Some(until), Some(secs)) =
+            (e.suspended, &e.suspended_until, e.suspended_for_s)
+        {
+            format!("suspended until {until} (in {secs} s)")
+        } else if e.consecutive_failures > 0 {
+            format!(
+                "failing ({} in a row{})",
+                e.consecutive_failures,
+                e.last_failure
+                    .as_deref()
+                    .map(|k| format!(": {k}"))
+                    .unwrap_or_default()
+            )
+        } else if e.requests == 0 {
+            "not asked yet".into()
+        } else {
+            "ok".into()
+        };
+        let ms = |v: Option<u64>| v.map_or("–".to_string(), |v| v.to_string());
+        EngineRow {
+            name: e.name.clone(),
+            suspended: e.suspended,
+            failing: e.consecutive_failures > 0,
+            status,
+            requests: e.requests,
+            reliability: e
+                .reliability
+                .map_or("–".into(), |r| format!("{:.0} %", r * 100.0)),
+            results: e.results,
+            latency: if e.p50_ms.is_some() {
+                format!("{} / {} / {}", ms(e.p50_ms), ms(e.p95_ms), ms(e.p99_ms))
+            } else {
+                "–".into()
+            },
+            errors: if e.errors.is_empty() {
+                "–".into()
+            } else {
+                e.errors
+                    .iter()
+                    .map(|(k, n)| format!("{k} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        }
+    }
+}
+
+/// `GET /stats` as HTML.
+#[derive(Template)]
+#[template(path = "stats.html")]
+pub struct StatsPage {
+    /// Frame.
+    pub layout: Layout,
+    /// "2 h 5 min".
+    pub uptime: String,
+    /// Searches asked for.
+    pub searches: u64,
+    /// Cache hits.
+    pub cache_hits: u64,
+    /// Cache misses.
+    pub cache_misses: u64,
+    /// "73 %" or "–".
+    pub hit_rate: String,
+    /// Joined a search in flight.
+    pub coalesced: u64,
+    /// 429s.
+    pub rate_limited: u64,
+    /// 503s.
+    pub overloaded: u64,
+    /// Cache backend failures.
+    pub cache_errors: u64,
+    /// Engines suspended now.
+    pub suspended_count: usize,
+    /// One row per engine.
+    pub engines: Vec<EngineRow>,
+}
+
+impl StatsPage {
+    /// The page for a snapshot.
+    pub fn new(s: &HealthSnapshot) -> StatsPage {
+        let lookups = s.cache_hits + s.cache_misses;
+        StatsPage {
+            layout: Layout::new("Engine health — metasift"),
+            uptime: match s.uptime_s {
+                t if t < 60 => format!("{t} s"),
+                t if t < 3600 => format!("{} min", t / 60),
+                t => format!("{} h {} min", t / 3600, t % 3600 / 60),
+            },
+            searches: s.searches,
+            cache_hits: s.cache_hits,
+            cache_misses: s.cache_misses,
+            hit_rate: if lookups == 0 {
+                "–".into()
+            } else {
+                format!("{:.0} %", s.cache_hits as f64 * 100.0 / lookups as f64)
+            },
+            coalesced: s.coalesced,
+            rate_limited: s.rate_limited,
+            overloaded: s.overloaded,
+            cache_errors: s.cache_errors,
+            suspended_count: s.engines.iter().filter(|e| e.suspended).count(),
+            engines: s.engines.iter().map(EngineRow::new).collect(),
+        }
+    }
+}
+
+/// `GET /stats`: per-engine health as a page, or `?format=json`.
+pub async fn stats(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+    let snapshot = state.searcher().health().snapshot(SystemTime::now());
+    let no_store = (header::CACHE_CONTROL, "no-store");
+    if wanted_format(raw.as_deref(), &HeaderMap::new()) == Format::Json {
+        return ([no_store], axum::Json(snapshot)).into_response();
+    }
+    match StatsPage::new(&snapshot).render() {
+        Ok(html) => (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],
+            html,
+        )
+            .into_response(),
+        Err(e) => super::AppError::from(e).into_response(),
+    }
+}
+
+/// `GET /metrics`: Prometheus text format 0.0.4.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    let text = state
+        .searcher()
+        .health()
+        .render_prometheus(SystemTime::now());
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; version=0.0.4; charset=utf-8",
+            ),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// Compares without an early exit, so timing does not reveal the token.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// `POST /admin/reload` (mounted only with a token): re-reads the file.
+pub async fn admin_reload(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    let text = |status: StatusCode, body: String| {
+        (
+            status,
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            body,
+        )
+            .into_response()
+    };
+    let Some(token) = state.ops.admin_token.as_deref() else {
+        return text(StatusCode::NOT_FOUND, "not found\n".into());
+    };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if !same_secret(given.trim().as_bytes(), token.as_bytes()) {
+        let mut r = text(
+            StatusCode::UNAUTHORIZED,
+            "a valid `Authorization: Bearer <METASIFT_ADMIN_TOKEN>` header is required\n".into(),
+        );
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return r;
+    }
+    match state.reload().await {
+        Ok(message) => {
+            tracing::info!("{}", message.trim_end());
+            text(StatusCode::OK, message)
+        }
+        Err(e) => {
+            tracing::warn!("reload refused, running configuration kept: {e}");
+            text(
+                StatusCode::BAD_REQUEST,
+                format!("reload refused; the running configuration is kept:\n{e}\n"),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret(b"abc", b"abc"));
+        assert!(!same_secret(b"abc", b"abd"));
+        assert!(!same_secret(b"abc", b"abcd"));
+        assert!(!same_secret(b"", b"a"));
+    }
+
+    #[test]
+    fn refusals_name_the_format() {
+        let h = HeaderMap::new();
+        assert_eq!(wanted_format(Some("q=x&format=json"), &h), Format::Json);
+        assert_eq!(wanted_format(Some("q=x"), &h), Format::Html);
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+        assert_eq!(wanted_format(None, &h), Format::Json);
+    }
+}

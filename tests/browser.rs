@@ -1,0 +1,442 @@
+//! A real browser against a real `metasift serve`: Debian's headless
+//! Chromium loads the home page of the built binary (on a free loopback port,
+//! its member engines loopback servers answering with saved real pages),
+//! types a query, clicks Search, clicks open a "similar results" group, and
+//! the test reads the rendered DOM. Screenshots (desktop light, desktop dark,
+//! phone) are saved under `target/tmp/browser/` for a person to look at.
+//!
+//! Chromium is driven through the DevTools protocol over
+//! `--remote-debugging-pipe` (JSON messages separated by NUL on fds 3 and 4,
+//! wired to the child's stdin and stdout by `sh`), so no crate and no
+//! download is needed. Clicks and typing are real input events
+//! (`Input.dispatchMouseEvent`, `Input.insertText`), not scripted `submit()`.
+//!
+//! Skips with a loud message when `chromium` is missing, unless
+//! `METASIFT_REQUIRE_SERVICES=1`. Run with `cargo test --test browser`.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+use support::{Behavior, LoopbackEngine};
+
+const QUERY: &str = "does caffeine affect sleep";
+
+fn find_chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// A `metasift serve` child process; killed when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(config: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_metasift"))
+            .args(["serve", "--config"])
+            .arg(config)
+            .args(["--bind", "127.0.0.1:0"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start metasift serve");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(url) = line.strip_prefix("listening on ") {
+                    let _ = tx.send(url.trim_end_matches('/').to_string());
+                }
+            }
+        });
+        let base = match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(base) => base,
+            Err(e) => {
+                let _ = child.kill();
+                panic!("metasift serve did not report its address: {e}");
+            }
+        };
+        Server { child, base }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A headless Chromium spoken to over the DevTools pipe.
+struct Browser {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    pending: Vec<Value>,
+    next_id: u64,
+    session: Option<String>,
+    _profile: TempDir,
+}
+
+impl Browser {
+    fn launch(chromium: &Path) -> Browser {
+        let profile = TempDir::new("chromium-profile");
+        // fd 3 is what Chromium reads commands from, fd 4 where it writes
+        // answers: map them onto our pipes.
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec "$0" "$@" 3<&0 4>&1 0</dev/null 1>/dev/null"#)
+            .arg(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--mute-audio",
+                "--hide-scrollbars",
+                "--remote-debugging-pipe",
+            ])
+            .arg(format!("--user-data-dir={}", profile.0.display()))
+            .arg("about:blank")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromium");
+        let stdin = child.stdin.take().expect("piped stdin");
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 64 * 1024];
+            loop {
+                match stdout.read(&mut chunk) {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                }
+                while let Some(end) = buf.iter().position(|&b| b == 0) {
+                    let msg: Vec<u8> = buf.drain(..=end).collect();
+                    if let Ok(v) = serde_json::from_slice::<Value>(&msg[..msg.len() - 1])
+                        && tx.send(v).is_err()
+                    {
+                        return;
+                    }
+                }
+            }
+        });
+        let mut browser = Browser {
+            child,
+            stdin,
+            messages: rx,
+            pending: Vec::new(),
+            next_id: 1,
+            session: None,
+            _profile: profile,
+        };
+        let target = browser.call("Target.createTarget", json!({ "url": "about:blank" }));
+        let target_id = target["targetId"]
+            .as_str()
+            .expect("a target id")
+            .to_string();
+        let attached = browser.call(
+            "Target.attachToTarget",
+            json!({ "targetId": target_id, "flatten": true }),
+        );
+        browser.session = Some(attached["sessionId"].as_str().expect("a session").into());
+        browser.call("Page.enable", json!({}));
+        browser.call("Runtime.enable", json!({}));
+        browser
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Value {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.messages.recv_timeout(left) {
+            Ok(v) => v,
+            Err(RecvTimeoutError::Timeout) => panic!("chromium did not answer in time"),
+            Err(RecvTimeoutError::Disconnected) => panic!("chromium exited"),
+        }
+    }
+
+    /// Sends a command (to the page session once attached) and waits for its
+    /// answer; events met meanwhile are kept for [`Browser::wait_event`].
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut msg = json!({ "id": id, "method": method, "params": params });
+        if let Some(s) = &self.session {
+            msg["sessionId"] = json!(s);
+        }
+        let mut bytes = serde_json::to_vec(&msg).unwrap();
+        bytes.push(0);
+        self.stdin.write_all(&bytes).expect("write to chromium");
+        self.stdin.flush().expect("flush to chromium");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let v = self.recv(deadline);
+            if v["id"] == json!(id) {
+                if let Some(err) = v.get("error") {
+                    panic!("{method} failed: {err}");
+                }
+                return v["result"].clone();
+            }
+            self.pending.push(v);
+        }
+    }
+
+    fn wait_event(&mut self, method: &str) -> Value {
+        if let Some(i) = self.pending.iter().position(|v| v["method"] == method) {
+            return self.pending.remove(i);
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let v = self.recv(deadline);
+            if v["method"] == method {
+                return v;
+            }
+        }
+    }
+
+    fn eval(&mut self, expression: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": expression, "returnByValue": true }),
+        );
+        if let Some(e) = r.get("exceptionDetails") {
+            panic!("{expression}: {e}");
+        }
+        r["result"]["value"].clone()
+    }
+
+    fn navigate(&mut self, url: &str) {
+        self.pending
+            .retain(|v| v["method"] != "Page.loadEventFired");
+        self.call("Page.navigate", json!({ "url": url }));
+        self.wait_event("Page.loadEventFired");
+    }
+
+    /// A real left click in the middle of the first element matching `css`.
+    fn click(&mut self, css: &str) {
+        let rect = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({css:?}); \
+             if (!e) return null; e.scrollIntoView({{block: 'center'}}); \
+             const r = e.getBoundingClientRect(); \
+             return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()"
+        ));
+        assert!(!rect.is_null(), "nothing matches {css}");
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({ "type": kind, "x": rect["x"], "y": rect["y"],
+                        "button": "left", "clickCount": 1 }),
+            );
+        }
+    }
+
+    fn screenshot(&mut self, file: &Path, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height,
+                    "deviceScaleFactor": 1, "mobile": mobile }),
+        );
+        let shot = self.call(
+            "Page.captureScreenshot",
+            json!({ "format": "png", "captureBeyondViewport": false }),
+        );
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().expect("png data"))
+            .expect("base64 png");
+        std::fs::write(file, png).expect("write screenshot");
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(label: &str) -> TempDir {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "{label}-{}-{}",
+            std::process::id(),
+            Instant::now().elapsed().as_nanos()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_searches_and_opens_a_duplicate_group() {
+    let Some(chromium) = find_chromium() else {
+        if support::services_required() {
+            panic!("chromium is required (METASIFT_REQUIRE_SERVICES=1) but not on PATH");
+        }
+        eprintln!(
+            "\n!!!!! SKIPPED tests/browser.rs: chromium is not installed (apt-get install chromium) !!!!!\n"
+        );
+        return;
+    };
+
+    // Member engines: DuckDuckGo and Bing answering with their saved pages
+    // for the same query (9 of 10 results in common).
+    let ddg = LoopbackEngine::spawn(Behavior::fixture(
+        "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
+    ))
+    .await;
+    let bing = LoopbackEngine::spawn(Behavior::fixture(
+        "bing/celina2026_does-caffeine-affect-sleep.html",
+    ))
+    .await;
+    let mut config = web_engines();
+    support::point_at(&mut config, "duckduckgo", &ddg.base_url());
+    support::point_at(&mut config, "bing", &bing.base_url());
+    let dir = TempDir::new("browser-config");
+    let config_path = dir.0.join("engines.toml");
+    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
+
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&shots).unwrap();
+
+    // The browser blocks on pipes: keep it off the runtime's threads.
+    let result = tokio::task::spawn_blocking(move || {
+        let server = Server::start(&config_path);
+        let mut b = Browser::launch(&chromium);
+
+        b.navigate(&format!("{}/", server.base));
+        assert_eq!(b.eval("document.title"), json!("metasift"));
+        b.screenshot(&shots.join("home.png"), 1280, 800, false);
+
+        // Type the query and click Search, like a person.
+        b.click("#q");
+        b.call("Input.insertText", json!({ "text": QUERY }));
+        b.pending.retain(|v| v["method"] != "Page.loadEventFired");
+        b.click("form[role=search] button[type=submit]");
+        b.wait_event("Page.loadEventFired");
+
+        let location = b.eval("location.pathname + location.search");
+        assert_eq!(
+            location,
+            json!("/search?q=does+caffeine+affect+sleep"),
+            "the form submits a GET to /search"
+        );
+        let results = b.eval("document.querySelectorAll('ol.results > li.result').length");
+        assert!(results.as_u64().unwrap() >= 8, "results shown: {results}");
+        let titles = b.eval(
+            "[...document.querySelectorAll('li.result h2 a')].map(a => a.textContent).join('\\n')",
+        );
+        assert!(
+            titles.as_str().unwrap().contains("Caffeine and Sleep"),
+            "{titles}"
+        );
+
+        // A group of hidden duplicates, closed until clicked.
+        let groups = b.eval("document.querySelectorAll('details.dups').length");
+        assert!(
+            groups.as_u64().unwrap() >= 1,
+            "no duplicate group: {groups}"
+        );
+        assert_eq!(
+            b.eval("document.querySelector('details.dups').open"),
+            json!(false)
+        );
+        b.click("details.dups > summary");
+        assert_eq!(
+            b.eval("document.querySelector('details.dups').open"),
+            json!(true)
+        );
+        let group = b.eval(
+            "(() => { const d = document.querySelector('details.dups');
+                const li = d.querySelector('ul > li');
+                const r = li.getBoundingClientRect();
+                return { summary: d.querySelector('summary').textContent,
+                         engine: li.querySelector('.engine').textContent,
+                         stage: li.querySelector('.stage').textContent,
+                         visible: r.height > 0 }; })()",
+        );
+        assert!(
+            group["summary"]
+                .as_str()
+                .unwrap()
+                .contains("similar result"),
+            "{group}"
+        );
+        assert!(
+            ["duckduckgo", "bing"].contains(&group["engine"].as_str().unwrap()),
+            "{group}"
+        );
+        assert!(
+            ["url", "title", "snippet"].contains(&group["stage"].as_str().unwrap()),
+            "{group}"
+        );
+        assert_eq!(group["visible"], json!(true), "the opened group shows");
+
+        b.eval("window.scrollTo(0, 0)");
+        b.screenshot(&shots.join("results.png"), 1280, 1000, false);
+        b.call(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
+        );
+        b.screenshot(&shots.join("results-dark.png"), 1280, 1000, false);
+        b.call(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": "light" }] }),
+        );
+        b.eval("window.scrollTo(0, 0)");
+        b.screenshot(&shots.join("results-phone.png"), 390, 844, true);
+
+        // No script ran from engine text, and the page asked for none.
+        assert_eq!(b.eval("document.scripts.length"), json!(0));
+        drop(b);
+        drop(server);
+        shots
+    })
+    .await
+    .expect("browser thread");
+    eprintln!("screenshots in {}", result.display());
+    drop((ddg, bing, dir));
+}
+
+/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
+fn web_engines() -> metasift::config::Config {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+    metasift::config::Config::load(std::path::Path::new(path))
+        .expect("tests/data/web_engines.toml loads")
+}

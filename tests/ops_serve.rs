@@ -1,0 +1,575 @@
+//! Running it for real, end to end: loopback member engines that fail on
+//! command, the whole router driven with `oneshot`, and two real
+//! `metasift serve` processes sharing one redis-server.
+
+#[path = "support/redis.rs"]
+mod redis_support;
+#[path = "support/mod.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use metasift::config::Config;
+use metasift::health::{Health, HealthPolicy};
+use metasift::model::FailureKind;
+use metasift::search::{SearchOptions, Searcher};
+use metasift::web::{self, AppState};
+use tower::ServiceExt;
+
+/// A member engine whose HTTP status can be changed while it runs; 200
+/// answers a SearXNG-style JSON page naming the query.
+struct Switchable {
+    addr: std::net::SocketAddr,
+    status: Arc<AtomicU16>,
+    hits: Arc<AtomicUsize>,
+    delay_ms: Arc<AtomicU16>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Switchable {
+    async fn spawn(tag: &'static str) -> Switchable {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let status = Arc::new(AtomicU16::new(200));
+        let hits = Arc::new(AtomicUsize::new(0));
+        let delay_ms = Arc::new(AtomicU16::new(0));
+        let (s, h, d) = (status.clone(), hits.clone(), delay_ms.clone());
+        let app = axum::Router::new().fallback(move |req: Request<Body>| {
+            let (s, h, d) = (s.clone(), h.clone(), d.clone());
+            async move {
+                h.fetch_add(1, Ordering::SeqCst);
+                let delay = d.load(Ordering::SeqCst);
+                if delay > 0 {
+                    tokio::time::sleep(Duration::from_millis(u64::from(delay))).await;
+                }
+                let code = s.load(Ordering::SeqCst);
+                let q = req.uri().query().unwrap_or("").to_string();
+                let body = serde_json::json!({
+                    "results": (1..=5).map(|i| serde_json::json!({
+                        "url": format!("https://{tag}.example/{i}?{q}"),
+                        "title": format!("{tag} result {i}"),
+                        "content": format!("Snippet {i} from {tag}, for testing.")
+                    })).collect::<Vec<_>>()
+                });
+                (
+                    StatusCode::from_u16(code).unwrap(),
+                    [(header::CONTENT_TYPE, "application/json")],
+                    body.to_string(),
+                )
+            }
+        });
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Switchable {
+            addr,
+            status,
+            hits,
+            delay_ms,
+            task,
+        }
+    }
+
+    fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn set(&self, code: u16) {
+        self.status.store(code, Ordering::SeqCst);
+    }
+
+    fn hits(&self) -> usize {
+        self.hits.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Switchable {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// An `engines.toml` text over these (name, base URL) engines.
+fn config_text(engines: &[(&str, String)], extra: &str) -> String {
+    let mut text = format!("[server]\ndeadline_ms = 1500\n{extra}\n",);
+    for (name, base) in engines {
+        text.push_str(&format!(
+            "[[engine]]\nname = \"{name}\"\nkind = \"searxng\"\nurl = \"{base}/search?q={{query}}&p={{page}}\"\ntimeout_ms = 1500\n\n"
+        ));
+    }
+    text
+}
+
+fn config(engines: &[(&str, String)], extra: &str) -> Config {
+    Config::parse(&config_text(engines, extra), Path::new("test.toml")).expect("valid test config")
+}
+
+fn quick_policy() -> HealthPolicy {
+    HealthPolicy {
+        base_backoff: Duration::from_millis(300),
+        max_backoff: Duration::from_secs(2),
+        blocked_backoff: Duration::from_millis(600),
+        ..HealthPolicy::default()
+    }
+}
+
+async fn get(app: &axum::Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
+    let response = app
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = axum::body::to_bytes(response.into_body(), 8 << 20)
+        .await
+        .unwrap();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+#[tokio::test]
+async fn flapping_engine_is_suspended_then_asked_again() {
+    let good = Switchable::spawn("good").await;
+    let flaky = Switchable::spawn("flaky").await;
+    let config = config(&[("good", good.base()), ("flaky", flaky.base())], "");
+    let searcher = Searcher::from_config(config)
+        .unwrap()
+        .with_health(Health::new(quick_policy()));
+    let opts = SearchOptions::default();
+    flaky.set(500);
+    for i in 0..3 {
+        let q = searcher.parse_query(&format!("flap {i}"), 1);
+        let r = searcher.search(&q, &opts).await;
+        let f = r.engines.iter().find(|e| e.engine == "flaky").unwrap();
+        assert_eq!(f.failure, Some(FailureKind::Http5xx));
+        assert_eq!(r.results.len(), 5, "the good engine still answers");
+    }
+    assert_eq!(flaky.hits(), 3);
+
+    // Suspended: not asked, reported with the time it comes back.
+    flaky.set(200);
+    let r = searcher
+        .search(&searcher.parse_query("flap 3", 1), &opts)
+        .await;
+    let f = r.engines.iter().find(|e| e.engine == "flaky").unwrap();
+    assert_eq!(f.failure, Some(FailureKind::Suspended));
+    assert!(
+        f.reason.as_deref().unwrap().contains("asked again after"),
+        "{f:?}"
+    );
+    assert_eq!(flaky.hits(), 3, "a suspended engine is not asked");
+
+    let app = web::router(AppState::new(searcher.clone()));
+    let (status, headers, body) = get(&app, "/stats?format=json").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
+    let stats: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let row = stats["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "flaky")
+        .unwrap();
+    assert_eq!(row["suspended"], true);
+    assert_eq!(row["errors"]["http_5xx"], 3);
+    assert_eq!(row["skipped"], 1);
+    let (_, _, page) = get(&app, "/stats").await;
+    assert!(page.contains("suspended until"), "{page}");
+
+    // Back after the backoff; one success clears it.
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    let r = searcher
+        .search(&searcher.parse_query("flap 4", 1), &opts)
+        .await;
+    let f = r.engines.iter().find(|e| e.engine == "flaky").unwrap();
+    assert_eq!(f.failure, None, "{f:?}");
+    assert_eq!(r.results.len(), 10);
+    let (_, _, metrics) = get(&app, "/metrics").await;
+    assert!(
+        metrics.contains("metasift_engine_suspended{engine=\"flaky\"} 0"),
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn all_engines_down_is_a_clear_page_not_a_500() {
+    let a = Switchable::spawn("a").await;
+    let b = Switchable::spawn("b").await;
+    a.set(503);
+    b.set(429);
+    let app = web::router(AppState::new(
+        Searcher::from_config(config(&[("a", a.base()), ("b", b.base())], "")).unwrap(),
+    ));
+    let (status, _, body) = get(&app, "/search?q=anything").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.contains("503") && body.contains("429"), "{body}");
+    let (status, _, body) = get(&app, "/search?q=anything+else&format=json").await;
+    assert_eq!(status, StatusCode::OK);
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(json["results"].as_array().unwrap().len(), 0);
+    assert_eq!(json["unresponsive_engines"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn rate_limit_answers_429_with_retry_after_and_counts_it() {
+    let e = Switchable::spawn("e").await;
+    let config = config(&[("e", e.base())], "[limits]\nper_minute = 30\nburst = 2\n");
+    let app = web::router(AppState::new(Searcher::from_config(config).unwrap()));
+    assert_eq!(get(&app, "/search?q=one").await.0, StatusCode::OK);
+    assert_eq!(get(&app, "/search?q=two").await.0, StatusCode::OK);
+    let (status, headers, body) = get(&app, "/search?q=three&format=json").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(headers[header::RETRY_AFTER], "2");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        json["error"].as_str().unwrap().contains("wait 2 s"),
+        "{json}"
+    );
+    // Other routes are not limited.
+    let (status, headers, metrics) = get(&app, "/metrics").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        headers[header::CONTENT_TYPE],
+        "text/plain; version=0.0.4; charset=utf-8"
+    );
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "metasift_rate_limited_total 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.lines().any(|l| l == "metasift_searches_total 2"),
+        "{metrics}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_over_max_in_flight_get_503_at_once() {
+    let slow = Switchable::spawn("slow").await;
+    slow.delay_ms.store(800, Ordering::SeqCst);
+    let config = config(
+        &[("slow", slow.base())],
+        "[limits]\nmax_in_flight = 1\nper_minute = 0\n",
+    );
+    let app = web::router(AppState::new(Searcher::from_config(config).unwrap()));
+    let first = tokio::spawn({
+        let app = app.clone();
+        async move { get(&app, "/search?q=first").await.0 }
+    });
+    while slow.hits() == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let started = Instant::now();
+    let (status, headers, _) = get(&app, "/search?q=second").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(headers.contains_key(header::RETRY_AFTER));
+    assert!(
+        started.elapsed() < Duration::from_millis(300),
+        "refused quickly"
+    );
+    assert_eq!(first.await.unwrap(), StatusCode::OK);
+    // The same query as one in flight joins it instead of being refused.
+    assert_eq!(get(&app, "/search?q=first").await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn every_answer_carries_security_headers() {
+    let e = Switchable::spawn("e").await;
+    let app = web::router(AppState::new(
+        Searcher::from_config(config(&[("e", e.base())], "")).unwrap(),
+    ));
+    for uri in [
+        "/",
+        "/search?q=x",
+        "/stats",
+        "/metrics",
+        "/healthz",
+        "/nowhere",
+    ] {
+        let (_, headers, _) = get(&app, uri).await;
+        let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(
+            csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe-inline"),
+            "{uri}: {csp}"
+        );
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{uri}");
+        assert_eq!(headers[header::REFERRER_POLICY], "no-referrer", "{uri}");
+    }
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "metasift-ops-{tag}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn post(app: &axum::Router, uri: &str, token: Option<&str>) -> (StatusCode, String) {
+    let mut request = Request::post(uri);
+    if let Some(t) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+#[tokio::test]
+async fn reload_swaps_a_good_file_and_refuses_a_broken_one() {
+    let a = Switchable::spawn("a").await;
+    let b = Switchable::spawn("b").await;
+    let dir = temp_dir("reload");
+    let path = dir.join("engines.toml");
+    std::fs::write(&path, config_text(&[("a", a.base())], "")).unwrap();
+    let config = Config::load(&path).unwrap();
+
+    // Without a token the route does not exist.
+    let closed = web::router(AppState::serving(config.clone(), Some(path.clone()), None).unwrap());
+    assert_eq!(
+        post(&closed, "/admin/reload", Some("x")).await.0,
+        StatusCode::NOT_FOUND
+    );
+
+    let state = AppState::serving(config, Some(path.clone()), Some("s3cret".into())).unwrap();
+    let app = web::router(state.clone());
+    assert_eq!(
+        post(&app, "/admin/reload", None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        post(&app, "/admin/reload", Some("wrong")).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // A broken file: refused with file:line, the old engines keep serving.
+    std::fs::write(
+        &path,
+        config_text(&[("a", a.base())], "").replace("timeout_ms = 1500", "timeout_ms = \"soon\""),
+    )
+    .unwrap();
+    let (status, body) = post(&app, "/admin/reload", Some("s3cret")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let line = format!("{}:8:14: engine.timeout_ms", path.display());
+    assert!(body.contains(&line), "names file and line: {body}");
+    get(&app, "/search?q=kept").await;
+    assert_eq!((a.hits(), b.hits()), (1, 0));
+
+    // A good file: swapped in; health carries over.
+    std::fs::write(&path, config_text(&[("b", b.base())], "")).unwrap();
+    let (status, body) = post(&app, "/admin/reload", Some("s3cret")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body.contains("1 engine"), "{body}");
+    get(&app, "/search?q=swapped").await;
+    assert_eq!((a.hits(), b.hits()), (1, 1));
+    assert_eq!(state.searcher().config().engines[0].name, "b");
+    let (_, _, stats) = get(&app, "/stats?format=json").await;
+    assert!(
+        stats.contains("\"name\":\"a\"") && stats.contains("\"name\":\"b\""),
+        "{stats}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A `metasift serve` child process, killed on drop.
+struct Serve {
+    child: Child,
+    base: String,
+    // Held open: the server must never write into a closed pipe.
+    _stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Serve {
+    fn start(config: &Path) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_metasift"))
+            .args(["serve", "--config"])
+            .arg(config)
+            .args(["--bind", "127.0.0.1:0"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start metasift serve");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Serve {
+            child,
+            base,
+            _stdout: stdout,
+        }
+    }
+
+    fn signal(&self, name: &str) {
+        let ok = Command::new("kill")
+            .args([format!("-{name}"), self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill -{name}");
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_serve_processes_share_cache_and_rate_limit_through_redis() {
+    let Some(redis) = redis_support::RedisServer::start("two_serve_processes") else {
+        return;
+    };
+    let engine = Switchable::spawn("shared").await;
+    let dir = temp_dir("two-serve");
+    let path = dir.join("engines.toml");
+    let extra = format!(
+        "[cache]\nbackend = \"redis\"\nurl = \"{}\"\nttl_s = 60\n[limits]\nper_minute = 6\nburst = 4\n",
+        redis.url()
+    );
+    std::fs::write(&path, config_text(&[("shared", engine.base())], &extra)).unwrap();
+    let one = Serve::start(&path);
+    let two = Serve::start(&path);
+    let client = reqwest::Client::new();
+    let ask = |base: &str, q: &str| {
+        let url = format!("{base}/search?q={q}&format=json");
+        let client = client.clone();
+        async move {
+            let r = client.get(url).send().await.unwrap();
+            let status = r.status().as_u16();
+            let retry = r
+                .headers()
+                .get("retry-after")
+                .map(|v| v.to_str().unwrap().to_string());
+            let body: serde_json::Value = r.json().await.unwrap_or_default();
+            (status, retry, body)
+        }
+    };
+    let (status, _, first) = ask(&one.base, "redis+shared").await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["results"].as_array().unwrap().len(), 5);
+    let (status, _, second) = ask(&two.base, "redis+shared").await;
+    assert_eq!(status, 200);
+    assert_eq!(second["results"], first["results"]);
+    assert_eq!(
+        engine.hits(),
+        1,
+        "the second process answered from the shared cache"
+    );
+
+    // Burst 4 shared by both processes: two used, two left, then 429.
+    assert_eq!(ask(&one.base, "three").await.0, 200);
+    assert_eq!(ask(&two.base, "four").await.0, 200);
+    let (status, retry, _) = ask(&one.base, "five").await;
+    assert_eq!(status, 429);
+    assert_eq!(retry.as_deref(), Some("10"));
+    assert_eq!(ask(&two.base, "five").await.0, 429);
+
+    let stats = client
+        .get(format!("{}/metrics", two.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        stats.lines().any(|l| l == "metasift_cache_hits_total 1"),
+        "{stats}"
+    );
+    drop((one, two));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_reloads_on_sighup_and_finishes_searches_on_sigterm() {
+    let a = Switchable::spawn("a").await;
+    let b = Switchable::spawn("b").await;
+    let dir = temp_dir("signals");
+    let path = dir.join("engines.toml");
+    // The probing below must not meet the rate limit.
+    let limits = "[limits]\nper_minute = 0\n";
+    std::fs::write(&path, config_text(&[("a", a.base())], limits)).unwrap();
+    let mut serve = Serve::start(&path);
+    let client = reqwest::Client::new();
+    let search = |q: &str| {
+        let request = client.get(format!("{}/search?q={q}&format=json", serve.base));
+        async move {
+            let r = request.send().await.unwrap();
+            let status = r.status().as_u16();
+            let body: serde_json::Value = r.json().await.unwrap();
+            (status, body)
+        }
+    };
+    assert_eq!(search("one").await.0, 200);
+    assert_eq!((a.hits(), b.hits()), (1, 0));
+
+    // SIGHUP re-reads the file.
+    std::fs::write(&path, config_text(&[("b", b.base())], limits)).unwrap();
+    serve.signal("HUP");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        assert_eq!(search("probe").await.0, 200);
+        if b.hits() > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "SIGHUP did not reload the file");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // SIGTERM while a search is in flight: it still gets its answer.
+    b.delay_ms.store(700, Ordering::SeqCst);
+    let before = b.hits();
+    let slow = tokio::spawn(search("slow"));
+    while b.hits() == before {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    serve.signal("TERM");
+    let (status, body) = slow.await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(body["results"].as_array().unwrap().len(), 5, "{body}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(code) = serve.child.try_wait().unwrap() {
+            break code;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(code.success(), "clean exit: {code}");
+    drop(serve);
+    let _ = std::fs::remove_dir_all(dir);
+}

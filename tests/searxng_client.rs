@@ -1,0 +1,138 @@
+//! A program written for SearXNG's JSON API reads metasift unchanged.
+//!
+//! The client is `searxng_search` 0.1.2 from PyPI (JamePeng, MIT): its
+//! `SearXNGSearch.text()` sends `POST /search?q=…&category=…&language=…&
+//! pageno=…&format=json&safesearch=…` (parameters in the query string, empty
+//! body) and reads `results[].title/url/content`. `.ci/run` installs it into
+//! `.ci/venv`. This test serves metasift on a loopback port (member engines
+//! are loopback servers answering with saved real pages), runs the client in
+//! that venv, and checks it got every result of metasift's own JSON answer,
+//! in order, with the client's whitespace normalization as the only change.
+//!
+//! Skips loudly without `.ci/venv` unless `METASIFT_REQUIRE_SERVICES=1`.
+//! Run with `cargo test --test searxng_client`.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use metasift::search::Searcher;
+use metasift::web::{self, AppState};
+use serde_json::Value;
+use support::{Behavior, LoopbackEngine};
+
+const CLIENT: &str = r#"
+import json, sys
+from searxng_search import SearXNGSearch
+base, query, page = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with SearXNGSearch(base_url=base, timeout=30, retries=0) as client:
+    results = client.text(query, category="general", language="en-US", pageno=page, format="json")
+print(json.dumps(results, ensure_ascii=False))
+"#;
+
+fn venv_python() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".ci/venv/bin/python")
+}
+
+/// What the client does to text: `' '.join(text.split())`.
+fn normalize(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+async fn run_client(base: &str, query: &str, page: u32) -> Vec<Value> {
+    let out = tokio::process::Command::new(venv_python())
+        .args(["-c", CLIENT, base, query, &page.to_string()])
+        .output()
+        .await
+        .expect("run the python client");
+    assert!(
+        out.status.success(),
+        "client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("client prints JSON")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searxng_search_client_reads_metasift_unchanged() {
+    let python = venv_python();
+    let has_client = python.is_file()
+        && std::process::Command::new(&python)
+            .args(["-c", "import searxng_search"])
+            .status()
+            .is_ok_and(|s| s.success());
+    if !has_client {
+        if support::services_required() {
+            panic!(
+                "the SearXNG client venv is required but {} is missing",
+                python.display()
+            );
+        }
+        eprintln!(
+            "\n!!!!! SKIPPED tests/searxng_client.rs: no .ci/venv with searxng_search (run .ci/run or: \
+             python3 -m venv .ci/venv && .ci/venv/bin/pip install searxng_search==0.1.2) !!!!!\n"
+        );
+        return;
+    }
+
+    let ddg = LoopbackEngine::spawn(Behavior::fixture(
+        "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
+    ))
+    .await;
+    let bing = LoopbackEngine::spawn(Behavior::fixture(
+        "bing/celina2026_does-caffeine-affect-sleep.html",
+    ))
+    .await;
+    let mut config = web_engines();
+    support::point_at(&mut config, "duckduckgo", &ddg.base_url());
+    support::point_at(&mut config, "bing", &bing.base_url());
+    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server =
+        tokio::spawn(
+            async move { axum::serve(listener, web::router(AppState::new(searcher))).await },
+        );
+    let base = format!("http://{addr}");
+
+    let query = "does caffeine affect sleep";
+    let ours: Value = reqwest::get(format!(
+        "{base}/search?format=json&q={}",
+        query.replace(' ', "+")
+    ))
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    let ours = ours["results"].as_array().expect("results").clone();
+    assert!(ours.len() >= 8, "metasift found {} results", ours.len());
+
+    let theirs = run_client(&base, query, 1).await;
+    assert_eq!(theirs.len(), ours.len(), "the client sees every result");
+    for (t, o) in theirs.iter().zip(&ours) {
+        assert_eq!(t["href"], o["url"]);
+        assert_eq!(
+            t["title"].as_str().unwrap(),
+            normalize(o["title"].as_str().unwrap())
+        );
+        assert_eq!(
+            t["body"].as_str().unwrap(),
+            normalize(o["content"].as_str().unwrap())
+        );
+        assert!(t["href"].as_str().unwrap().starts_with("http"), "{t}");
+    }
+
+    server.abort();
+    drop((ddg, bing));
+}
+
+/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
+fn web_engines() -> metasift::config::Config {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+    metasift::config::Config::load(std::path::Path::new(path))
+        .expect("tests/data/web_engines.toml loads")
+}
