@@ -349,7 +349,10 @@ pub fn import_saved_pages(
     out: &Path,
     engine_for: impl Fn(&str, &str) -> Option<String>,
 ) -> Result<ImportReport, RecordingError> {
-    let entries = read_index(index)?;
+    let mut entries = read_index(index)?;
+    // Where an engine was captured both blocked and answering for the same
+    // query and page, the answering page is written last and so is kept.
+    entries.sort_by_key(|e| e.kind == "results");
     let base = index.parent().unwrap_or(Path::new("."));
     let mut report = ImportReport::default();
     for e in entries {

@@ -57,7 +57,8 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
         servers.push(server);
     }
     let searcher = Searcher::from_config(config).unwrap();
-    let query = searcher.parse_query("does caffeine affect sleep", 1);
+    let mut query = searcher.parse_query("does caffeine affect sleep", 1);
+    query.categories = vec!["general".into(), "news".into()];
 
     let live = searcher
         .clone()
@@ -93,7 +94,8 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
     assert_eq!(comparable(&replayed), comparable(&live));
 
     // A query that was never recorded is reported per engine, not invented.
-    let other = searcher.parse_query("never recorded", 1);
+    let mut other = searcher.parse_query("never recorded", 1);
+    other.categories = query.categories.clone();
     let missing = searcher
         .clone()
         .with_recording(None, Some(dir.clone()))
@@ -129,26 +131,18 @@ async fn saved_pages_import_as_recordings_that_parse() {
     let searcher = Searcher::from_config(config)
         .unwrap()
         .with_recording(None, Some(out.clone()));
-    // The pages were saved for these two query texts.
-    let resp = searcher
-        .search(
-            &searcher.parse_query("does caffeine affect sleep", 1),
-            &SearchOptions::default(),
-        )
-        .await;
-    for name in ["bing", "duckduckgo"] {
-        let r = resp.engines.iter().find(|r| r.engine == name).unwrap();
-        assert!(r.failure.is_none() && r.results >= 5, "{r:?}");
-    }
-    let resp = searcher
-        .search(
-            &searcher.parse_query("caffeine sleep", 1),
-            &SearchOptions::default(),
-        )
-        .await;
-    for name in ["wikipedia", "google_news"] {
+    // Each page was saved for its own query text (Google News: quoted).
+    for (name, text) in [
+        ("bing", "does caffeine affect sleep"),
+        ("duckduckgo", "does caffeine affect sleep"),
+        ("wikipedia", "caffeine sleep"),
+        ("google_news", "\"caffeine sleep\""),
+    ] {
+        let query = searcher.parse_query(&format!("!{name} {text}"), 1);
+        let resp = searcher.search(&query, &SearchOptions::default()).await;
         let r = resp.engines.iter().find(|r| r.engine == name).unwrap();
         assert!(r.failure.is_none() && r.results >= 1, "{r:?}");
+        assert!(!resp.results.is_empty());
     }
     std::fs::remove_dir_all(&out).ok();
 }
