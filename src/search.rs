@@ -110,6 +110,12 @@ struct Inner {
     /// page size), mixed into cache keys so a reload never serves answers
     /// of the old engines, while processes on one file share entries.
     config_tag: u64,
+    /// Parses running at once: one per core. Parsing is pure CPU; more at
+    /// once only slows each one and starves the threads that answer
+    /// cached searches and 503s. A parse waiting here counts against its
+    /// engine's timeout, so under overload engines time out instead of
+    /// piling up.
+    parse_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl Inner {
@@ -125,9 +131,11 @@ impl Inner {
             &serde_json::to_vec(&(&config.engines, config.server.results_per_page))
                 .unwrap_or_default(),
         );
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Inner {
             record_dir: config.server.record_dir.clone(),
             replay_dir: None,
+            parse_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
             config,
             client,
             engines,
@@ -511,6 +519,7 @@ impl Searcher {
                 record: self.inner.record_dir.clone(),
                 replay: ec.replay.clone().or_else(|| self.inner.replay_dir.clone()),
             };
+            let slots = self.inner.parse_slots.clone();
             let admission = health.admission(&ec.name, SystemTime::now());
             async move {
                 let started = Instant::now();
@@ -535,7 +544,7 @@ impl Searcher {
                     Some(engine) => {
                         match tokio::time::timeout(
                             budget,
-                            fetch(&client, engine, query, cap, &recording),
+                            fetch(&client, engine, query, cap, &recording, slots),
                         )
                         .await
                         {
@@ -628,6 +637,7 @@ async fn fetch(
     query: &Query,
     cap: usize,
     recording: &Recording,
+    parse_slots: Arc<tokio::sync::Semaphore>,
 ) -> Result<Parsed, Failure> {
     let spec = engine.build_request(query);
     let raw = match &recording.replay {
@@ -651,7 +661,11 @@ async fn fetch(
         return Err(status_failure(status));
     }
     let content_type = raw.header("content-type").map(str::to_string);
+    // Never closed, so acquiring only waits. The slot goes with the parse:
+    // a search that times out meanwhile does not free it early.
+    let slot = parse_slots.acquire_owned().await.ok();
     tokio::task::spawn_blocking(move || {
+        let _slot = slot;
         let text = crate::engines::decode_body(&raw.body, content_type.as_deref());
         engine.parse(&text)
     })
