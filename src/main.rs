@@ -93,13 +93,7 @@ fn search(
     record: Option<PathBuf>,
     replay: Option<PathBuf>,
 ) -> anyhow::Result<i32> {
-    let mut searcher = Searcher::from_config(load_config(config)?)?;
-    if let Some(dir) = record {
-        searcher = searcher.recording_to(dir);
-    }
-    if let Some(dir) = replay {
-        searcher = searcher.replaying_from(dir);
-    }
+    let searcher = Searcher::from_config(load_config(config)?)?.with_recording(record, replay);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let q = searcher.parse_query(query, page);
     let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()));
@@ -200,11 +194,10 @@ fn serve(
         )
         .with_writer(std::io::stderr)
         .init();
-    if record.is_some() || replay.is_some() {
-        anyhow::bail!("--record and --replay are not supported by `serve` yet");
-    }
     // Validated with every problem shown; METASIFT_BIND applied.
-    let config = load_config(config_path)?;
+    let mut config = load_config(config_path)?;
+    // A reload re-reads the file alone: --record/--replay hold until then.
+    config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());
     let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
     let config_path = config_path.to_path_buf();

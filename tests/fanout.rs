@@ -301,14 +301,14 @@ async fn a_recorded_search_replays_without_the_engines() {
     let q = s.parse_query("record me", 1);
     let live = s
         .clone()
-        .recording_to(dir.clone())
+        .with_recording(Some(dir.clone()), None)
         .search(&q, &SearchOptions::default())
         .await;
     assert_eq!(live.results.len(), 2);
     drop((a, b));
 
     let replayed = s
-        .replaying_from(dir.clone())
+        .with_recording(None, Some(dir.clone()))
         .search(&q, &SearchOptions::default())
         .await;
     assert_eq!(replayed.results, live.results);
@@ -322,7 +322,7 @@ async fn a_recorded_search_replays_without_the_engines() {
 
 async fn s_missing(dir: &std::path::Path) -> metasift::model::EngineReport {
     let a = LoopbackEngine::spawn(test_page(&[])).await;
-    let s = searcher(&[("a", &a)], 3000, 2000).replaying_from(dir.to_path_buf());
+    let s = searcher(&[("a", &a)], 3000, 2000).with_recording(None, Some(dir.to_path_buf()));
     let resp = s
         .search(&s.parse_query("never asked", 1), &SearchOptions::default())
         .await;
