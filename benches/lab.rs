@@ -43,11 +43,16 @@ fn bench(c: &mut Criterion) {
                 q.recall(),
                 q.f1()
             );
-            assert!(
-                q.precision() >= 0.9,
-                "{corpus} {method}: precision {}",
-                q.precision()
-            );
+            // The shipped method must keep the precision bar; the others are
+            // measured, and must at least have judged the pairs.
+            if method == Method::FeatureCode {
+                assert!(
+                    q.precision() >= 0.98,
+                    "{corpus}: precision {}",
+                    q.precision()
+                );
+            }
+            assert!(q.total() > 10_000, "{corpus} {method}: {} pairs", q.total());
             group.bench_function(method.as_str(), |b| {
                 b.iter(|| black_box(metrics::evaluate_sets(black_box(&sets), &settings)))
             });
