@@ -21,7 +21,6 @@
 //! recomputed from a URL.
 
 use std::collections::VecDeque;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
 
@@ -138,10 +137,9 @@ impl LabForm {
                     self.methods.push(m);
                 }
             }
-            "text" if !value.trim().is_empty() => {
-                if self.upload.is_none() {
-                    self.upload = Some(("pasted.txt".into(), value.as_bytes().to_vec()));
-                }
+            // A file upload wins over pasted text.
+            "text" if !value.trim().is_empty() && self.upload.is_none() => {
+                self.upload = Some(("pasted.txt".into(), value.as_bytes().to_vec()));
             }
             _ => {}
         }
@@ -789,9 +787,7 @@ pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
         )
             .into_response(),
         None => {
-            let mut msg = String::new();
-            let _ = write!(
-                msg,
+            let msg = format!(
                 "no kept lab run has the id {id:?} (the last {KEPT_RESULTS} runs are kept while the server runs): run the sweep again at /lab\n"
             );
             (
