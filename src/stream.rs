@@ -9,7 +9,9 @@
 //!
 //! The input is read line by line as bytes (`read_until`), so invalid UTF-8
 //! is one bad line, not the end of the run; output goes through a
-//! `BufWriter`. Nothing of a record but what the [`Deduper`] keeps (codes,
+//! `BufWriter`. `--stats` reports wall-clock and CPU seconds (so a run on
+//! a busy machine still shows the work done) and the peak resident memory
+//! (`VmHWM`). Nothing of a record but what the [`Deduper`] keeps (codes,
 //! hashes) and the id of a kept record (to name clusters) outlives its line.
 //!
 //! Bad lines — invalid UTF-8 or JSON, a missing field, a wrong type — are
@@ -241,6 +243,15 @@ pub fn peak_memory_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// CPU time this process has used so far, in seconds (Linux
+/// `/proc/self/schedstat`; the command is single-threaded). On a busy
+/// machine it tells the work done apart from the time spent waiting.
+pub fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/schedstat").ok()?;
+    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
 /// Runs the command; returns the process exit code (`0`: every line good,
 /// `1`: some lines were bad and skipped).
 pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
@@ -262,9 +273,13 @@ pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
     let input = open_input(&args.input)?;
     let mut output = open_output(&args.output)?;
     let started = Instant::now();
+    let cpu_start = cpu_seconds();
     let counts = process(input, &mut output, &settings, filter, args.unique)?;
     output.flush()?;
     let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds()
+        .zip(cpu_start)
+        .map(|(end, start)| (end - start).max(0.0));
     if args.stats {
         let stats = serde_json::json!({
             "records": counts.records,
@@ -275,6 +290,8 @@ pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
             "url_filter": args.url_filter,
             "seconds": seconds,
             "records_per_second": if seconds > 0.0 { counts.records as f64 / seconds } else { 0.0 },
+            "cpu_seconds": cpu,
+            "records_per_cpu_second": cpu.filter(|c| *c > 0.0).map(|c| counts.records as f64 / c),
             "peak_memory_bytes": peak_memory_bytes(),
         });
         eprintln!("{stats}");

@@ -33,9 +33,10 @@
 //! - *Too frequent is no evidence*: when the stream carries several queries,
 //!   a code found among the kept records of `boilerplate_queries` different
 //!   queries (default 3) is ignored from then on — for `K`, for `M` and in
-//!   the index. The per-query counts live in a count-min sketch (4 × 4 MiB,
-//!   conservative update, saturating at 255), allocated only when a second
-//!   query appears, so a single result list never pays for it. Only codes
+//!   the index. The per-query counts live in an exact map up to 2¹⁸
+//!   distinct codes, then in a count-min sketch (4 × 4 MiB, conservative
+//!   update, saturating at 255); nothing is allocated until a second query
+//!   appears, so a single result list never pays for it. Only codes
 //!   seen *before* a record can flag it: the first queries of a stream are
 //!   not protected by this rule.
 //!
@@ -43,8 +44,8 @@
 //! query has its own URL map, postings and kept list (a `query` of `None` is
 //! one more scope). Queries are told apart by a 64-bit hash of their text.
 //!
-//! Empty titles never count as equal titles, and a snippet without codes
-//! has no snippet evidence at all (similarity 0).
+//! Empty links skip the URL stage, empty titles never count as equal
+//! titles, and a snippet without codes has no snippet evidence at all.
 
 use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap};
@@ -178,12 +179,24 @@ fn decide(
 }
 
 /// 64-bit hash of a normalized title; `0` for an empty one (never equal).
-fn title_hash(t: &str) -> u64 {
-    let n = title::normalize(t);
-    if n.is_empty() {
+/// `buf` is scratch space, reused so the hot path does not allocate.
+fn title_hash(t: &str, buf: &mut String) -> u64 {
+    buf.clear();
+    title::normalize_into(t, buf);
+    if buf.is_empty() {
         0
     } else {
-        xxhash_rust::xxh3::xxh3_64(n.as_bytes()) | 1
+        xxhash_rust::xxh3::xxh3_64(buf.as_bytes()) | 1
+    }
+}
+
+/// [`url::key`], with a reused buffer.
+fn url_key(link: &str, buf: &mut String) -> url::UrlKey {
+    buf.clear();
+    if url::normalize_into(link, buf) {
+        url::key_of_normalized(buf)
+    } else {
+        url::key_of_normalized(link.trim())
     }
 }
 
@@ -231,20 +244,22 @@ struct Scope {
     acc: Vec<u32>,
 }
 
-/// Count-min sketch of "in how many queries' kept records is this code".
+/// "In how many queries' kept records is this code": an exact map while
+/// small, then a count-min sketch of fixed size.
 #[derive(Debug)]
-struct QueryCounts {
-    rows: Vec<u8>,
+enum QueryCounts {
+    Exact(HashMap<u64, u8>),
+    Sketch(Vec<u8>),
 }
 
 const SKETCH_ROWS: usize = 4;
 const SKETCH_BITS: u32 = 22;
+/// Distinct codes counted exactly before switching to the sketch (~4 MiB).
+const EXACT_LIMIT: usize = 1 << 18;
 
 impl QueryCounts {
     fn new() -> Self {
-        QueryCounts {
-            rows: vec![0; SKETCH_ROWS << SKETCH_BITS],
-        }
+        QueryCounts::Exact(HashMap::new())
     }
 
     #[inline]
@@ -262,19 +277,40 @@ impl QueryCounts {
     }
 
     fn get(&self, code: FeatureCode) -> u8 {
-        Self::slots(code)
-            .iter()
-            .map(|&i| self.rows[i])
-            .min()
-            .unwrap_or(0)
+        match self {
+            QueryCounts::Exact(m) => m.get(&code.0).copied().unwrap_or(0),
+            QueryCounts::Sketch(rows) => Self::slots(code)
+                .iter()
+                .map(|&i| rows[i])
+                .min()
+                .unwrap_or(0),
+        }
     }
 
     fn add(&mut self, code: FeatureCode) {
-        let slots = Self::slots(code);
-        let est = self.get(code);
-        for i in slots {
-            if self.rows[i] == est {
-                self.rows[i] = est.saturating_add(1);
+        match self {
+            QueryCounts::Exact(m) => {
+                let c = m.entry(code.0).or_insert(0);
+                *c = c.saturating_add(1);
+                if m.len() > EXACT_LIMIT {
+                    let mut sketch = QueryCounts::Sketch(vec![0; SKETCH_ROWS << SKETCH_BITS]);
+                    for (&k, &n) in m.iter() {
+                        for _ in 0..n {
+                            sketch.add(FeatureCode(k));
+                        }
+                    }
+                    *self = sketch;
+                }
+            }
+            QueryCounts::Sketch(rows) => {
+                // Conservative update: raise only the counters at the minimum.
+                let slots = Self::slots(code);
+                let est = slots.iter().map(|&i| rows[i]).min().unwrap_or(0);
+                for i in slots {
+                    if rows[i] == est {
+                        rows[i] = est.saturating_add(1);
+                    }
+                }
             }
         }
     }
@@ -293,6 +329,7 @@ pub struct Deduper {
     codes: Vec<FeatureCode>,
     blocks: Vec<RabinFingerprint>,
     normalized: String,
+    scratch: String,
     touched: Vec<u32>,
 }
 
@@ -313,6 +350,7 @@ impl Deduper {
             codes: Vec::new(),
             blocks: Vec::new(),
             normalized: String::new(),
+            scratch: String::new(),
             touched: Vec::new(),
         }
     }
@@ -363,11 +401,18 @@ impl Deduper {
         let idx = self.count;
         self.count += 1;
         let qkey = query.map_or(NO_QUERY, |q| xxhash_rust::xxh3::xxh3_64(q.as_bytes()));
-        self.scopes.entry(qkey).or_default();
+        // URL-only with a Bloom filter keeps nothing per query: no scope.
+        let needs_scope = self.bloom.is_none() || self.settings.method != Method::None;
+        if needs_scope {
+            self.scopes.entry(qkey).or_default();
+        }
 
-        // 1. URL.
-        let ukey = url::key(doc.url);
-        if let Some(bloom) = &mut self.bloom {
+        // 1. URL. An empty link is no evidence: it would match every other
+        // empty link.
+        let has_url = !doc.url.trim().is_empty();
+        let ukey = url_key(doc.url, &mut self.scratch);
+        if !has_url {
+        } else if let Some(bloom) = &mut self.bloom {
             if bloom.check_and_insert(mix(ukey.0 ^ qkey)) {
                 return Verdict {
                     cluster: idx,
@@ -392,7 +437,8 @@ impl Deduper {
         } else {
             self.snippet_stage(qkey, idx, doc)
         };
-        if self.bloom.is_none()
+        if has_url
+            && self.bloom.is_none()
             && let Some(scope) = self.scopes.get_mut(&qkey)
         {
             scope.urls.insert(ukey, verdict.cluster);
@@ -403,7 +449,7 @@ impl Deduper {
     fn snippet_stage(&mut self, qkey: u64, idx: usize, doc: Doc<'_>) -> Verdict {
         let s = &self.settings;
         let method = s.method;
-        let title = title_hash(doc.title);
+        let title = title_hash(doc.title, &mut self.scratch);
         if method == Method::SimHash {
             return self.simhash_stage(qkey, idx, title, doc);
         }
@@ -646,8 +692,10 @@ fn shared_with(scope: &Scope, codes: &[FeatureCode], cand: u32) -> Vec<FeatureCo
 /// `dedup(&[a, b])` would decide for `b`, plus the raw similarity so a
 /// threshold sweep can reuse it ([`PairScore::stage_at`]).
 pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
-    let url_equal = url::key(a.url) == url::key(b.url);
-    let (ta, tb) = (title_hash(a.title), title_hash(b.title));
+    let url_equal =
+        !a.url.trim().is_empty() && !b.url.trim().is_empty() && url::key(a.url) == url::key(b.url);
+    let mut buf = String::new();
+    let (ta, tb) = (title_hash(a.title, &mut buf), title_hash(b.title, &mut buf));
     let title_equal = ta != 0 && ta == tb;
     let mut score = PairScore {
         url_equal,
@@ -780,6 +828,23 @@ mod tests {
         assert!(v.is_kept());
         let v = d.push_query(Some("q4"), doc("https://x/4/b", "title b", warn));
         assert!(v.is_kept(), "{v:?}");
+    }
+
+    #[test]
+    fn query_counts_survive_the_switch_to_a_sketch() {
+        let mut c = QueryCounts::new();
+        for _ in 0..3 {
+            c.add(FeatureCode(7));
+        }
+        for i in 0..(EXACT_LIMIT as u64 + 10) {
+            c.add(FeatureCode(mix(i + 100)));
+        }
+        assert!(matches!(c, QueryCounts::Sketch(_)));
+        assert!(c.get(FeatureCode(7)) >= 3);
+        let unseen = (0..10_000u64)
+            .filter(|i| c.get(FeatureCode(mix(i + 1 << 40))) > 0)
+            .count();
+        assert!(unseen < 100, "{unseen} of 10,000 unseen codes counted");
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl Engine for FeedEngine {
         let items = match parse_feed(body) {
             Ok(items) => items,
             Err(e) => {
-                return match super::generic_block_marker(body) {
+                return match super::generic_block_marker(&super::visible_text(body)) {
                     Some(m) => Err(ParseError::Blocked(format!("page says {m:?}"))),
                     None => Err(ParseError::Invalid(e)),
                 };

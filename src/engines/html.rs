@@ -9,16 +9,24 @@
 //!
 //! Every page is classified, never silently empty:
 //!
-//! 1. a `parse.blocked` marker (a substring, case-insensitive, or a selector
-//!    that matches) → [`ParseError::Blocked`], checked first because bot
-//!    checks can look like a results page;
-//! 2. results found → `Ok`;
-//! 3. a `parse.no_results` marker → `Ok` with zero hits;
-//! 4. a generic bot-check marker ([`super::GENERIC_BLOCK_MARKERS`]) →
+//! 1. a `parse.blocked` marker → [`ParseError::Blocked`], checked first
+//!    because bot checks can look like a results page;
+//! 2. a `parse.no_results` marker → `Ok` with zero hits, even when the page
+//!    goes on to show results for a relaxed query ("No results found for
+//!    "x". Showing results for x (without quotes)") — they answer another
+//!    question than the one asked;
+//! 3. results found → `Ok`;
+//! 4. nothing found, and a generic bot-check marker
+//!    ([`super::GENERIC_BLOCK_MARKERS`]) in the page's visible text →
 //!    `Blocked`;
 //! 5. otherwise [`ParseError::Invalid`]: the selectors matched nothing on a
 //!    page that does not say it has no results, so the site's markup may
-//!    have changed — the admin should see that, not a quiet zero.
+//!    have changed (or the page is a JavaScript shell, like Swisscows') —
+//!    the admin should see that, not a quiet zero.
+//!
+//! A marker is a CSS selector when it starts with `.`, `#` or `[` or is
+//! written `css:li.b_no`; anything else is a case-insensitive substring of
+//! the raw page (so it can name a script, like Sogou's `antispider`).
 
 use scraper::{ElementRef, Html, Selector};
 
@@ -89,29 +97,39 @@ fn parse_selector(s: &str) -> Result<Selector, String> {
     Selector::parse(s).map_err(|e| format!("bad selector {s:?}: {e}"))
 }
 
-/// A page marker: a substring, and the same text as a selector when it is one.
+/// A page marker: a CSS selector when it starts with `.`, `#` or `[` (or
+/// is written `css:selector`), else a case-insensitive substring of the page.
+/// The two are kept apart so `.no-results` never matches a stylesheet rule.
 #[derive(Debug)]
-struct Marker {
-    lower: String,
-    selector: Option<Selector>,
+enum Marker {
+    Text(String),
+    Css(String, Selector),
 }
 
 impl Marker {
-    fn new(s: &str) -> Marker {
-        Marker {
-            lower: s.to_lowercase(),
-            selector: Selector::parse(s).ok(),
+    fn new(s: &str) -> Result<Marker, String> {
+        let css = s
+            .strip_prefix("css:")
+            .or_else(|| s.starts_with(['.', '#', '[']).then_some(s));
+        Ok(match css {
+            Some(sel) => Marker::Css(sel.to_string(), parse_selector(sel)?),
+            None => Marker::Text(s.to_lowercase()),
+        })
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            Marker::Text(t) => t,
+            Marker::Css(s, _) => s,
         }
     }
 
     fn in_text(&self, lower_body: &str) -> bool {
-        !self.lower.is_empty() && lower_body.contains(&self.lower)
+        matches!(self, Marker::Text(t) if !t.is_empty() && lower_body.contains(t.as_str()))
     }
 
     fn in_doc(&self, doc: &Html) -> bool {
-        self.selector
-            .as_ref()
-            .is_some_and(|s| doc.select(s).next().is_some())
+        matches!(self, Marker::Css(_, s) if doc.select(s).next().is_some())
     }
 }
 
@@ -167,8 +185,18 @@ impl HtmlEngine {
             .map(Field::parse)
             .transpose()
             .map_err(ctx("suggestions"))?;
-        let blocked = p.blocked.iter().map(|s| Marker::new(s)).collect();
-        let no_results = p.no_results.iter().map(|s| Marker::new(s)).collect();
+        let blocked = p
+            .blocked
+            .iter()
+            .map(|s| Marker::new(s))
+            .collect::<Result<_, _>>()
+            .map_err(ctx("blocked"))?;
+        let no_results = p
+            .no_results
+            .iter()
+            .map(|s| Marker::new(s))
+            .collect::<Result<_, _>>()
+            .map_err(ctx("no_results"))?;
         Ok(HtmlEngine {
             base,
             results,
@@ -246,23 +274,24 @@ impl Engine for HtmlEngine {
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
         let lower = body.to_lowercase();
         if let Some(m) = self.blocked.iter().find(|m| m.in_text(&lower)) {
-            return Err(ParseError::Blocked(format!("page says {:?}", m.lower)));
+            return Err(ParseError::Blocked(format!("page says {:?}", m.name())));
         }
         let doc = Html::parse_document(body);
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
-            return Err(ParseError::Blocked(format!("page has {:?}", m.lower)));
+            return Err(ParseError::Blocked(format!("page has {:?}", m.name())));
+        }
+        // The engine's own "nothing found" wins over what it shows instead
+        // (results for a relaxed query are not answers to this one).
+        if self
+            .no_results
+            .iter()
+            .any(|m| m.in_text(&lower) || m.in_doc(&doc))
+        {
+            return Ok(Parsed::default());
         }
         let hits = self.hits(&doc);
         if hits.is_empty() {
-            let no_results = self
-                .no_results
-                .iter()
-                .any(|m| m.in_text(&lower) || m.in_doc(&doc));
-            return super::empty_or_error(
-                body,
-                no_results,
-                "selectors matched nothing — the site's markup may have changed",
-            );
+            return Err(super::empty_page_error(&element_text(doc.root_element())));
         }
         let suggestions = self.suggestions(&doc);
         Ok(Parsed { hits, suggestions })

@@ -327,7 +327,7 @@ pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, Par
         {
             return ParseError::Blocked(format!("page says {m:?}"));
         }
-        match super::generic_block_marker(body) {
+        match super::generic_block_marker(&super::visible_text(body)) {
             Some(m) => ParseError::Blocked(format!("page says {m:?}")),
             None => ParseError::Invalid(format!("not JSON: {e}")),
         }

@@ -92,7 +92,9 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
 /// Fills the placeholders of an engine's `url` template: `{query}`
 /// (percent-encoded form style, space = `+`), `{page}` (1-based), `{offset}` =
 /// `(page - 1) * page_size` and `{lang}` (the query's language, `en` when none
-/// was chosen). Unknown `{…}` are left as they are.
+/// was chosen); also `{page0}` (0-based page) and `{offset1}` (`offset + 1`),
+/// because Brave/Ecosia count pages from 0 and Bing/Yahoo/Mojeek count
+/// results from 1. Unknown `{…}` are left as they are.
 pub fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
     let page = query.page.max(1);
     let offset = (page - 1).saturating_mul(page_size);
@@ -102,7 +104,9 @@ pub fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
     template
         .replace("{query}", &encoded)
         .replace("{page}", &page.to_string())
+        .replace("{page0}", &(page - 1).to_string())
         .replace("{offset}", &offset.to_string())
+        .replace("{offset1}", &(offset + 1).to_string())
         .replace("{lang}", &lang)
 }
 
@@ -177,6 +181,10 @@ pub const GENERIC_BLOCK_MARKERS: &[&str] = &[
     "bot verification",
     "bots use duckduckgo",
     "one last step",
+    "verifying your request",
+    "请输入验证码",
+    "安全验证",
+    "访问过于频繁",
     "service unavailable",
     "temporarily unavailable",
     "access denied",
@@ -185,13 +193,21 @@ pub const GENERIC_BLOCK_MARKERS: &[&str] = &[
     "anti-spider",
 ];
 
-/// The first generic block marker found in `body`, if any.
-pub fn generic_block_marker(body: &str) -> Option<&'static str> {
-    let lower = body.to_ascii_lowercase();
+/// The first generic block marker in `text` (compared lower-cased), if any.
+/// Pass visible text, not raw HTML: scripts mention "captcha" and "service
+/// unavailable" on perfectly good pages.
+pub fn generic_block_marker(text: &str) -> Option<&'static str> {
+    let lower = text.to_lowercase();
     GENERIC_BLOCK_MARKERS
         .iter()
         .copied()
         .find(|m| lower.contains(m))
+}
+
+/// The visible text of an HTML (or any) body: markup, scripts and styles
+/// dropped.
+pub fn visible_text(body: &str) -> String {
+    text::element_text(scraper::Html::parse_document(body).root_element())
 }
 
 /// Decodes a response body to text, honouring its character set: a byte
@@ -289,23 +305,17 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Builds the `Parsed` answer for a page that gave no hits, or the error it
-/// really is: an explicit no-results page is an empty answer; a page with a
-/// generic block marker is `Blocked`; anything else means the parser could
-/// not find results it should have, so the admin is told (`Invalid`) instead
-/// of seeing a silent zero.
-pub(crate) fn empty_or_error(
-    body: &str,
-    no_results: bool,
-    what: &str,
-) -> Result<Parsed, ParseError> {
-    if no_results {
-        return Ok(Parsed::default());
+/// The error for a page that yielded no results and does not say it has
+/// none: `Blocked` when its visible text carries a generic bot-check marker,
+/// else `Invalid`, because the parser could not find results it should have
+/// and the admin must hear of it instead of seeing a silent zero.
+pub fn empty_page_error(visible: &str) -> ParseError {
+    match generic_block_marker(visible) {
+        Some(marker) => ParseError::Blocked(format!("page says {marker:?}")),
+        None => ParseError::Invalid(
+            "selectors matched nothing — the site's markup may have changed".into(),
+        ),
     }
-    if let Some(marker) = generic_block_marker(body) {
-        return Err(ParseError::Blocked(format!("page says {marker:?}")));
-    }
-    Err(ParseError::Invalid(what.to_string()))
 }
 
 #[cfg(test)]

@@ -44,7 +44,17 @@ fn push_text(el: ElementRef<'_>, out: &mut String) {
 }
 
 /// Trims and turns every run of whitespace (including NBSP) into one space.
+/// Entities still present after the HTML parser decoded the markup were
+/// escaped twice by the engine (DuckDuckGo writes `&amp;nbsp;`); a person
+/// would read them as noise, so they are decoded once more.
 pub fn collapse_whitespace(s: &str) -> String {
+    let decoded;
+    let s = if s.contains('&') {
+        decoded = decode_stray_entities(s);
+        decoded.as_str()
+    } else {
+        s
+    };
     let mut out = String::with_capacity(s.len());
     for word in s.split(|c: char| c.is_whitespace() || c == '\u{a0}') {
         if word.is_empty() {
@@ -56,6 +66,65 @@ pub fn collapse_whitespace(s: &str) -> String {
         out.push_str(word);
     }
     out
+}
+
+/// Decodes numeric entities and the named ones engines double-escape;
+/// anything else (a lone `&`, an unknown name) is left as written.
+fn decode_stray_entities(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let decoded = rest
+            .get(1..rest.len().min(12))
+            .and_then(|r| r.find(';'))
+            .and_then(|end| entity_char(&rest[1..=end]).map(|c| (c, end + 2)));
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn entity_char(name: &str) -> Option<char> {
+    if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse().ok()?,
+        };
+        return char::from_u32(code).filter(|c| !c.is_control() || c.is_whitespace());
+    }
+    Some(match name {
+        "nbsp" => '\u{a0}',
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "hellip" => '…',
+        "mdash" => '—',
+        "ndash" => '–',
+        "lsquo" => '‘',
+        "rsquo" => '’',
+        "ldquo" => '“',
+        "rdquo" => '”',
+        "middot" => '·',
+        "raquo" => '»',
+        "laquo" => '«',
+        "copy" => '©',
+        "reg" => '®',
+        "trade" => '™',
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -76,6 +145,20 @@ mod tests {
     fn plain_text_only_collapses_whitespace() {
         assert_eq!(html_to_text("  a \n\t b  "), "a b");
         assert_eq!(html_to_text(""), "");
+    }
+
+    #[test]
+    fn decodes_entities_escaped_twice() {
+        assert_eq!(
+            html_to_text("Russia Today&amp;nbsp;or Fox &amp;amp; &amp;#39;x&amp;#x27;"),
+            "Russia Today or Fox & 'x'"
+        );
+        // Not entities: left alone.
+        assert_eq!(html_to_text("AT&amp;T &amp; R&amp;D;"), "AT&T & R&D;");
+        assert_eq!(
+            collapse_whitespace("a &unknown; b &#xZZ; &"),
+            "a &unknown; b &#xZZ; &"
+        );
     }
 
     #[test]
