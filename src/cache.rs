@@ -147,25 +147,25 @@ pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> St
     format!("metasift:v1:{:032x}", xxhash_rust::xxh3::xxh3_128(&json))
 }
 
-/// Approximate heap bytes of a response, for the memory bound.
+/// Approximate heap bytes of a response, for the memory bound: its JSON
+/// size (counted, not built) plus a fixed share for the struct headers,
+/// allocator overhead and moka's bookkeeping, which on real answers comes
+/// to about twice the JSON.
 fn weight(r: &SearchResponse) -> u32 {
-    let results: usize = r
-        .results
-        .iter()
-        .map(|m| {
-            m.url.len()
-                + m.title.len()
-                + m.content.len()
-                + m.engines.iter().map(|e| e.len() + 8).sum::<usize>()
-                + m.duplicates
-                    .iter()
-                    .map(|d| d.url.len() + d.title.len() + d.engine.len() + 64)
-                    .sum::<usize>()
-                + 200
-        })
-        .sum();
-    let engines: usize = r.engines.iter().map(|e| e.engine.len() + 96).sum();
-    u32::try_from(results + engines + r.query.text.len() + 256).unwrap_or(u32::MAX)
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, r);
+    let strings = r.results.len() * 8 + r.engines.len() * 2;
+    u32::try_from(count.0 * 2 + strings * 32 + 512).unwrap_or(u32::MAX)
 }
 
 /// Whether a response is worth remembering: at least one engine answered.
@@ -367,7 +367,15 @@ impl Cache {
                     let inner = self.inner.clone();
                     let owned_key = key.to_string();
                     let search = produce();
-                    let shared = async move {
+                    // A task of its own: the search runs to its end (and is
+                    // stored, and leaves the map) even when every caller
+                    // waiting on it went away — otherwise it would sit paused
+                    // in the map, holding its in-flight permit, forever.
+                    let task = tokio::spawn(async move {
+                        let _leave = LeaveOnDrop {
+                            inner: inner.clone(),
+                            key: owned_key.clone(),
+                        };
                         inner.stats.produced.fetch_add(1, Ordering::Relaxed);
                         let response = search.await.map(Arc::new);
                         if let Ok(r) = &response
@@ -375,15 +383,13 @@ impl Cache {
                         {
                             inner.put(&owned_key, r.clone()).await;
                         }
-                        inner
-                            .in_flight
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .remove(&owned_key);
                         response
-                    }
-                    .boxed()
-                    .shared();
+                    });
+                    // A producer that panicked is answered like a refusal
+                    // (503), never a hang.
+                    let shared = async move { task.await.unwrap_or(Err(Overloaded)) }
+                        .boxed()
+                        .shared();
                     in_flight.insert(key.to_string(), shared.clone());
                     (shared, Source::Produced)
                 }
@@ -393,6 +399,22 @@ impl Cache {
             self.inner.stats.coalesced.fetch_add(1, Ordering::Relaxed);
         }
         (shared.await, source)
+    }
+}
+
+/// Takes a search out of the in-flight map when its task ends, by any path.
+struct LeaveOnDrop {
+    inner: Arc<Inner>,
+    key: String,
+}
+
+impl Drop for LeaveOnDrop {
+    fn drop(&mut self) {
+        self.inner
+            .in_flight
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.key);
     }
 }
 

@@ -444,3 +444,44 @@ fn limits_table_is_validated_with_its_line() {
     assert_eq!(ok.limits.per_minute, 0);
     assert_eq!(Config::default().limits, LimitsConfig::default());
 }
+
+/// Regression: a search whose callers all went away (clients that hung up)
+/// once stayed paused in the in-flight map holding its `max_in_flight`
+/// permit, so after enough hang-ups every new search got 503.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_searches_finish_and_release_their_permit() {
+    use metasift::limit::{InFlight, Overloaded};
+
+    let cache = Cache::memory(Duration::from_secs(60), 16 << 20);
+    let permits = InFlight::new(1);
+    let runs = Arc::new(AtomicUsize::new(0));
+    let search = |permits: InFlight, runs: Arc<AtomicUsize>| {
+        move || async move {
+            let _permit = permits.try_enter().ok_or(Overloaded)?;
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            runs.fetch_add(1, Ordering::SeqCst);
+            Ok(response("abandoned", true))
+        }
+    };
+    let abandoned = key("abandoned");
+    let call = cache.get_or_try_search(&abandoned, search(permits.clone(), runs.clone()));
+    // The caller hangs up long before the search ends.
+    assert!(
+        tokio::time::timeout(Duration::from_millis(20), call)
+            .await
+            .is_err()
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "the search ran to its end");
+    assert_eq!(permits.available(), Some(1), "and gave its permit back");
+    let (r, source) = cache
+        .get_or_try_search(&key("abandoned"), search(permits.clone(), runs.clone()))
+        .await;
+    assert_eq!(source, Source::Hit, "its answer was stored");
+    assert!(r.is_ok());
+    let (r, source) = cache
+        .get_or_try_search(&key("next"), search(permits.clone(), runs.clone()))
+        .await;
+    assert_eq!(source, Source::Produced);
+    assert!(r.is_ok(), "a new search is not refused");
+}

@@ -842,7 +842,7 @@ mod tests {
         assert!(matches!(c, QueryCounts::Sketch(_)));
         assert!(c.get(FeatureCode(7)) >= 3);
         let unseen = (0..10_000u64)
-            .filter(|i| c.get(FeatureCode(mix(i + 1 << 40))) > 0)
+            .filter(|i| c.get(FeatureCode(mix((i + 1) << 40))) > 0)
             .count();
         assert!(unseen < 100, "{unseen} of 10,000 unseen codes counted");
     }

@@ -165,7 +165,7 @@ pub fn normalize(title: &str) -> String {
 /// caller normalizing many titles reuses one buffer.
 pub fn normalize_into(title: &str, out: &mut String) {
     out.clear();
-    if title.chars().all(skips_nfkc) {
+    if title.is_ascii() || title.chars().all(skips_nfkc) {
         fold(title.chars(), out);
     } else {
         let nf: String = title.nfkc().collect();
@@ -204,7 +204,8 @@ pub fn same_title(a: &str, b: &str) -> bool {
 /// ideographic space) does exactly what [`fold`] does inline.
 fn skips_nfkc(c: char) -> bool {
     matches!(c,
-        '\0'..='\u{7f}'
+        '\u{4e00}'..='\u{9fff}'
+        | '\0'..='\u{7f}'
         | '\u{b7}'
         | '\u{c0}'..='\u{ff}'
         | '\u{2013}' | '\u{2014}' | '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}'
@@ -215,7 +216,6 @@ fn skips_nfkc(c: char) -> bool {
         | '\u{3041}'..='\u{3096}'
         | '\u{30a1}'..='\u{30fa}'
         | '\u{3400}'..='\u{4dbf}'
-        | '\u{4e00}'..='\u{9fff}'
         | '\u{ac00}'..='\u{d7a3}'
         | '\u{ff01}'..='\u{ff5e}')
 }
@@ -236,8 +236,14 @@ fn is_word(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_alphanumeric()
     } else {
-        c.is_alphanumeric() && !is_cjk(c)
+        !is_cjk(c) && c.is_alphanumeric()
     }
+}
+
+/// Scripts without letter case that are common in titles: lower-casing them
+/// is a table search that changes nothing.
+fn is_caseless(c: char) -> bool {
+    is_cjk(c) || matches!(c, '\u{ac00}'..='\u{d7a3}')
 }
 
 /// Zero-width and bidi format characters, the soft hyphen and the BOM: they
@@ -274,11 +280,10 @@ fn map_punct(c: char) -> char {
 
 /// Maps, lower-cases and re-spaces `chars` into `out` in one pass.
 fn fold(chars: impl Iterator<Item = char>, out: &mut String) {
-    let mut prev: Option<char> = None;
     let mut pending_space = false;
-    let mut emit = |o: char, out: &mut String, pending: &mut bool| {
+    let emit = |o: char, out: &mut String, pending: &mut bool| {
         if *pending {
-            if let Some(p) = prev
+            if let Some(p) = out.chars().next_back()
                 && is_word(p)
                 && is_word(o)
             {
@@ -287,9 +292,14 @@ fn fold(chars: impl Iterator<Item = char>, out: &mut String) {
             *pending = false;
         }
         out.push(o);
-        prev = Some(o);
     };
     for c in chars {
+        if matches!(c, '\u{4e00}'..='\u{9fff}') {
+            // The bulk of Chinese titles: no case, no mapping, never spaced.
+            pending_space = false;
+            out.push(c);
+            continue;
+        }
         if c.is_ascii() {
             if c.is_ascii_alphanumeric() || c.is_ascii_punctuation() {
                 emit(c.to_ascii_lowercase(), out, &mut pending_space);
@@ -317,6 +327,7 @@ fn fold(chars: impl Iterator<Item = char>, out: &mut String) {
             }
             'ς' => emit('σ', out, &mut pending_space),
             m if m.is_ascii() => emit(m.to_ascii_lowercase(), out, &mut pending_space),
+            m if is_caseless(m) => emit(m, out, &mut pending_space),
             m => {
                 for l in m.to_lowercase() {
                     emit(l, out, &mut pending_space);
@@ -355,6 +366,22 @@ fn strip_truncation(out: &mut String) {
     }
 }
 
+/// Longest segment any rule strips, in bytes: 30 characters of up to 4 bytes.
+const MAX_SEGMENT_BYTES: usize = 120;
+
+/// Longest entry of [`KNOWN_SITES`], in bytes.
+const MAX_KNOWN_BYTES: usize = {
+    let mut max = 0;
+    let mut i = 0;
+    while i < KNOWN_SITES.len() {
+        if KNOWN_SITES[i].len() > max {
+            max = KNOWN_SITES[i].len();
+        }
+        i += 1;
+    }
+    max
+};
+
 fn strip_site_suffix(out: &mut String) {
     // Up to two separators back, so a known name containing a separator
     // (`merriam-webster`) is found whole.
@@ -367,15 +394,18 @@ fn strip_site_suffix(out: &mut String) {
     };
     for (pos, sep_len) in candidates.into_iter().flatten() {
         let segment = &out[pos + sep_len..];
+        if segment.is_empty() {
+            continue;
+        }
         let head = out[..pos].trim_end_matches(|c: char| is_sep(c) || c == ' ' || c == ':');
-        let head_chars = head.chars().count();
-        if head_chars < 2 || segment.is_empty() {
+        let mut head_chars = head.chars();
+        if head_chars.next().is_none() || head_chars.next().is_none() {
             continue;
         }
         let sep = out[pos..].chars().next().unwrap_or('-');
-        let strip = KNOWN_SITES.binary_search(&segment).is_ok()
-            || (pos == last && ends_with_domain(segment))
-            || (pos == last && generic_site(sep, segment, head_chars));
+        let strip = (segment.len() <= MAX_KNOWN_BYTES
+            && KNOWN_SITES.binary_search(&segment).is_ok())
+            || (pos == last && (ends_with_domain(segment) || generic_site(sep, segment, head)));
         if strip {
             let len = head.len();
             out.truncate(len);
@@ -386,15 +416,17 @@ fn strip_site_suffix(out: &mut String) {
 
 /// Byte positions and lengths of separators, last first: the characters of
 /// [`is_sep`], and `::` (a single `:` starts a subtitle, not a site name).
+/// Scans bytes: every separator is ASCII but `·` (`C2 B7`), and a `B7` byte
+/// after `C2` can only be that character.
 fn separators_rev(s: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    s.char_indices().rev().filter_map(move |(i, c)| {
-        if is_sep(c) {
-            Some((i, c.len_utf8()))
-        } else if c == ':' && s[i + 1..].starts_with(':') {
-            Some((i, 2))
-        } else {
-            None
-        }
+    let b = s.as_bytes();
+    // A separator further back leaves a segment no rule strips.
+    let window = b.len().saturating_sub(MAX_SEGMENT_BYTES + 2);
+    (window..b.len()).rev().filter_map(move |i| match b[i] {
+        b'-' | b'|' | b'_' => Some((i, 1)),
+        b':' if b.get(i + 1) == Some(&b':') => Some((i, 2)),
+        0xb7 if i > 0 && b[i - 1] == 0xc2 => Some((i - 1, 2)),
+        _ => None,
     })
 }
 
@@ -422,15 +454,12 @@ fn is_domain(s: &str) -> bool {
 }
 
 /// The general rule for short segments that look like a site name.
-fn generic_site(sep: char, segment: &str, head_chars: usize) -> bool {
+fn generic_site(sep: char, segment: &str, head: &str) -> bool {
     let seg_chars = segment.chars().count();
-    if head_chars < 2 * seg_chars {
-        return false;
-    }
-    match sep {
+    let fits = match sep {
         '|' | '·' | ':' => {
-            segment.split(' ').count() <= 4
-                && seg_chars <= 30
+            seg_chars <= 30
+                && segment.split(' ').count() <= 4
                 && segment.chars().any(char::is_alphanumeric)
         }
         '-' | '_' => {
@@ -441,7 +470,12 @@ fn generic_site(sep: char, segment: &str, head_chars: usize) -> bool {
                     .all(|c| is_cjk(c) || c.is_ascii_alphanumeric())
         }
         _ => false,
-    }
+    };
+    // The head must be at least twice as long as the segment.
+    fits && head
+        .chars()
+        .nth((2 * seg_chars).saturating_sub(1))
+        .is_some()
 }
 
 #[cfg(test)]

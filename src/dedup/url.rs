@@ -96,12 +96,32 @@ pub fn normalize_into(link: &str, out: &mut String) -> bool {
 /// (so every empty link has the same key: callers that see empty links should
 /// not send them through the URL stage).
 pub fn key(link: &str) -> UrlKey {
-    let mut buf = String::with_capacity(link.len() + 8);
-    if normalize_into(link, &mut buf) {
-        key_of_normalized(&buf)
-    } else {
-        key_of_normalized(link.trim())
-    }
+    let with = |buf: &mut String| {
+        if normalize_into(link, buf) {
+            key_of_normalized(buf)
+        } else {
+            key_of_normalized(link.trim())
+        }
+    };
+    // One buffer per thread: a key costs no allocation in the common case.
+    KEY_BUF
+        .try_with(|cell| match cell.try_borrow_mut() {
+            Ok(mut buf) => with(&mut buf),
+            Err(_) => with(&mut String::new()),
+        })
+        .unwrap_or_else(|_| with(&mut String::new()))
+}
+
+thread_local! {
+    static KEY_BUF: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    static QUERY_SCRATCH: std::cell::RefCell<(String, Vec<(usize, usize)>)> =
+        const { std::cell::RefCell::new((String::new(), Vec::new())) };
+}
+
+/// Like [`key`], but `None` for a blank link, which names no page: blank
+/// links must not all fall into one duplicate group.
+pub fn key_opt(link: &str) -> Option<UrlKey> {
+    (!link.trim().is_empty()).then(|| key(link))
 }
 
 /// The fingerprint of an already normalized key text (what [`key`] hashes).
@@ -114,60 +134,71 @@ pub fn key_of_normalized(normalized: &str) -> UrlKey {
 pub fn host(link: &str) -> Option<String> {
     let n = normalize(link)?;
     let rest = n.strip_prefix("https://")?;
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let end = find_byte(rest, b"/?#");
     Some(rest[..end].to_string())
 }
 
 /// Whether a query parameter (its name, already lower-case or not) is a known
 /// click-tracking parameter that never changes the page.
 pub fn is_tracking_param(name: &str) -> bool {
-    const PREFIXES: &[&str] = &["utm_", "mtm_", "hsa_"];
-    const EXACT: &[&str] = &[
-        "_hsenc",
-        "_hsmi",
-        "pk_campaign",
-        "pk_kwd",
-        "pk_source",
-        "pk_medium",
-        "pk_content",
-        "fbclid",
-        "gclid",
-        "gclsrc",
-        "dclid",
-        "gbraid",
-        "wbraid",
-        "msclkid",
-        "yclid",
-        "ysclid",
-        "spm",
-        "scm",
-        "_ga",
-        "_gl",
-        "mc_cid",
-        "mc_eid",
-        "ref_src",
-        "ref_url",
-        "igshid",
-        "igsh",
-        "mkt_tok",
-        "vero_id",
-        "vero_conv",
-        "oly_enc_id",
-        "oly_anon_id",
-        "wickedid",
-        "twclid",
-        "ttclid",
-        "li_fat_id",
-        "s_kwcid",
-        "ef_id",
-        "srsltid",
-        "_openstat",
-        "rb_clickid",
-    ];
-    let starts = |p: &str| {
-        name.len() >= p.len() && name.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+    // Lower-cased into a stack buffer so one `match` (compiled to a length
+    // dispatch) replaces dozens of case-insensitive comparisons.
+    let prefix = name.as_bytes().get(..4).unwrap_or_default();
+    if ["utm_", "mtm_", "hsa_"]
+        .iter()
+        .any(|p| prefix.eq_ignore_ascii_case(p.as_bytes()))
+    {
+        return true;
+    }
+    let mut buf = [0u8; 16];
+    let Some(lower) = buf.get_mut(..name.len()) else {
+        return false;
     };
-    PREFIXES.iter().any(|p| starts(p)) || EXACT.iter().any(|e| name.eq_ignore_ascii_case(e))
+    lower.copy_from_slice(name.as_bytes());
+    lower.make_ascii_lowercase();
+    matches!(
+        &*lower,
+        b"_hsenc"
+            | b"_hsmi"
+            | b"pk_campaign"
+            | b"pk_kwd"
+            | b"pk_source"
+            | b"pk_medium"
+            | b"pk_content"
+            | b"fbclid"
+            | b"gclid"
+            | b"gclsrc"
+            | b"dclid"
+            | b"gbraid"
+            | b"wbraid"
+            | b"msclkid"
+            | b"yclid"
+            | b"ysclid"
+            | b"spm"
+            | b"scm"
+            | b"_ga"
+            | b"_gl"
+            | b"mc_cid"
+            | b"mc_eid"
+            | b"ref_src"
+            | b"ref_url"
+            | b"igshid"
+            | b"igsh"
+            | b"mkt_tok"
+            | b"vero_id"
+            | b"vero_conv"
+            | b"oly_enc_id"
+            | b"oly_anon_id"
+            | b"wickedid"
+            | b"twclid"
+            | b"ttclid"
+            | b"li_fat_id"
+            | b"s_kwcid"
+            | b"ef_id"
+            | b"srsltid"
+            | b"_openstat"
+            | b"rb_clickid"
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -193,7 +224,7 @@ fn split_pieces(link: &str) -> Option<Pieces<'_>> {
     } else {
         return None;
     };
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let end = find_byte(rest, b"/?#");
     let authority = &rest[..end];
     let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
     let host = match hostport.rfind(':') {
@@ -212,32 +243,30 @@ fn split_path_query<'a>(host: &'a str, rest: &'a str) -> Pieces<'a> {
 fn unwrap_once(link: &str) -> Option<String> {
     let p = split_pieces(link.trim())?;
     let host = p.host.trim_end_matches('.');
-    let target = if host.is_empty() {
+    // Dispatch on the path first: it rejects almost every ordinary link with
+    // one length comparison.
+    let target = match p.path {
         // Root-relative wrappers only make sense on the engine's own page.
-        match p.path {
-            "/url" => google_target(p.query),
-            "/l/" | "/l" => param(p.query, "uddg"),
-            _ => None,
+        "/url" if host.is_empty() || is_google(host) => google_target(p.query),
+        "/l/" | "/l" if host.is_empty() || host_is(host, "duckduckgo.com") => {
+            param(p.query, "uddg")
         }
-    } else if host_is(host, "duckduckgo.com") && matches!(p.path, "/l/" | "/l") {
-        param(p.query, "uddg")
-    } else if is_google(host) && p.path == "/url" {
-        google_target(p.query)
-    } else if host_is(host, "bing.com") && p.path == "/ck/a" {
-        bing_target(p.query)
-    } else if (contains_ci(host, "yahoo.") || contains_ci(host, "aol.")) && p.path.contains("/RU=")
-    {
-        yahoo_target(p.path)
-    } else if (host_is(host, "baidu.com") || host_is(host, "sogou.com") || host_is(host, "so.com"))
-        && p.path == "/link"
-    {
-        param(p.query, "url")
-    } else if host_is(host, "facebook.com") && p.path == "/l.php" {
-        param(p.query, "u")
-    } else if host_is(host, "youtube.com") && p.path == "/redirect" {
-        param(p.query, "q")
-    } else {
-        None
+        "/ck/a" if host_is(host, "bing.com") => bing_target(p.query),
+        "/link"
+            if host_is(host, "baidu.com")
+                || host_is(host, "sogou.com")
+                || host_is(host, "so.com") =>
+        {
+            param(p.query, "url")
+        }
+        "/l.php" if host_is(host, "facebook.com") => param(p.query, "u"),
+        "/redirect" if host_is(host, "youtube.com") => param(p.query, "q"),
+        path if (host_is(host, "yahoo.com") || host_is(host, "aol.com"))
+            && path.contains("/RU=") =>
+        {
+            yahoo_target(path)
+        }
+        _ => None,
     }?;
     // Opaque tokens (Baidu's usual `link?url=KxhnvX…`, Bing's links back into
     // its own verticals) are not targets: the wrapper is kept.
@@ -309,15 +338,15 @@ fn is_google(host: &str) -> bool {
     strip_prefix_ci(h, "google.").is_some_and(|tld| !tld.is_empty())
 }
 
+/// Index of the first byte of `s` that is one of `set` (all ASCII, so the
+/// index is a char boundary), or `s.len()`.
+fn find_byte(s: &str, set: &[u8]) -> usize {
+    s.bytes().position(|b| set.contains(&b)).unwrap_or(s.len())
+}
+
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     let n = prefix.len();
     (s.len() >= n && s.as_bytes()[..n].eq_ignore_ascii_case(prefix.as_bytes())).then(|| &s[n..])
-}
-
-fn contains_ci(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 // ---------------------------------------------------------------------------
@@ -330,7 +359,7 @@ fn trim_c0(s: &str) -> &str {
 
 /// … and ignores tabs and newlines anywhere.
 fn strip_tabs_newlines(s: &str) -> Cow<'_, str> {
-    if s.contains(['\t', '\n', '\r']) {
+    if s.bytes().any(|b| matches!(b, b'\t' | b'\n' | b'\r')) {
         Cow::Owned(
             s.chars()
                 .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
@@ -352,7 +381,7 @@ fn write_normalized(s: &str, out: &mut String) -> bool {
         return false;
     };
     let rest = rest.trim_start_matches(['/', '\\']);
-    let auth_end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    let auth_end = find_byte(rest, b"/\\?#");
     let (authority, after) = rest.split_at(auth_end);
     out.push_str("https://");
     if !write_host(authority, out) {
@@ -418,7 +447,8 @@ fn write_host(authority: &str, out: &mut String) -> bool {
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_');
     if plain && !host.starts_with('.') {
-        out.extend(host.chars().map(|c| c.to_ascii_lowercase()));
+        out.push_str(host);
+        out[start..].make_ascii_lowercase();
     } else {
         match url::Host::parse(host) {
             Ok(url::Host::Domain(d)) => out.push_str(d.strip_suffix('.').unwrap_or(&d)),
@@ -449,27 +479,36 @@ fn write_host(authority: &str, out: &mut String) -> bool {
 
 /// Drops `www` / `m` / `mobile` labels that are not among the last two, so
 /// `www.x.com`, `m.x.com` and `en.m.wikipedia.org` fold, `mobile.de` does not.
+/// In place: a `www.` host is the common case and costs no allocation.
 fn fold_host_labels(out: &mut String, start: usize) {
+    // A pass cuts at most four labels; a silly host with more takes more passes.
+    while fold_some_labels(out, start) == 4 {}
+}
+
+fn fold_some_labels(out: &mut String, start: usize) -> usize {
     let host = &out[start..];
     if host.starts_with('[') {
-        return;
+        return 0;
     }
-    let labels = host.split('.').count();
-    if labels <= 2 || !host.split('.').any(|l| matches!(l, "www" | "m" | "mobile")) {
-        return;
-    }
-    let mut kept: Vec<&str> = host.split('.').collect();
-    let mut i = 0;
-    while kept.len() > 2 && i < kept.len() - 2 {
-        if matches!(kept[i], "www" | "m" | "mobile") {
-            kept.remove(i);
-        } else {
-            i += 1;
+    let labels = host.bytes().filter(|&b| b == b'.').count() + 1;
+    // Byte ranges (absolute in `out`) of foldable labels with their dot.
+    let mut cut: [(usize, usize); 4] = [(0, 0); 4];
+    let mut n_cut = 0;
+    let mut pos = start;
+    for (i, label) in host.split('.').enumerate() {
+        if i + 2 >= labels {
+            break;
         }
+        if matches!(label, "www" | "m" | "mobile") && n_cut < cut.len() {
+            cut[n_cut] = (pos, pos + label.len() + 1);
+            n_cut += 1;
+        }
+        pos += label.len() + 1;
     }
-    let folded = kept.join(".");
-    out.truncate(start);
-    out.push_str(&folded);
+    for &(a, b) in cut[..n_cut].iter().rev() {
+        out.replace_range(a..b, "");
+    }
+    n_cut
 }
 
 fn write_path(path: &str, out: &mut String) {
@@ -525,15 +564,32 @@ fn resolve_dots(path: &str) -> String {
 }
 
 fn write_query(query: &str, out: &mut String) {
-    // Normalize each kept parameter into one scratch buffer, then sort ranges.
-    let mut scratch = String::with_capacity(query.len());
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    QUERY_SCRATCH
+        .try_with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => {
+                let (text, ranges) = &mut *scratch;
+                write_query_with(query, out, text, ranges);
+            }
+            Err(_) => write_query_with(query, out, &mut String::new(), &mut Vec::new()),
+        })
+        .unwrap_or_else(|_| write_query_with(query, out, &mut String::new(), &mut Vec::new()));
+}
+
+/// Normalizes each kept parameter into `scratch`, then writes them sorted.
+fn write_query_with(
+    query: &str,
+    out: &mut String,
+    scratch: &mut String,
+    ranges: &mut Vec<(usize, usize)>,
+) {
+    scratch.clear();
+    ranges.clear();
     for pair in query.split('&') {
         if pair.is_empty() {
             continue;
         }
         let s = scratch.len();
-        push_pct_normalized(pair, true, &mut scratch);
+        push_pct_normalized(pair, true, scratch);
         let p = &scratch[s..];
         let name = p.split_once('=').map_or(p, |(n, _)| n);
         if (name.is_empty() && p.len() <= 1) || is_tracking_param(name) {
@@ -545,9 +601,9 @@ fn write_query(query: &str, out: &mut String) {
     if ranges.is_empty() {
         return;
     }
-    ranges.sort_by(|a, b| scratch[a.0..a.1].cmp(&scratch[b.0..b.1]));
+    ranges.sort_unstable_by(|a, b| scratch[a.0..a.1].cmp(&scratch[b.0..b.1]));
     out.push('?');
-    for (i, (s, e)) in ranges.into_iter().enumerate() {
+    for (i, &(s, e)) in ranges.iter().enumerate() {
         if i > 0 {
             out.push('&');
         }
@@ -559,9 +615,20 @@ fn is_unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
 }
 
-fn must_escape(b: u8) -> bool {
+const fn must_escape(b: u8) -> bool {
     b <= b' ' || b >= 0x7f || matches!(b, b'"' | b'<' | b'>' | b'`' | b'{' | b'}' | b'|' | b'^')
 }
+
+/// Bytes copied as they are by [`push_pct_normalized`].
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u8 != b'%' && !must_escape(i as u8);
+        i += 1;
+    }
+    t
+};
 
 fn hex_val(b: u8) -> Option<u8> {
     match b {
@@ -589,6 +656,10 @@ fn push_pct_normalized(s: &str, query: bool, out: &mut String) {
     let mut run = 0;
     while i < bytes.len() {
         let b = bytes[i];
+        if PLAIN[usize::from(b)] {
+            i += 1;
+            continue;
+        }
         let escape = if b == b'%' {
             match (
                 bytes.get(i + 1).copied().and_then(hex_val),
@@ -600,14 +671,6 @@ fn push_pct_normalized(s: &str, query: bool, out: &mut String) {
         } else {
             None
         };
-        let plain = match escape {
-            Some(_) => false,
-            None => b != b'%' && !must_escape(b),
-        };
-        if plain {
-            i += 1;
-            continue;
-        }
         // Plain runs are ASCII, so these slices are on char boundaries;
         // `get` keeps that a non-panicking fact.
         out.push_str(s.get(run..i).unwrap_or_default());
