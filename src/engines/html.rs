@@ -272,11 +272,22 @@ impl Engine for HtmlEngine {
     }
 
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
-        let lower = body.to_lowercase();
+        // ASCII case folding is a byte map (fast); markers are lower-cased
+        // fully, so CJK markers match as written.
+        let has_text_markers = self
+            .blocked
+            .iter()
+            .chain(&self.no_results)
+            .any(|m| matches!(m, Marker::Text(_)));
+        let lower = if has_text_markers {
+            body.to_ascii_lowercase()
+        } else {
+            String::new()
+        };
         if let Some(m) = self.blocked.iter().find(|m| m.in_text(&lower)) {
             return Err(ParseError::Blocked(format!("page says {:?}", m.name())));
         }
-        let doc = Html::parse_document(body);
+        let doc = Html::parse_document(&strip_raw_text(body));
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
             return Err(ParseError::Blocked(format!("page has {:?}", m.name())));
         }
@@ -295,5 +306,120 @@ impl Engine for HtmlEngine {
         }
         let suggestions = self.suggestions(&doc);
         Ok(Parsed { hits, suggestions })
+    }
+}
+
+/// The page with the contents of `<script>` and `<style>` elements and
+/// whole `<svg>` elements cut out, before the HTML parser sees it.
+///
+/// They are 40–80 % of a modern results page (inline bundles, CSS, icons)
+/// and never hold a result, yet html5ever must tokenize every byte of them.
+/// Tags are kept (a marker may name a script's `src`), and an element whose
+/// end tag is missing is left alone, so the parser sees what it would have.
+pub fn strip_raw_text(body: &str) -> std::borrow::Cow<'_, str> {
+    const CUT: [(&str, bool); 3] = [("script", false), ("style", false), ("svg", true)];
+    let bytes = body.as_bytes();
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    let mut i = 0;
+    while let Some(off) = body[i..].find('<') {
+        let at = i + off;
+        i = at + 1;
+        let rest = &bytes[at + 1..];
+        let Some(&(name, whole)) = CUT.iter().find(|(name, _)| {
+            rest.len() > name.len()
+                && rest[..name.len()].eq_ignore_ascii_case(name.as_bytes())
+                && matches!(
+                    rest[name.len()],
+                    b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'
+                )
+        }) else {
+            continue;
+        };
+        let Some(gt) = body[at..].find('>') else {
+            break;
+        };
+        let content = at + gt + 1;
+        if whole && bytes[content - 2] == b'/' {
+            // `<svg …/>`: nothing inside.
+            continue;
+        }
+        let Some(close) = find_end_tag(&body[content..], name) else {
+            break;
+        };
+        let close = content + close;
+        let buf = out.get_or_insert_with(|| String::with_capacity(body.len() / 2));
+        if whole {
+            let Some(end) = body[close..].find('>') else {
+                break;
+            };
+            buf.push_str(&body[last..at]);
+            last = close + end + 1;
+        } else {
+            buf.push_str(&body[last..content]);
+            last = close;
+        }
+        i = last;
+    }
+    match out {
+        None => std::borrow::Cow::Borrowed(body),
+        Some(mut buf) => {
+            buf.push_str(&body[last..]);
+            std::borrow::Cow::Owned(buf)
+        }
+    }
+}
+
+/// Offset of the first `</name` (any case) in `s`.
+fn find_end_tag(s: &str, name: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(off) = s[from..].find("</") {
+        let at = from + off;
+        let rest = &s.as_bytes()[at + 2..];
+        if rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name.as_bytes()) {
+            return Some(at);
+        }
+        from = at + 2;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_scripts_styles_and_svgs() {
+        let page = "<html><head><SCRIPT src=x.js>var a = '<b>';</Script><style>.a{}</style></head>\
+                    <body><svg viewBox='0'><path d='M0'/></svg><p>hi</p><svg/><i>x</i></body></html>";
+        assert_eq!(
+            strip_raw_text(page),
+            "<html><head><SCRIPT src=x.js></Script><style></style></head>\
+             <body><p>hi</p><svg/><i>x</i></body></html>"
+        );
+        // Nothing to cut: borrowed as is.
+        assert!(matches!(
+            strip_raw_text("<p>a</p>"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        // No end tag: left for the parser.
+        assert_eq!(strip_raw_text("<p>a<script>x"), "<p>a<script>x");
+        // Names that only start like one are not cut.
+        assert_eq!(
+            strip_raw_text("<scripts>a</scripts>"),
+            "<scripts>a</scripts>"
+        );
+        // Odd input never panics.
+        for s in [
+            "<",
+            "<script",
+            "<svg",
+            "<svg/",
+            "<style>",
+            "<script>é</scrip",
+            "<svg>é",
+        ] {
+            let _ = strip_raw_text(s);
+        }
     }
 }

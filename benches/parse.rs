@@ -1,0 +1,101 @@
+//! Parsing speed of the shipped presets on the real saved pages.
+//!
+//! Run with: `cargo bench --bench parse`
+//!
+//! One benchmark per preset: every saved results page the golden table
+//! (`tests/data/parsers.toml`) lists for it is parsed in turn, and the
+//! throughput is reported in bytes of HTML (or JSON / RSS) per second. Each
+//! iteration asserts the result count the table expects, so a broken preset
+//! cannot look fast. `scraper_full_document` measures the plain approach
+//! (html5ever over the whole page, no pre-cut) on the same HTML pages, as the
+//! baseline the html kind is compared with.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use metasift::config::Config;
+use metasift::engines::{self, Engine};
+use serde::Deserialize;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+#[derive(Deserialize)]
+struct Table {
+    case: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    file: String,
+    engine: String,
+    expect: String,
+    count: Option<usize>,
+}
+
+/// Pages per preset: (body, expected result count).
+fn pages() -> BTreeMap<String, Vec<(String, usize)>> {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("tests/data/parsers.toml")).unwrap();
+    let table: Table = toml::from_str(&text).unwrap();
+    let mut out: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
+    for case in table.case.into_iter().filter(|c| c.expect == "results") {
+        let path = Path::new(ROOT).join("tests/fixtures/serp").join(&case.file);
+        let body = engines::decode_body(&std::fs::read(path).unwrap(), None);
+        out.entry(case.engine)
+            .or_default()
+            .push((body, case.count.unwrap()));
+    }
+    out
+}
+
+fn bench_presets(c: &mut Criterion) {
+    let config = Config::load(&Path::new(ROOT).join("engines.toml")).unwrap();
+    let pages = pages();
+    let mut group = c.benchmark_group("parse");
+    for (name, bodies) in &pages {
+        let ec = config.engines.iter().find(|e| &e.name == name).unwrap();
+        let engine: Box<dyn Engine> = engines::build(ec).unwrap();
+        let bytes: usize = bodies.iter().map(|(b, _)| b.len()).sum();
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.bench_function(name.as_str(), |b| {
+            b.iter(|| {
+                for (body, count) in bodies {
+                    let parsed = engine.parse(black_box(body)).unwrap();
+                    assert_eq!(parsed.hits.len(), *count, "{name}");
+                }
+            })
+        });
+    }
+    group.finish();
+
+    // The baseline: a full html5ever tree of every HTML results page.
+    let html: Vec<&String> = pages
+        .values()
+        .flatten()
+        .map(|(b, _)| b)
+        .filter(|b| b.trim_start().starts_with('<') && !b.trim_start().starts_with("<?xml"))
+        .collect();
+    let bytes: usize = html.iter().map(|b| b.len()).sum();
+    let mut group = c.benchmark_group("baseline");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("scraper_full_document", |b| {
+        b.iter(|| {
+            for body in &html {
+                let doc = scraper::Html::parse_document(black_box(body));
+                assert!(doc.tree.nodes().count() > 10);
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(std::time::Duration::from_millis(500))
+        .measurement_time(std::time::Duration::from_secs(2));
+    targets = bench_presets
+}
+criterion_main!(benches);
