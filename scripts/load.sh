@@ -3,7 +3,7 @@
 #
 # Starts six loopback member engines answering real saved result pages
 # (examples/loopback_engines.rs, ~1.9 MB of HTML per search), `metasift
-# serve` on them (memory cache, rate limit off, max_in_flight 8), then with
+# serve` on them (memory cache of 16 MB, rate limit off, max_in_flight 8), then with
 # wrk measures:
 #   1. cached searches (one query, repeated): requests/s, p50/p99;
 #   2. uncached searches (every request a new query, so every one parses all
@@ -12,7 +12,8 @@
 #      200/429/503 (no socket errors), and memory must stay bounded.
 # Prints a summary at the end. Bounded: every step has a fixed duration.
 #
-# Run with:  scripts/load.sh   (env: DURATION=60 CONNS=8 CACHED_CONNS=64 MAX_IN_FLIGHT=8 TTL_S=600)
+# Run with:  scripts/load.sh   (env: DURATION=60 CONNS=8 CACHED_CONNS=64 MAX_IN_FLIGHT=8
+#             TTL_S=600 MEMORY_MB=16)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,8 @@ CACHED_CONNS=${CACHED_CONNS:-64}
 THREADS=${THREADS:-2}
 MAX_IN_FLIGHT=${MAX_IN_FLIGHT:-8}
 TTL_S=${TTL_S:-600}
+# Small enough that the uncached run fills it: memory must then stay flat.
+MEMORY_MB=${MEMORY_MB:-16}
 TARGET=${CARGO_TARGET_DIR:-target}
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
@@ -41,7 +44,7 @@ trap cleanup EXIT
 echo "== starting 6 loopback engines"
 "$TARGET/release/examples/loopback_engines" \
   --out "$work/engines.toml" --seconds $((DURATION * 3 + 120)) \
-  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = '"$TTL_S"'\nmemory_mb = 64\n[limits]\nper_minute = 0\nmax_in_flight = '"$MAX_IN_FLIGHT"'\n' \
+  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = '"$TTL_S"'\nmemory_mb = '"$MEMORY_MB"'\n[limits]\nper_minute = 0\nmax_in_flight = '"$MAX_IN_FLIGHT"'\n' \
   >"$work/engines.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 100); do grep -q ready "$work/engines.out" 2>/dev/null && break; sleep 0.1; done

@@ -103,6 +103,12 @@ struct Inner {
     /// page size), mixed into cache keys so a reload never serves answers
     /// of the old engines, while processes on one file share entries.
     config_tag: u64,
+    /// Parses running at once: one per core. Parsing is pure CPU; more at
+    /// once only slows each one and starves the threads that answer
+    /// cached searches and 503s. A parse waiting here counts against its
+    /// engine's timeout, so under overload engines time out instead of
+    /// piling up.
+    parse_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl Inner {
@@ -118,7 +124,9 @@ impl Inner {
             &serde_json::to_vec(&(&config.engines, config.server.results_per_page))
                 .unwrap_or_default(),
         );
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Inner {
+            parse_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
             config,
             client,
             engines,
@@ -486,6 +494,7 @@ impl Searcher {
             let engine = self.inner.engines.get(i).cloned().flatten();
             let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
             let client = self.inner.client.clone();
+            let slots = self.inner.parse_slots.clone();
             let admission = health.admission(&ec.name, SystemTime::now());
             async move {
                 let started = Instant::now();
@@ -508,7 +517,11 @@ impl Searcher {
                         "engine could not be built from its configuration",
                     )),
                     Some(engine) => {
-                        match tokio::time::timeout(budget, fetch(&client, engine, query, cap)).await
+                        match tokio::time::timeout(
+                            budget,
+                            fetch(&client, engine, query, cap, slots),
+                        )
+                        .await
                         {
                             Ok(r) => r,
                             Err(_) => Err(Failure::new(
@@ -574,6 +587,7 @@ async fn fetch(
     engine: Arc<dyn Engine>,
     query: &Query,
     cap: usize,
+    parse_slots: Arc<tokio::sync::Semaphore>,
 ) -> Result<Parsed, Failure> {
     let spec = engine.build_request(query);
     let mut request = client.get(&spec.url);
@@ -604,7 +618,11 @@ async fn fetch(
         }
         body.extend_from_slice(&chunk);
     }
+    // Never closed, so acquiring only waits. The slot goes with the parse:
+    // a search that times out meanwhile does not free it early.
+    let slot = parse_slots.acquire_owned().await.ok();
     tokio::task::spawn_blocking(move || {
+        let _slot = slot;
         let text = crate::engines::decode_body(&body, content_type.as_deref());
         engine.parse(&text)
     })
