@@ -259,7 +259,7 @@ async fn rate_limit_answers_429_with_retry_after_and_counts_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn searches_over_max_in_flight_get_503_at_once() {
     let slow = Switchable::spawn("slow").await;
-    slow.delay_ms.store(800, Ordering::SeqCst);
+    slow.delay_ms.store(1200, Ordering::SeqCst);
     let config = config(
         &[("slow", slow.base())],
         "[limits]\nmax_in_flight = 1\nper_minute = 0\n",
@@ -277,8 +277,9 @@ async fn searches_over_max_in_flight_get_503_at_once() {
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(headers.contains_key(header::RETRY_AFTER));
     assert!(
-        started.elapsed() < Duration::from_millis(300),
-        "refused quickly"
+        started.elapsed() < Duration::from_millis(600),
+        "refused without waiting for the search in flight ({:?})",
+        started.elapsed()
     );
     assert_eq!(first.await.unwrap(), StatusCode::OK);
     // The same query as one in flight joins it instead of being refused.
@@ -495,7 +496,8 @@ async fn two_serve_processes_share_cache_and_rate_limit_through_redis() {
     assert_eq!(ask(&two.base, "four").await.0, 200);
     let (status, retry, _) = ask(&one.base, "five").await;
     assert_eq!(status, 429);
-    assert_eq!(retry.as_deref(), Some("10"));
+    // T = 10 s, less the time the four allowed searches took.
+    assert!(matches!(retry.as_deref(), Some("9" | "10")), "{retry:?}");
     assert_eq!(ask(&two.base, "five").await.0, 429);
 
     let stats = client
