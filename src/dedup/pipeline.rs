@@ -47,11 +47,11 @@
 //! Empty links skip the URL stage, empty titles never count as equal
 //! titles, and a snippet without codes has no snippet evidence at all.
 
+use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, HashMap};
 
 use super::bloom::ScalableBloom;
-use super::features::{Extractor, FeatureCode, mix};
+use super::features::{Extractor, FeatureCode, HashMap64, mix};
 use super::rabin::{self, RabinFingerprint};
 use super::simhash::{self, BandIndex, SimHash};
 use super::{Doc, Method, Settings, Stage, title, url};
@@ -236,7 +236,7 @@ impl Postings {
 /// Everything remembered for one query.
 #[derive(Debug, Default)]
 struct Scope {
-    urls: HashMap<url::UrlKey, usize>,
+    urls: HashMap64<url::UrlKey, usize>,
     kept: Vec<Kept>,
     postings: BTreeMap<FeatureCode, Postings>,
     bands: Option<BandIndex>,
@@ -248,7 +248,7 @@ struct Scope {
 /// small, then a count-min sketch of fixed size.
 #[derive(Debug)]
 enum QueryCounts {
-    Exact(HashMap<u64, u8>),
+    Exact(HashMap64<u64, u8>),
     Sketch(Vec<u8>),
 }
 
@@ -259,7 +259,7 @@ const EXACT_LIMIT: usize = 1 << 18;
 
 impl QueryCounts {
     fn new() -> Self {
-        QueryCounts::Exact(HashMap::new())
+        QueryCounts::Exact(HashMap64::default())
     }
 
     #[inline]
@@ -322,7 +322,7 @@ pub struct Deduper {
     settings: Settings,
     explain: bool,
     bloom: Option<ScalableBloom>,
-    scopes: HashMap<u64, Scope>,
+    scopes: HashMap64<u64, Scope>,
     count: usize,
     counts: Option<QueryCounts>,
     extractor: Extractor,
@@ -343,7 +343,7 @@ impl Deduper {
             settings: settings.clone(),
             explain: false,
             bloom: None,
-            scopes: HashMap::new(),
+            scopes: HashMap64::default(),
             count: 0,
             counts: None,
             extractor: Extractor::new(),

@@ -17,9 +17,7 @@
 //! PAWS-X style hard negatives (swapped entities) that feature codes keep
 //! apart — that is what the comparison is for.
 
-use std::collections::HashMap;
-
-use super::features::mix;
+use super::features::{HashMap64, mix};
 
 /// A 64-bit SimHash fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,7 +67,7 @@ pub struct BandIndex {
     max_distance: u32,
     /// `(shift, mask)` of each band; empty when the index scans instead.
     bands: Vec<(u32, u64)>,
-    tables: Vec<HashMap<u64, Vec<u32>>>,
+    tables: Vec<HashMap64<u64, Vec<u32>>>,
     all: Vec<SimHash>,
 }
 
@@ -93,7 +91,7 @@ impl BandIndex {
         }
         BandIndex {
             max_distance,
-            tables: vec![HashMap::new(); bands.len()],
+            tables: vec![HashMap64::default(); bands.len()],
             bands,
             all: Vec::new(),
         }
