@@ -395,6 +395,33 @@ impl Searcher {
     /// Fan-out under the deadline, dedup, fusion: no cache.
     pub async fn search_uncached(&self, query: &Query, opts: &SearchOptions) -> SearchResponse {
         let started = Instant::now();
+        let gathered = self.gather(query).await;
+        let mut response = self.fuse(query, &gathered, opts);
+        response.elapsed_ms = millis(started.elapsed());
+        response
+    }
+
+    /// Fuses gathered answers with `opts`' dedup settings into one page of
+    /// results — the same answers can be fused again under other settings
+    /// (the lab, and re-clustering on the results page) with no new fan-out.
+    pub fn fuse(&self, query: &Query, gathered: &Gathered, opts: &SearchOptions) -> SearchResponse {
+        let config = self.config();
+        let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
+        let mut results = fusion::fuse(&gathered.answers, settings, opts.explain);
+        results.truncate(config.server.results_per_page.max(1));
+        SearchResponse {
+            query: query.clone(),
+            results,
+            engines: gathered.reports.clone(),
+            suggestions: gathered.suggestions.clone(),
+            elapsed_ms: 0,
+            cached: false,
+        }
+    }
+
+    /// The fan-out alone: every selected engine's parsed answer (or why
+    /// there is none), before dedup and fusion.
+    pub async fn gather(&self, query: &Query) -> Gathered {
         let config = self.config();
         let selected = self.select(query);
         let outcomes = self.ask(query, &selected).await;
@@ -451,16 +478,10 @@ impl Searcher {
             }
         }
 
-        let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
-        let mut results = fusion::fuse(&answers, settings, opts.explain);
-        results.truncate(config.server.results_per_page.max(1));
-        SearchResponse {
-            query: query.clone(),
-            results,
-            engines: reports,
+        Gathered {
+            answers,
+            reports,
             suggestions,
-            elapsed_ms: millis(started.elapsed()),
-            cached: false,
         }
     }
 
@@ -577,6 +598,17 @@ impl Searcher {
         }
         outcomes
     }
+}
+
+/// What one fan-out gathered, before dedup and fusion.
+#[derive(Debug, Clone, Default)]
+pub struct Gathered {
+    /// The answers of the engines that answered, in configuration order.
+    pub answers: Vec<EngineAnswer>,
+    /// One report per engine asked.
+    pub reports: Vec<EngineReport>,
+    /// Suggestions, first seen first, without repeats.
+    pub suggestions: Vec<String>,
 }
 
 /// What asking one engine gave.
