@@ -54,9 +54,20 @@ pub struct Config {
     pub cache: CacheConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
     pub limits: crate::limit::LimitsConfig,
+    /// `[lab]`: the researcher's bench at `/lab`.
+    pub lab: LabConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
+}
+
+/// `[lab]`
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LabConfig {
+    /// Folder whose `*.tsv` / `*.jsonl` labeled files `/lab` offers; none =
+    /// uploads only. Nothing outside it is ever read.
+    pub data_dir: Option<PathBuf>,
 }
 
 /// `[server]`
@@ -294,6 +305,9 @@ impl Config {
             }
         };
         if let Some(dir) = self.server.record_dir.as_mut() {
+            resolve(dir);
+        }
+        if let Some(dir) = self.lab.data_dir.as_mut() {
             resolve(dir);
         }
         for engine in &mut self.engines {
