@@ -54,9 +54,20 @@ pub struct Config {
     pub cache: CacheConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
     pub limits: crate::limit::LimitsConfig,
+    /// `[lab]`: the researcher's bench at `/lab`.
+    pub lab: LabConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
+}
+
+/// `[lab]`
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LabConfig {
+    /// Folder whose `*.tsv` / `*.jsonl` labeled files `/lab` offers; none =
+    /// uploads only. Nothing outside it is ever read.
+    pub data_dir: Option<PathBuf>,
 }
 
 /// `[server]`
@@ -79,6 +90,9 @@ pub struct ServerConfig {
     /// The engine whose suggestions answer `/autocomplete`; none = no
     /// suggestions.
     pub autocomplete: Option<String>,
+    /// Save every engine's raw answer into this folder (see
+    /// `metasift::recording` for the format); `--record` overrides.
+    pub record_dir: Option<PathBuf>,
     /// Log every query text (off by default: what people search for is
     /// theirs).
     pub log_queries: bool,
@@ -94,6 +108,7 @@ impl Default for ServerConfig {
             max_body_bytes: 4 * 1024 * 1024,
             user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
             autocomplete: None,
+            record_dir: None,
             log_queries: false,
         }
     }
@@ -262,7 +277,44 @@ impl Config {
     /// Reads and validates a file; the first problem is the error.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = read(path)?;
-        Config::parse(&text, path)
+        let mut config = Config::parse(&text, path)?;
+        config.resolve_paths(path);
+        Ok(config)
+    }
+
+    /// Applies `--record DIR` (every raw answer saved there) and `--replay
+    /// DIR` (every engine without its own `replay` answers from DIR).
+    pub fn apply_recording(&mut self, record: Option<PathBuf>, replay: Option<PathBuf>) {
+        if record.is_some() {
+            self.server.record_dir = record;
+        }
+        if let Some(dir) = replay {
+            for engine in &mut self.engines {
+                engine.replay.get_or_insert_with(|| dir.clone());
+            }
+        }
+    }
+
+    /// Makes relative folders in the file (`replay`, `record_dir`) relative
+    /// to the file's own folder, so a config works from any directory.
+    pub fn resolve_paths(&mut self, file: &Path) {
+        let base = file.parent().unwrap_or(Path::new(""));
+        let resolve = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        };
+        if let Some(dir) = self.server.record_dir.as_mut() {
+            resolve(dir);
+        }
+        if let Some(dir) = self.lab.data_dir.as_mut() {
+            resolve(dir);
+        }
+        for engine in &mut self.engines {
+            if let Some(dir) = engine.replay.as_mut() {
+                resolve(dir);
+            }
+        }
     }
 
     /// Parses and validates text; `path` only names the file in errors.
@@ -273,7 +325,9 @@ impl Config {
     /// Reads and validates a file, reporting every problem found.
     pub fn check_file(path: &Path) -> Result<Config, Vec<ConfigError>> {
         let text = read(path).map_err(|e| vec![e])?;
-        Config::check(&text, path)
+        let mut config = Config::check(&text, path)?;
+        config.resolve_paths(path);
+        Ok(config)
     }
 
     /// Parses and validates text, reporting every problem found (in line

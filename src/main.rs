@@ -85,8 +85,15 @@ fn load_config(path: &Path) -> anyhow::Result<Config> {
 }
 
 /// `metasift search`: exit 0 when at least one engine answered.
-fn search(query: &str, config: &Path, format: &str, page: u32) -> anyhow::Result<i32> {
-    let searcher = Searcher::from_config(load_config(config)?)?;
+fn search(
+    query: &str,
+    config: &Path,
+    format: &str,
+    page: u32,
+    record: Option<PathBuf>,
+    replay: Option<PathBuf>,
+) -> anyhow::Result<i32> {
+    let searcher = Searcher::from_config(load_config(config)?)?.with_recording(record, replay);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let q = searcher.parse_query(query, page);
     let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()));
@@ -159,10 +166,7 @@ fn main() -> anyhow::Result<()> {
             record,
             replay,
         } => {
-            if record.is_some() || replay.is_some() {
-                anyhow::bail!("--record and --replay are not built yet");
-            }
-            let code = search(&query, &config, &format, page)?;
+            let code = search(&query, &config, &format, page, record, replay)?;
             std::process::exit(code);
         }
         Command::CheckConfig { file, probe } => {
@@ -190,11 +194,10 @@ fn serve(
         )
         .with_writer(std::io::stderr)
         .init();
-    if record.is_some() || replay.is_some() {
-        anyhow::bail!("--record and --replay are not supported by `serve` yet");
-    }
     // Validated with every problem shown; METASIFT_BIND applied.
-    let config = load_config(config_path)?;
+    let mut config = load_config(config_path)?;
+    // A reload re-reads the file alone: --record/--replay hold until then.
+    config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());
     let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
     let config_path = config_path.to_path_buf();

@@ -280,10 +280,20 @@ impl Recording {
     }
 
     /// Finds the recording of `engine`'s answer to `query` in `dir`.
+    ///
+    /// `dir` may also be a folder of saved pages described by an `index.json`
+    /// (the layout of `shared/data/serp/`): then the page saved for this
+    /// engine (the index's engine folder name), query text (case-insensitive)
+    /// and page is answered, preferring a `results` page over a blocked one.
     pub fn lookup(dir: &Path, engine: &str, query: &Query) -> Result<Recording, RecordingError> {
         let q = RecordedQuery::from(query);
         let path = dir.join(relative_path(engine, &q));
         if !path.exists() {
+            if dir.join("index.json").is_file()
+                && let Some(rec) = saved_page(dir, engine, &q)?
+            {
+                return Ok(rec);
+            }
             return Err(RecordingError::Missing {
                 dir: dir.to_path_buf(),
                 engine: engine.to_string(),
@@ -339,15 +349,10 @@ pub fn import_saved_pages(
     out: &Path,
     engine_for: impl Fn(&str, &str) -> Option<String>,
 ) -> Result<ImportReport, RecordingError> {
-    let text = std::fs::read(index).map_err(|source| RecordingError::Io {
-        path: index.to_path_buf(),
-        source,
-    })?;
-    let entries: Vec<IndexEntry> =
-        serde_json::from_slice(&text).map_err(|e| RecordingError::Invalid {
-            path: index.to_path_buf(),
-            message: e.to_string(),
-        })?;
+    let mut entries = read_index(index)?;
+    // Where an engine was captured both blocked and answering for the same
+    // query and page, the answering page is written last and so is kept.
+    entries.sort_by_key(|e| e.kind == "results");
     let base = index.parent().unwrap_or(Path::new("."));
     let mut report = ImportReport::default();
     for e in entries {
@@ -357,56 +362,105 @@ pub fn import_saved_pages(
                 .push((e.file.clone(), "no engine maps to it".into()));
             continue;
         };
-        let page_path = base.join(&e.file);
-        let body = match std::fs::read(&page_path) {
-            Ok(b) => b,
-            Err(err) => {
-                report.skipped.push((e.file.clone(), err.to_string()));
-                continue;
-            }
-        };
-        let content_type = match e.format.as_str() {
-            "json" => "application/json",
-            "rss" | "xml" | "atom" => "application/xml",
-            _ => "text/html",
-        };
-        let query = RecordedQuery {
+        match entry_recording(base, &e, engine) {
+            Ok(rec) => report.written.push(rec.save(out)?),
+            Err(err) => report.skipped.push((e.file.clone(), err.to_string())),
+        }
+    }
+    Ok(report)
+}
+
+/// Reads the index of a saved-pages folder.
+fn read_index(index: &Path) -> Result<Vec<IndexEntry>, RecordingError> {
+    let text = std::fs::read(index).map_err(|source| RecordingError::Io {
+        path: index.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_slice(&text).map_err(|e| RecordingError::Invalid {
+        path: index.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+/// The recording form of one saved page.
+fn entry_recording(
+    base: &Path,
+    e: &IndexEntry,
+    engine: String,
+) -> Result<Recording, RecordingError> {
+    let page_path = base.join(&e.file);
+    let body = std::fs::read(&page_path).map_err(|source| RecordingError::Io {
+        path: page_path.clone(),
+        source,
+    })?;
+    let content_type = match e.format.as_str() {
+        "json" => "application/json",
+        "rss" | "xml" | "atom" => "application/xml",
+        _ => "text/html",
+    };
+    let source = [
+        e.repo.as_deref(),
+        e.path.as_deref(),
+        e.commit.as_deref(),
+        e.license.as_deref(),
+    ]
+    .iter()
+    .flatten()
+    .copied()
+    .collect::<Vec<_>>()
+    .join(" ");
+    Ok(Recording {
+        format: FORMAT.into(),
+        engine,
+        query: RecordedQuery {
             text: e.query.clone(),
             page: page_from_file_name(&e.file),
             lang: None,
-        };
-        let source = [
-            e.repo.as_deref(),
-            e.path.as_deref(),
-            e.commit.as_deref(),
-            e.license.as_deref(),
-        ]
+        },
+        request: RecordedRequest {
+            method: "GET".into(),
+            url: e.request_url.clone().unwrap_or_default(),
+            headers: Vec::new(),
+        },
+        response: RecordedResponse::new(
+            200,
+            vec![("content-type".into(), content_type.into())],
+            0,
+            &body,
+        ),
+        recorded_at: e.captured.clone().unwrap_or_default(),
+        source: Some(format!("{} ({}; kind {})", e.file, source, e.kind)),
+    })
+}
+
+/// The saved page of `engine` for `query` in a saved-pages folder, if any.
+fn saved_page(
+    dir: &Path,
+    engine: &str,
+    query: &RecordedQuery,
+) -> Result<Option<Recording>, RecordingError> {
+    let entries = read_index(&dir.join("index.json"))?;
+    let wanted = query.text.trim().to_lowercase();
+    let mut matching: Vec<&IndexEntry> = entries
         .iter()
-        .flatten()
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ");
-        let rec = Recording {
-            format: FORMAT.into(),
-            engine,
-            query,
-            request: RecordedRequest {
-                method: "GET".into(),
-                url: e.request_url.clone().unwrap_or_default(),
-                headers: Vec::new(),
-            },
-            response: RecordedResponse::new(
-                200,
-                vec![("content-type".into(), content_type.into())],
-                0,
-                &body,
-            ),
-            recorded_at: e.captured.clone().unwrap_or_default(),
-            source: Some(format!("{} ({}; kind {})", e.file, source, e.kind)),
-        };
-        report.written.push(rec.save(out)?);
+        .filter(|e| {
+            e.engine == engine
+                && e.query.trim().to_lowercase() == wanted
+                && page_from_file_name(&e.file) == query.page
+                && dir.join(&e.file).is_file()
+        })
+        .collect();
+    // A results page is what a replay should show when the engine was
+    // captured both answering and blocked for the same query.
+    matching.sort_by_key(|e| e.kind != "results");
+    match matching.first() {
+        Some(e) => {
+            let mut rec = entry_recording(dir, e, engine.to_string())?;
+            rec.query.lang = query.lang.clone();
+            Ok(Some(rec))
+        }
+        None => Ok(None),
     }
-    Ok(report)
 }
 
 /// `…_p2.html` → 2; anything else → 1.

@@ -21,6 +21,7 @@
 //! respects the `[limits] max_in_flight` cap and refuses the excess at once.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -34,6 +35,7 @@ use crate::fusion::{self, EngineAnswer};
 use crate::health::{Admission, Counters, Health};
 use crate::limit::{InFlight, Overloaded};
 use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
+use crate::recording;
 
 /// Most redirects followed before an engine is reported as failing: enough
 /// for `http → https → www.` hops, short of any loop.
@@ -93,6 +95,11 @@ struct Inner {
     client: reqwest::Client,
     /// Same order as `config.engines`; `None` where the builder refused it.
     engines: Vec<Option<Arc<dyn Engine>>>,
+    /// Save every raw answer here (`--record`, `[server] record_dir`).
+    record_dir: Option<PathBuf>,
+    /// Answer every request from this recording (`--replay`); an engine's
+    /// own `replay` folder wins over it.
+    replay_dir: Option<PathBuf>,
     /// Outcomes of every engine; suspension.
     health: Health,
     /// Fused answers; coalescing of identical searches in flight.
@@ -126,6 +133,8 @@ impl Inner {
         );
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Inner {
+            record_dir: config.server.record_dir.clone(),
+            replay_dir: None,
             parse_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
             config,
             client,
@@ -188,6 +197,18 @@ impl Searcher {
         Searcher {
             inner: Arc::new(Inner::build(config, client, engines)),
         }
+    }
+
+    /// The same searcher, saving every raw engine answer into `record` and
+    /// answering from the recording `replay` instead of the network (either
+    /// may be `None`; `record` = `None` keeps `[server] record_dir`).
+    pub fn with_recording(mut self, record: Option<PathBuf>, replay: Option<PathBuf>) -> Self {
+        let inner = Arc::make_mut(&mut self.inner);
+        if record.is_some() {
+            inner.record_dir = record;
+        }
+        inner.replay_dir = replay;
+        self
     }
 
     /// The same searcher recording into `health` (shared with an earlier
@@ -374,6 +395,33 @@ impl Searcher {
     /// Fan-out under the deadline, dedup, fusion: no cache.
     pub async fn search_uncached(&self, query: &Query, opts: &SearchOptions) -> SearchResponse {
         let started = Instant::now();
+        let gathered = self.gather(query).await;
+        let mut response = self.fuse(query, &gathered, opts);
+        response.elapsed_ms = millis(started.elapsed());
+        response
+    }
+
+    /// Fuses gathered answers with `opts`' dedup settings into one page of
+    /// results — the same answers can be fused again under other settings
+    /// (the lab, and re-clustering on the results page) with no new fan-out.
+    pub fn fuse(&self, query: &Query, gathered: &Gathered, opts: &SearchOptions) -> SearchResponse {
+        let config = self.config();
+        let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
+        let mut results = fusion::fuse(&gathered.answers, settings, opts.explain);
+        results.truncate(config.server.results_per_page.max(1));
+        SearchResponse {
+            query: query.clone(),
+            results,
+            engines: gathered.reports.clone(),
+            suggestions: gathered.suggestions.clone(),
+            elapsed_ms: 0,
+            cached: false,
+        }
+    }
+
+    /// The fan-out alone: every selected engine's parsed answer (or why
+    /// there is none), before dedup and fusion.
+    pub async fn gather(&self, query: &Query) -> Gathered {
         let config = self.config();
         let selected = self.select(query);
         let outcomes = self.ask(query, &selected).await;
@@ -430,16 +478,10 @@ impl Searcher {
             }
         }
 
-        let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
-        let mut results = fusion::fuse(&answers, settings, opts.explain);
-        results.truncate(config.server.results_per_page.max(1));
-        SearchResponse {
-            query: query.clone(),
-            results,
-            engines: reports,
+        Gathered {
+            answers,
+            reports,
             suggestions,
-            elapsed_ms: millis(started.elapsed()),
-            cached: false,
         }
     }
 
@@ -494,6 +536,10 @@ impl Searcher {
             let engine = self.inner.engines.get(i).cloned().flatten();
             let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
             let client = self.inner.client.clone();
+            let recording = Recording {
+                record: self.inner.record_dir.clone(),
+                replay: ec.replay.clone().or_else(|| self.inner.replay_dir.clone()),
+            };
             let slots = self.inner.parse_slots.clone();
             let admission = health.admission(&ec.name, SystemTime::now());
             async move {
@@ -519,7 +565,7 @@ impl Searcher {
                     Some(engine) => {
                         match tokio::time::timeout(
                             budget,
-                            fetch(&client, engine, query, cap, slots),
+                            fetch(&client, engine, query, cap, &recording, slots),
                         )
                         .await
                         {
@@ -554,6 +600,17 @@ impl Searcher {
     }
 }
 
+/// What one fan-out gathered, before dedup and fusion.
+#[derive(Debug, Clone, Default)]
+pub struct Gathered {
+    /// The answers of the engines that answered, in configuration order.
+    pub answers: Vec<EngineAnswer>,
+    /// One report per engine asked.
+    pub reports: Vec<EngineReport>,
+    /// Suggestions, first seen first, without repeats.
+    pub suggestions: Vec<String>,
+}
+
 /// What asking one engine gave.
 #[derive(Debug)]
 pub struct Outcome {
@@ -581,54 +638,180 @@ impl Failure {
     }
 }
 
-/// One request, its body read under the cap, and its parse.
+/// Where an engine's answers come from and go to besides the network.
+#[derive(Debug, Clone, Default)]
+struct Recording {
+    record: Option<PathBuf>,
+    replay: Option<PathBuf>,
+}
+
+/// An answer as received: status, headers and the body's bytes.
+#[derive(Debug)]
+struct RawAnswer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl RawAnswer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One request (or its recording), its body read under the cap, and its parse.
 async fn fetch(
     client: &reqwest::Client,
     engine: Arc<dyn Engine>,
     query: &Query,
     cap: usize,
+    recording: &Recording,
     parse_slots: Arc<tokio::sync::Semaphore>,
 ) -> Result<Parsed, Failure> {
     let spec = engine.build_request(query);
+    let raw = match &recording.replay {
+        Some(dir) => replay(dir, engine.config().name.clone(), query).await?,
+        None => {
+            let started = Instant::now();
+            let raw = fetch_raw(client, &spec, cap).await?;
+            if let Some(dir) = &recording.record {
+                save_recording(dir, engine.config(), query, &spec, &raw, started.elapsed()).await;
+            }
+            raw
+        }
+    };
+    let status = reqwest::StatusCode::from_u16(raw.status).map_err(|_| {
+        Failure::new(
+            FailureKind::Network,
+            format!("invalid status {}", raw.status),
+        )
+    })?;
+    if !status.is_success() {
+        return Err(status_failure(status));
+    }
+    let content_type = raw.header("content-type").map(str::to_string);
+    // Never closed, so acquiring only waits. The slot goes with the parse:
+    // a search that times out meanwhile does not free it early.
+    let slot = parse_slots.acquire_owned().await.ok();
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        let text = crate::engines::decode_body(&raw.body, content_type.as_deref());
+        engine.parse(&text)
+    })
+    .await
+    .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?
+    .map_err(|e| Failure::new(e.kind(), e.to_string()))
+}
+
+/// The network part of [`fetch`]: the body is read as a stream and dropped
+/// as soon as it passes the cap. Bodies of error statuses are read too (under
+/// the same cap) so a recording keeps what the engine said.
+async fn fetch_raw(
+    client: &reqwest::Client,
+    spec: &crate::engines::RequestSpec,
+    cap: usize,
+) -> Result<RawAnswer, Failure> {
     let mut request = client.get(&spec.url);
     for (name, value) in &spec.headers {
         request = request.header(name, value);
     }
     let response = request.send().await.map_err(|e| transport_failure(&e))?;
     let status = response.status();
-    if !status.is_success() {
-        return Err(status_failure(status));
-    }
     if let Some(len) = response.content_length()
         && len > cap as u64
     {
-        return Err(too_large(cap));
+        return Err(if status.is_success() {
+            too_large(cap)
+        } else {
+            status_failure(status)
+        });
     }
-    let content_type = response
+    let headers = response
         .headers()
-        .get(reqwest::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
+        .collect();
     let mut body: Vec<u8> = Vec::new();
     let mut stream = response.bytes_stream();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| transport_failure(&e))?;
         if body.len() + chunk.len() > cap {
-            return Err(too_large(cap));
+            return Err(if status.is_success() {
+                too_large(cap)
+            } else {
+                status_failure(status)
+            });
         }
         body.extend_from_slice(&chunk);
     }
-    // Never closed, so acquiring only waits. The slot goes with the parse:
-    // a search that times out meanwhile does not free it early.
-    let slot = parse_slots.acquire_owned().await.ok();
-    tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        let text = crate::engines::decode_body(&body, content_type.as_deref());
-        engine.parse(&text)
+    Ok(RawAnswer {
+        status: status.as_u16(),
+        headers,
+        body,
     })
-    .await
-    .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?
-    .map_err(|e| Failure::new(e.kind(), e.to_string()))
+}
+
+/// Reads the recorded answer of `engine` to `query` (file I/O off the runtime).
+async fn replay(
+    dir: &std::path::Path,
+    engine: String,
+    query: &Query,
+) -> Result<RawAnswer, Failure> {
+    let dir = dir.to_path_buf();
+    let query = query.clone();
+    let rec =
+        tokio::task::spawn_blocking(move || recording::Recording::lookup(&dir, &engine, &query))
+            .await
+            .map_err(|_| Failure::new(FailureKind::Network, "reading the recording failed"))?
+            .map_err(|e| Failure::new(FailureKind::Network, e.to_string()))?;
+    let body = rec
+        .response
+        .body_bytes()
+        .map_err(|e| Failure::new(FailureKind::Parse, format!("recording: {e}")))?;
+    Ok(RawAnswer {
+        status: rec.response.status,
+        headers: rec.response.headers,
+        body,
+    })
+}
+
+/// Saves one answer; a recording that cannot be written is logged, never a
+/// failure of the search.
+async fn save_recording(
+    dir: &std::path::Path,
+    engine: &EngineConfig,
+    query: &Query,
+    spec: &crate::engines::RequestSpec,
+    raw: &RawAnswer,
+    elapsed: Duration,
+) {
+    let rec = recording::Recording {
+        format: recording::FORMAT.into(),
+        engine: engine.name.clone(),
+        query: recording::RecordedQuery::from(query),
+        request: recording::RecordedRequest {
+            method: "GET".into(),
+            url: spec.url.clone(),
+            headers: spec.headers.clone(),
+        },
+        response: recording::RecordedResponse::new(
+            raw.status,
+            raw.headers.clone(),
+            millis(elapsed),
+            &raw.body,
+        ),
+        recorded_at: httpdate::fmt_http_date(std::time::SystemTime::now()),
+        source: None,
+    };
+    let dir = dir.to_path_buf();
+    match tokio::task::spawn_blocking(move || rec.save(&dir)).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => tracing::warn!(engine = %engine.name, error = %e, "recording not saved"),
+        Err(e) => tracing::warn!(engine = %engine.name, error = %e, "recording not saved"),
+    }
 }
 
 fn too_large(cap: usize) -> Failure {

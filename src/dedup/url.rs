@@ -106,11 +106,21 @@ pub fn key(link: &str) -> UrlKey {
     // One buffer per thread: a key costs no allocation in the common case.
     KEY_BUF
         .try_with(|cell| match cell.try_borrow_mut() {
-            Ok(mut buf) => with(&mut buf),
+            Ok(mut buf) => {
+                let k = with(&mut buf);
+                // One giant link must not pin its size for the thread's life.
+                if buf.capacity() > SCRATCH_KEEP {
+                    *buf = String::new();
+                }
+                k
+            }
             Err(_) => with(&mut String::new()),
         })
         .unwrap_or_else(|_| with(&mut String::new()))
 }
+
+/// Scratch buffers larger than this are given back after use.
+const SCRATCH_KEEP: usize = 1 << 16;
 
 thread_local! {
     static KEY_BUF: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -520,7 +530,7 @@ fn write_path(path: &str, out: &mut String) {
     } else {
         push_pct_normalized(path, false, out);
     }
-    if out[start..].contains("/.") {
+    if out.as_bytes()[start..].windows(2).any(|w| w == b"/.") {
         let resolved = resolve_dots(&out[start..]);
         out.truncate(start);
         // Leading empty segments were dropped above; `..` can expose more.
@@ -569,6 +579,9 @@ fn write_query(query: &str, out: &mut String) {
             Ok(mut scratch) => {
                 let (text, ranges) = &mut *scratch;
                 write_query_with(query, out, text, ranges);
+                if text.capacity() > SCRATCH_KEEP || ranges.capacity() > SCRATCH_KEEP {
+                    *scratch = (String::new(), Vec::new());
+                }
             }
             Err(_) => write_query_with(query, out, &mut String::new(), &mut Vec::new()),
         })

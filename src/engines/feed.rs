@@ -221,3 +221,58 @@ impl Engine for FeedEngine {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> FeedEngine {
+        let config: EngineConfig = toml::from_str(
+            r#"
+            name = "f"
+            kind = "feed"
+            url = "https://feeds.example.org/search?q={query}"
+            "#,
+        )
+        .unwrap();
+        FeedEngine::new(config).unwrap()
+    }
+
+    #[test]
+    fn reads_atom_and_opensearch() {
+        let atom = r#"<?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom"
+                  xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">
+              <opensearch:totalResults>2</opensearch:totalResults>
+              <entry>
+                <title type="html">Caf&amp;eacute; &lt;b&gt;sleep&lt;/b&gt;</title>
+                <link rel="self" href="https://feeds.example.org/self"/>
+                <link rel="alternate" href="https://example.org/a?x=1&amp;y=2"/>
+                <summary>Short &amp; <![CDATA[<i>sweet</i>]]></summary>
+              </entry>
+              <entry><title>Relative</title><link href="/b"/></entry>
+              <entry><title></title><link href="https://example.org/no-title"/></entry>
+            </feed>"#;
+        let parsed = engine().parse(atom).unwrap();
+        assert_eq!(parsed.hits.len(), 2);
+        assert_eq!(parsed.hits[0].title, "Café sleep");
+        assert_eq!(parsed.hits[0].url, "https://example.org/a?x=1&y=2");
+        assert_eq!(parsed.hits[0].snippet, "Short & sweet");
+        assert_eq!(parsed.hits[1].url, "https://feeds.example.org/b");
+    }
+
+    #[test]
+    fn empty_feed_is_no_results_and_html_is_not_a_feed() {
+        let e = engine();
+        let empty = "<rss version=\"2.0\"><channel><title>x</title></channel></rss>";
+        assert_eq!(e.parse(empty).unwrap(), Parsed::default());
+        assert!(matches!(
+            e.parse("<html><body>hi</body></html>"),
+            Err(ParseError::Invalid(_))
+        ));
+        assert!(matches!(
+            e.parse("<html><body>Please complete the CAPTCHA</body></html>"),
+            Err(ParseError::Blocked(_))
+        ));
+    }
+}

@@ -334,10 +334,13 @@ pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, Par
     })
 }
 
-/// Strings of a JSON list (objects contribute their `suggestion`/`title`/`query` field).
+/// Strings of a JSON list (objects contribute their `suggestion`/`title`/`query`
+/// field); a lone string (Wikipedia's `searchinfo.suggestion`) is a list of one.
 pub(crate) fn string_list(v: &Value) -> Vec<String> {
-    let Value::Array(a) = v else {
-        return Vec::new();
+    let a = match v {
+        Value::Array(a) => a.as_slice(),
+        Value::String(_) => std::slice::from_ref(v),
+        _ => return Vec::new(),
     };
     a.iter()
         .filter_map(|x| match x {

@@ -67,3 +67,65 @@ impl Engine for SearxngEngine {
         Ok(Parsed { hits, suggestions })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> SearxngEngine {
+        let config: EngineConfig = toml::from_str(
+            r#"
+            name = "sx"
+            kind = "searxng"
+            url = "https://searx.example.org/search?q={query}&format=json"
+            "#,
+        )
+        .unwrap();
+        SearxngEngine::new(config).unwrap()
+    }
+
+    #[test]
+    fn reads_results_and_suggestions() {
+        // The shape SearXNG answers to format=json (fields metasift reads).
+        let body = r#"{
+            "query": "rust", "number_of_results": 0,
+            "results": [
+                {"url": "https://www.rust-lang.org/", "title": "Rust &amp; <b>Cargo</b>",
+                 "content": "A language empowering <span>everyone</span>", "engine": "bing"},
+                {"url": "/relative/is/made/absolute", "title": "Rel", "content": ""},
+                {"url": "javascript:alert(1)", "title": "skipped"},
+                {"url": "https://no-title.example/", "title": "  "},
+                {"title": "no url"}
+            ],
+            "suggestions": ["rust lang", "rust game"],
+            "unresponsive_engines": []
+        }"#;
+        let parsed = engine().parse(body).unwrap();
+        let titles: Vec<_> = parsed.hits.iter().map(|h| h.title.as_str()).collect();
+        assert_eq!(titles, ["Rust & Cargo", "Rel"]);
+        assert_eq!(parsed.hits[0].snippet, "A language empowering everyone");
+        assert_eq!(
+            parsed.hits[1].url,
+            "https://searx.example.org/relative/is/made/absolute"
+        );
+        assert_eq!(parsed.suggestions, ["rust lang", "rust game"]);
+    }
+
+    #[test]
+    fn html_instead_of_json_is_blocked_or_invalid() {
+        let e = engine();
+        assert!(matches!(
+            e.parse("<html><body><h1>Too Many Requests</h1></body></html>"),
+            Err(ParseError::Blocked(_))
+        ));
+        assert!(matches!(
+            e.parse("<html>hello</html>"),
+            Err(ParseError::Invalid(_))
+        ));
+        assert!(matches!(
+            e.parse(r#"{"answers": []}"#),
+            Err(ParseError::Invalid(_))
+        ));
+        assert_eq!(e.parse(r#"{"results": []}"#).unwrap(), Parsed::default());
+    }
+}

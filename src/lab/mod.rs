@@ -19,6 +19,7 @@
 pub mod data;
 pub mod metrics;
 pub mod plot;
+pub mod queries;
 pub mod synth;
 
 use std::fmt::Write as _;
@@ -123,6 +124,17 @@ pub struct LabArgs {
     /// Worker threads (default: the cores there are).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Queries (one a line) to ask the engines and fuse under every
+    /// setting of the sweep (see `lab::queries`); replaces `--data`.
+    #[arg(long)]
+    pub queries: Option<PathBuf>,
+    /// With `--queries`: answer every engine from this recording (a
+    /// `--record` folder, or saved pages with an `index.json`).
+    #[arg(long)]
+    pub replay: Option<PathBuf>,
+    /// With `--queries`: the engines.
+    #[arg(long, default_value = "engines.toml")]
+    pub config: PathBuf,
     /// Output folder.
     #[arg(long)]
     pub out: PathBuf,
@@ -570,9 +582,9 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), LabError> {
 
 /// Runs the command.
 pub fn run(args: &LabArgs) -> Result<(), LabError> {
-    if args.data.is_empty() && args.synth.is_empty() {
+    if args.data.is_empty() && args.synth.is_empty() && args.queries.is_none() {
         return Err(LabError::BadArgument(
-            "nothing to measure: give --data FILE or --synth CORPUS".into(),
+            "nothing to measure: give --data FILE, --synth CORPUS or --queries FILE".into(),
         ));
     }
     let sweep = parse_sweep(&args.sweep)?;
@@ -608,6 +620,22 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
         path: args.out.clone(),
         source,
     })?;
+    if let Some(queries) = &args.queries {
+        let written = queries::run(&queries::QueriesRun {
+            queries,
+            config: &args.config,
+            replay: args.replay.as_deref(),
+            methods: &args.methods,
+            sweep: &sweep,
+            sweep_os,
+            base: base.clone(),
+            out: &args.out,
+        })?;
+        for path in written {
+            eprintln!("wrote {}", path.display());
+        }
+        return Ok(());
+    }
 
     let opts = LoadOptions {
         title_equal: args.title_equal,

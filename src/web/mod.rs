@@ -9,6 +9,7 @@
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
 //! | `GET /healthz` | liveness |
+//! | `GET`/`POST /lab`, `GET /lab/results.csv?id=` | threshold sweeps on labeled data (see [`lab`]) |
 //! | `GET /stats`, `/stats?format=json` | per-engine health (see [`ops`]) |
 //! | `GET /metrics` | Prometheus text |
 //! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
@@ -23,6 +24,7 @@
 pub mod error;
 pub mod formats;
 pub mod json;
+pub mod lab;
 pub mod ops;
 pub mod pages;
 pub mod params;
@@ -102,6 +104,13 @@ pub fn router(state: AppState) -> Router {
         .route("/autocomplete", get(autocomplete))
         .route("/opensearch.xml", get(opensearch))
         .route("/healthz", get(healthz))
+        .route(
+            "/lab",
+            get(lab::lab_get)
+                .post(lab::lab_post)
+                .layer(DefaultBodyLimit::max(lab::MAX_BODY)),
+        )
+        .route("/lab/results.csv", get(lab::results_csv))
         .route("/static/style.css", get(statics::style))
         .route("/static/favicon.svg", get(statics::favicon))
         .route("/favicon.ico", get(statics::favicon))

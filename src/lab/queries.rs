@@ -1,0 +1,249 @@
+//! `metasift lab --queries FILE --replay DIR`: the sweep on real engine output.
+//!
+//! Every query of FILE (one a line; blank lines and `#` comments skipped) is
+//! asked once of the configured engines — answered from the recording DIR,
+//! so the run is offline and repeatable — and the gathered answers are then
+//! fused under every method and threshold of the sweep, with no new fan-out.
+//! Written to the output folder:
+//!
+//! - `fused.jsonl`: one line per (query, series, threshold) with the fused
+//!   list and every result's duplicate group (`url`, `title`, `engine`,
+//!   `stage`, `similarity`), to read what a threshold does;
+//! - `fused.csv`: per (query, series, threshold) the number of results,
+//!   of groups with duplicates, and of hidden duplicates;
+//! - `to-label.jsonl`: every pair a setting merged, once, in the lab's
+//!   pair format `{"a": {record}, "b": {record}, "duplicate": null, …}` with
+//!   the settings that merged it — set `duplicate` to `true`/`false` and
+//!   feed it back with `metasift lab --data to-label.jsonl`.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::{LabError, SweepOs, points, series};
+use crate::config::Config;
+use crate::dedup::{Method, Settings};
+use crate::search::{SearchOptions, Searcher};
+
+/// What `--queries` needs besides the sweep.
+#[derive(Debug, Clone)]
+pub struct QueriesRun<'a> {
+    /// The query file.
+    pub queries: &'a Path,
+    /// The engines (`engines.toml`).
+    pub config: &'a Path,
+    /// The recording to answer from (`None` = the network, or each engine's
+    /// own `replay`).
+    pub replay: Option<&'a Path>,
+    /// Methods (empty = all).
+    pub methods: &'a [Method],
+    /// Thresholds of the sweep.
+    pub sweep: &'a [f64],
+    /// Which feature-code threshold moves.
+    pub sweep_os: SweepOs,
+    /// Settings before the swept value is applied.
+    pub base: Settings,
+    /// Output folder.
+    pub out: &'a Path,
+}
+
+/// Reads the query file: one query a line, `#` comments and blanks skipped.
+pub fn read_queries(path: &Path) -> Result<Vec<String>, LabError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect())
+}
+
+/// Runs the queries, the sweep, and writes the three files; returns them.
+pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
+    let queries = read_queries(run.queries)?;
+    if queries.is_empty() {
+        return Err(LabError::BadArgument(format!(
+            "{}: no queries (one a line)",
+            run.queries.display()
+        )));
+    }
+    let config =
+        Config::load(run.config).map_err(|e| LabError::BadArgument(format!("--config: {e}")))?;
+    let searcher = Searcher::from_config(config)
+        .map_err(|e| LabError::BadArgument(format!("--config: {e}")))?
+        .with_recording(None, run.replay.map(Path::to_path_buf));
+    let methods: Vec<Method> = if run.methods.is_empty() {
+        Method::ALL.to_vec()
+    } else {
+        run.methods.to_vec()
+    };
+    let all_series = series(&methods, &run.base, &[], &[]);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|source| LabError::Io {
+            path: PathBuf::from("(async runtime)"),
+            source,
+        })?;
+
+    let fused_path = run.out.join("fused.jsonl");
+    let csv_path = run.out.join("fused.csv");
+    let label_path = run.out.join("to-label.jsonl");
+    let mut fused = Vec::new();
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    let csv_err = |e: csv::Error| LabError::Io {
+        path: csv_path.clone(),
+        source: std::io::Error::other(e),
+    };
+    csv.write_record([
+        "query",
+        "series",
+        "threshold",
+        "results",
+        "groups",
+        "hidden",
+        "engines_answered",
+    ])
+    .map_err(csv_err)?;
+    // Each merged pair once, with every setting that merged it.
+    let mut to_label: BTreeMap<(String, String, String), (serde_json::Value, Vec<String>)> =
+        BTreeMap::new();
+
+    for text in &queries {
+        let query = searcher.parse_query(text, 1);
+        let gathered = runtime.block_on(searcher.gather(&query));
+        // Duplicates carry no snippet; the engines' own records do.
+        let snippets: BTreeMap<(&str, &str), &str> = gathered
+            .answers
+            .iter()
+            .flat_map(|a| a.results.iter())
+            .map(|r| ((r.engine.as_str(), r.url.as_str()), r.snippet.as_str()))
+            .collect();
+        let snippet = |engine: &str, url: &str| -> String {
+            snippets
+                .get(&(engine, url))
+                .copied()
+                .unwrap_or("")
+                .to_string()
+        };
+        let answered = gathered
+            .reports
+            .iter()
+            .filter(|r| r.failure.is_none())
+            .count();
+        if answered == 0 {
+            eprintln!("{text:?}: no engine answered (is it in the recording?)");
+        }
+        for s in &all_series {
+            for (threshold, settings) in points(s, run.sweep, run.sweep_os) {
+                let opts = SearchOptions {
+                    dedup: Some(settings.clone()),
+                    explain: false,
+                };
+                let resp = searcher.fuse(&query, &gathered, &opts);
+                let groups = resp
+                    .results
+                    .iter()
+                    .filter(|r| !r.duplicates.is_empty())
+                    .count();
+                let hidden: usize = resp.results.iter().map(|r| r.duplicates.len()).sum();
+                let threshold_text = threshold.map_or(String::new(), |t| format!("{t}"));
+                csv.write_record([
+                    text.as_str(),
+                    s.label.as_str(),
+                    threshold_text.as_str(),
+                    &resp.results.len().to_string(),
+                    &groups.to_string(),
+                    &hidden.to_string(),
+                    &answered.to_string(),
+                ])
+                .map_err(csv_err)?;
+                let setting = format!("{} {}", s.label, threshold_text);
+                for r in &resp.results {
+                    for d in &r.duplicates {
+                        let key = (text.clone(), r.url.clone(), d.url.clone());
+                        let entry = to_label.entry(key).or_insert_with(|| {
+                            (
+                                json!({
+                                    "query": text,
+                                    "a": {"id": format!("{}#{}", r.engine, r.url), "url": r.url,
+                                          "title": r.title, "snippet": snippet(&r.engine, &r.url),
+                                          "engine": r.engine, "query": text},
+                                    "b": {"id": format!("{}#{}", d.engine, d.url), "url": d.url,
+                                          "title": d.title, "snippet": snippet(&d.engine, &d.url),
+                                          "engine": d.engine, "position": d.position, "query": text},
+                                    "stage": d.stage,
+                                    "similarity": d.similarity,
+                                    "duplicate": null,
+                                }),
+                                Vec::new(),
+                            )
+                        });
+                        entry.1.push(setting.clone());
+                    }
+                }
+                let line = json!({
+                    "query": text,
+                    "series": s.label,
+                    "method": settings.method,
+                    "threshold": threshold,
+                    "settings": settings,
+                    "results": resp.results.iter().map(|r| json!({
+                        "url": r.url,
+                        "title": r.title,
+                        "engines": r.engines,
+                        "positions": r.positions,
+                        "score": r.score,
+                        "duplicates": r.duplicates.iter().map(|d| json!({
+                            "url": d.url, "title": d.title, "engine": d.engine,
+                            "stage": d.stage, "similarity": d.similarity,
+                        })).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                    "unresponsive_engines": resp.engines.iter()
+                        .filter(|r| r.failure.is_some())
+                        .map(|r| json!([r.engine, r.reason]))
+                        .collect::<Vec<_>>(),
+                });
+                serde_json::to_writer(&mut fused, &line).map_err(|e| LabError::Io {
+                    path: fused_path.clone(),
+                    source: std::io::Error::other(e),
+                })?;
+                fused.push(b'\n');
+            }
+        }
+    }
+
+    let mut labels = Vec::new();
+    for (_, (mut pair, settings)) in to_label {
+        pair["merged_by"] = json!(settings);
+        serde_json::to_writer(&mut labels, &pair).map_err(|e| LabError::Io {
+            path: label_path.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        labels.push(b'\n');
+    }
+    let csv_bytes = csv.into_inner().map_err(|e| LabError::Io {
+        path: csv_path.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    for (path, bytes) in [
+        (&fused_path, &fused),
+        (&csv_path, &csv_bytes),
+        (&label_path, &labels),
+    ] {
+        let mut f = std::fs::File::create(path).map_err(|source| LabError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        f.write_all(bytes).map_err(|source| LabError::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    Ok(vec![fused_path, csv_path, label_path])
+}

@@ -1,0 +1,801 @@
+//! `/lab`: the researcher's bench in the browser.
+//!
+//! The same sweep as `metasift lab` ([`crate::lab`]), on one labeled data set
+//! at a time: a file from the configured `[lab] data_dir` (listed, never a
+//! path outside it) or an upload (a file or pasted text, TSV pairs or JSON
+//! Lines). The answer is the lab's own SVG chart inline in the page, the
+//! table of every measured setting (the columns of `results.csv`, with the
+//! same rounding, so the two can be compared line by line), the best setting
+//! per method and a link to `results.csv`.
+//!
+//! Everything a user can send wrong is refused *before* any work starts, with
+//! the reason on the page: a body over [`MAX_UPLOAD`] (413), a binary file or
+//! an image (415), a file in no labeled layout or with no usable line (422),
+//! more than [`MAX_ITEMS`] pairs or records (413), a sweep with a step ≤ 0 or
+//! more than [`MAX_POINTS`] points (400). The sweep itself runs on the
+//! blocking pool, at most [`MAX_RUNS`] at a time; one more gets a 503 saying
+//! so rather than a queue that grows with every impatient reload.
+//!
+//! Results are kept in memory for a while ([`KEPT_RESULTS`] runs) under a
+//! random id, which is what the `results.csv` link names: an upload cannot be
+//! recomputed from a URL.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
+
+use askama::Template;
+use axum::extract::{FromRequest, Multipart, RawQuery, Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use super::AppState;
+use super::pages::Layout;
+use crate::dedup::{Method, Settings};
+use crate::lab::{self, SweepOs, data};
+
+/// Largest upload, in bytes.
+pub const MAX_UPLOAD: usize = 2 * 1024 * 1024;
+/// Largest request body of `POST /lab`: the upload plus the form around it.
+pub const MAX_BODY: usize = MAX_UPLOAD + 64 * 1024;
+/// Most labeled pairs (or records of record sets) one run judges.
+pub const MAX_ITEMS: u64 = 20_000;
+/// Most thresholds in one sweep.
+pub const MAX_POINTS: usize = 50;
+/// Lab runs at once; the machine also has searches to answer.
+pub const MAX_RUNS: usize = 2;
+/// Finished runs kept for their `results.csv` link.
+pub const KEPT_RESULTS: usize = 32;
+
+static RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_RUNS);
+static KEPT: LazyLock<Mutex<VecDeque<(String, String)>>> =
+    LazyLock::new(|| Mutex::new(VecDeque::new()));
+
+/// What the form asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabForm {
+    /// A file name from the data folder.
+    pub file: String,
+    /// The uploaded (or pasted) text's name and bytes.
+    pub upload: Option<(String, Vec<u8>)>,
+    /// Methods to compare.
+    pub methods: Vec<Method>,
+    /// Sweep start.
+    pub from: String,
+    /// Sweep end.
+    pub to: String,
+    /// Sweep step.
+    pub step: String,
+    /// Which feature-code threshold moves.
+    pub sweep_os: SweepOs,
+}
+
+impl Default for LabForm {
+    fn default() -> Self {
+        LabForm {
+            file: String::new(),
+            upload: None,
+            methods: Method::ALL.to_vec(),
+            from: "0.1".into(),
+            to: "1".into(),
+            step: "0.05".into(),
+            sweep_os: SweepOs::Os2,
+        }
+    }
+}
+
+/// A refusal: the status and the sentence shown above the form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+fn refuse(status: StatusCode, message: impl Into<String>) -> Refusal {
+    Refusal {
+        status,
+        message: message.into(),
+    }
+}
+
+impl LabForm {
+    /// Reads one form field; `method` fields accumulate.
+    fn set(&mut self, key: &str, value: &str, methods_seen: &mut bool) -> Result<(), Refusal> {
+        match key {
+            "file" => self.file = value.trim().to_string(),
+            "from" => self.from = value.trim().to_string(),
+            "to" => self.to = value.trim().to_string(),
+            "step" => self.step = value.trim().to_string(),
+            "sweep_os" => {
+                self.sweep_os = match value {
+                    "os1" => SweepOs::Os1,
+                    "os2" => SweepOs::Os2,
+                    _ => {
+                        return Err(refuse(
+                            StatusCode::BAD_REQUEST,
+                            format!("sweep_os {value:?}: expected os1 or os2"),
+                        ));
+                    }
+                }
+            }
+            "method" => {
+                if !*methods_seen {
+                    self.methods.clear();
+                    *methods_seen = true;
+                }
+                let m: Method = value.parse().map_err(|_| {
+                    refuse(
+                        StatusCode::BAD_REQUEST,
+                        format!(
+                            "method {value:?}: expected one of feature-code, simhash, rabin, none"
+                        ),
+                    )
+                })?;
+                if !self.methods.contains(&m) {
+                    self.methods.push(m);
+                }
+            }
+            // A file upload wins over pasted text.
+            "text" if !value.trim().is_empty() && self.upload.is_none() => {
+                self.upload = Some(("pasted.txt".into(), value.as_bytes().to_vec()));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The form from a query string or an urlencoded body.
+    pub fn from_urlencoded(raw: &[u8]) -> Result<LabForm, Refusal> {
+        let mut form = LabForm::default();
+        let mut seen = false;
+        for (k, v) in url::form_urlencoded::parse(raw) {
+            form.set(&k, &v, &mut seen)?;
+        }
+        Ok(form)
+    }
+
+    /// The thresholds, validated.
+    pub fn sweep(&self) -> Result<Vec<f64>, Refusal> {
+        let num = |name: &str, v: &str| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| {
+                    refuse(
+                        StatusCode::BAD_REQUEST,
+                        format!("{name} {v:?} is not a number"),
+                    )
+                })
+        };
+        let (from, to, step) = (
+            num("from", &self.from)?,
+            num("to", &self.to)?,
+            num("step", &self.step)?,
+        );
+        if step <= 0.0 {
+            return Err(refuse(StatusCode::BAD_REQUEST, "step must be above 0"));
+        }
+        if !(0.0..=1.0).contains(&from) || !(0.0..=1.0).contains(&to) || from > to {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                "the range needs 0 ≤ from ≤ to ≤ 1",
+            ));
+        }
+        if (to - from) / step + 1.0 > MAX_POINTS as f64 + 1e-9 {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "from {from} to {to} by {step} is {} thresholds; at most {MAX_POINTS} — take a larger step",
+                    ((to - from) / step + 1e-9).floor() as u64 + 1
+                ),
+            ));
+        }
+        lab::parse_sweep(&self.sweep_text())
+            .map_err(|e| refuse(StatusCode::BAD_REQUEST, e.to_string()))
+    }
+
+    /// The sweep as `metasift lab --sweep` writes it.
+    pub fn sweep_text(&self) -> String {
+        format!("{}:{}:{}", self.from, self.to, self.step)
+    }
+}
+
+/// A data file offered by the data folder.
+#[derive(Debug, Clone)]
+pub struct DataChoice {
+    /// Its file name (what the form sends).
+    pub name: String,
+    /// Its size, for the list.
+    pub size: String,
+    /// Whether the form has it selected.
+    pub selected: bool,
+}
+
+/// The `*.tsv` / `*.jsonl` files directly in `dir`, sorted by name.
+pub fn list_data(dir: &Path) -> Vec<(String, u64)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, u64)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            let meta = e.metadata().ok()?;
+            let ok = meta.is_file() && (name.ends_with(".tsv") || name.ends_with(".jsonl"));
+            ok.then_some((name, meta.len()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The path of `name` in `dir`, only if it is one of the listed files and,
+/// once symlinks are resolved, still inside `dir`.
+pub fn resolve_data(dir: &Path, name: &str) -> Result<PathBuf, Refusal> {
+    let missing = || {
+        refuse(
+            StatusCode::NOT_FOUND,
+            format!("{name:?} is not one of the data files offered here"),
+        )
+    };
+    if !list_data(dir).iter().any(|(n, _)| n == name) {
+        return Err(missing());
+    }
+    let root = dir.canonicalize().map_err(|_| missing())?;
+    let path = root.join(name).canonicalize().map_err(|_| missing())?;
+    if !path.starts_with(&root) {
+        return Err(missing());
+    }
+    Ok(path)
+}
+
+fn human_size(n: u64) -> String {
+    if n >= 1024 * 1024 {
+        format!("{:.1} MB", n as f64 / (1024.0 * 1024.0))
+    } else if n >= 1024 {
+        format!("{:.0} KB", n as f64 / 1024.0)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// Why `bytes` cannot be labeled text, if it cannot.
+pub fn sniff(bytes: &[u8]) -> Option<String> {
+    const MAGIC: [(&[u8], &str); 8] = [
+        (b"\x89PNG", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"RIFF", "a RIFF (WebP/WAV) file"),
+        (b"%PDF", "a PDF document"),
+        (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
+        (b"\x1f\x8b", "a gzip archive"),
+        (b"BM", "a BMP image"),
+    ];
+    if let Some((_, what)) = MAGIC.iter().find(|(m, _)| bytes.starts_with(m)) {
+        return Some(format!(
+            "this is {what}, not labeled text: upload TSV pairs or JSON Lines"
+        ));
+    }
+    if bytes.contains(&0) {
+        return Some("this is a binary file (it contains NUL bytes), not labeled text: upload TSV pairs or JSON Lines".into());
+    }
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Some(format!(
+            "the file is not UTF-8 text (bad byte at offset {}): upload TSV pairs or JSON Lines in UTF-8",
+            e.valid_up_to()
+        ));
+    }
+    None
+}
+
+/// Loads uploaded bytes, refusing anything that is not labeled text.
+pub fn load_upload(name: &str, bytes: &[u8]) -> Result<data::DataFile, Refusal> {
+    if bytes.len() > MAX_UPLOAD {
+        return Err(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the upload is {}; at most {} is accepted",
+                human_size(bytes.len() as u64),
+                human_size(MAX_UPLOAD as u64)
+            ),
+        ));
+    }
+    if let Some(why) = sniff(bytes) {
+        return Err(refuse(StatusCode::UNSUPPORTED_MEDIA_TYPE, why));
+    }
+    let text = std::str::from_utf8(bytes).unwrap_or_default();
+    check_loaded(data::load_str(
+        text,
+        Path::new(name),
+        data::LoadOptions::default(),
+    ))
+}
+
+fn check_loaded(loaded: Result<data::DataFile, lab::LabError>) -> Result<data::DataFile, Refusal> {
+    let file = loaded.map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    let items = match &file.data {
+        data::Labeled::Pairs(p) => p.len() as u64,
+        data::Labeled::Sets(s) => s.iter().map(|s| s.records.len() as u64).sum(),
+    };
+    if items == 0 {
+        let first = file
+            .bad_lines
+            .first()
+            .map(|e| format!(" — first problem: {e}"))
+            .unwrap_or_default();
+        return Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "{}: no usable labeled line ({} bad, {} dropped){first}",
+                file.path.display(),
+                file.bad_lines.len(),
+                file.dropped
+            ),
+        ));
+    }
+    if items > MAX_ITEMS {
+        return Err(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "{}: {items} pairs or records; at most {MAX_ITEMS} are judged in the browser — use `metasift lab` for more",
+                file.path.display()
+            ),
+        ));
+    }
+    Ok(file)
+}
+
+/// One row of the table, formatted as `results.csv` formats it.
+#[derive(Debug, Clone)]
+pub struct RowView {
+    /// Series label.
+    pub series: String,
+    /// The method.
+    pub method: String,
+    /// The threshold on the common axis ("" for `none`).
+    pub threshold: String,
+    /// `os1`.
+    pub os1: String,
+    /// `os2`.
+    pub os2: String,
+    /// Precision.
+    pub precision: String,
+    /// Recall.
+    pub recall: String,
+    /// F1.
+    pub f1: String,
+    /// Wall-clock seconds.
+    pub seconds: String,
+    /// The series' best F1.
+    pub best: bool,
+}
+
+impl RowView {
+    fn new(r: &lab::Row, best: bool) -> RowView {
+        let c = &r.confusion;
+        RowView {
+            series: r.series.clone(),
+            method: r.settings.method.as_str().to_string(),
+            threshold: r.threshold.map(|t| t.to_string()).unwrap_or_default(),
+            os1: format!("{}", r.settings.os1),
+            os2: format!("{}", r.settings.os2),
+            precision: format!("{:.6}", c.precision()),
+            recall: format!("{:.6}", c.recall()),
+            f1: format!("{:.6}", c.f1()),
+            seconds: format!("{:.4}", r.seconds),
+            best,
+        }
+    }
+}
+
+/// A finished run, as the page shows it.
+#[derive(Debug, Clone)]
+pub struct RunView {
+    /// The data set's name.
+    pub dataset: String,
+    /// Its layout.
+    pub layout: String,
+    /// Pairs judged per setting.
+    pub pairs: u64,
+    /// Lines skipped as bad.
+    pub bad_lines: usize,
+    /// The first few of them.
+    pub bad_examples: Vec<String>,
+    /// Graded rows dropped.
+    pub dropped: usize,
+    /// The chart, our own SVG markup (labels escaped by the plotter).
+    pub svg: String,
+    /// Every row.
+    pub rows: Vec<RowView>,
+    /// The best row per series.
+    pub best: Vec<RowView>,
+    /// `results.csv`'s link.
+    pub csv_href: String,
+    /// The sweep as text.
+    pub sweep: String,
+}
+
+/// `GET /lab` / `POST /lab`.
+#[derive(Template)]
+#[template(path = "lab.html")]
+pub struct LabPage {
+    /// Frame.
+    pub layout: Layout,
+    /// Data folder files.
+    pub files: Vec<DataChoice>,
+    /// Whether a data folder is configured.
+    pub has_dir: bool,
+    /// The methods, with whether each is ticked.
+    pub methods: Vec<(&'static str, bool)>,
+    /// Range fields.
+    pub from: String,
+    /// Range end.
+    pub to: String,
+    /// Range step.
+    pub step: String,
+    /// Whether `os1` is the swept threshold.
+    pub sweep_os1: bool,
+    /// A refusal shown above the form.
+    pub error: Option<String>,
+    /// The results.
+    pub run: Option<RunView>,
+    /// Limits, for the help text.
+    pub max_upload: String,
+    /// Most pairs.
+    pub max_items: u64,
+    /// Most points.
+    pub max_points: usize,
+}
+
+fn page(state: &AppState, form: &LabForm, error: Option<String>, run: Option<RunView>) -> LabPage {
+    let searcher = state.searcher();
+    let dir = searcher.config().lab.data_dir.clone();
+    let files = dir
+        .as_deref()
+        .map(list_data)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, size)| DataChoice {
+            selected: name == form.file,
+            size: human_size(size),
+            name,
+        })
+        .collect();
+    LabPage {
+        layout: Layout::new("Lab — metasift"),
+        files,
+        has_dir: dir.is_some(),
+        methods: Method::ALL
+            .iter()
+            .map(|m| (m.as_str(), form.methods.contains(m)))
+            .collect(),
+        from: form.from.clone(),
+        to: form.to.clone(),
+        step: form.step.clone(),
+        sweep_os1: form.sweep_os == SweepOs::Os1,
+        error,
+        run,
+        max_upload: human_size(MAX_UPLOAD as u64),
+        max_items: MAX_ITEMS,
+        max_points: MAX_POINTS,
+    }
+}
+
+fn render(status: StatusCode, page: LabPage) -> Response {
+    match page.render() {
+        Ok(body) => (
+            status,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "private, no-store"),
+            ],
+            body,
+        )
+            .into_response(),
+        Err(e) => super::AppError::from(e).into_response(),
+    }
+}
+
+fn refused(state: &AppState, form: &LabForm, r: Refusal) -> Response {
+    let mut resp = render(r.status, page(state, form, Some(r.message), None));
+    if r.status == StatusCode::SERVICE_UNAVAILABLE {
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    }
+    resp
+}
+
+/// The rows of one sweep, computed as `metasift lab` computes them.
+pub fn sweep_rows(
+    file: &data::DataFile,
+    base: &Settings,
+    methods: &[Method],
+    sweep: &[f64],
+    sweep_os: SweepOs,
+) -> (Vec<lab::Series>, Vec<lab::Row>) {
+    let series = lab::series(methods, base, &[], &[]);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_RUNS));
+    let rows = lab::run_sweep(
+        std::slice::from_ref(file),
+        &series,
+        sweep,
+        sweep_os,
+        jobs,
+        &|| {},
+    );
+    (series, rows)
+}
+
+async fn run(
+    state: &AppState,
+    form: &LabForm,
+    file: data::DataFile,
+    sweep: Vec<f64>,
+) -> Result<RunView, Refusal> {
+    let Ok(permit) = RUNS.try_acquire() else {
+        return Err(refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("{MAX_RUNS} lab runs are already going; try again in a few seconds"),
+        ));
+    };
+    let base = state.searcher().config().dedup.clone();
+    let methods = form.methods.clone();
+    let sweep_os = form.sweep_os;
+    let sweep_text = form.sweep_text();
+    let view = tokio::task::spawn_blocking(move || {
+        let (series, rows) = sweep_rows(&file, &base, &methods, &sweep, sweep_os);
+        let x_label = match sweep_os {
+            SweepOs::Os1 => {
+                "threshold (feature-code os1, rabin block_threshold; simhash distance = (1-t)*32)"
+            }
+            SweepOs::Os2 => {
+                "threshold (feature-code os2, rabin block_threshold; simhash distance = (1-t)*32)"
+            }
+        };
+        let svg = lab::plot::svg(
+            &lab::panels(std::slice::from_ref(&file), &series, &rows),
+            x_label,
+        );
+        let mut csv = Vec::new();
+        let _ = lab::write_csv(&rows, &mut csv);
+        let best = lab::best_rows(&rows);
+        let is_best = |r: &lab::Row| best.iter().any(|b| std::ptr::eq(*b, r));
+        let id = format!("{:016x}", rand_id());
+        keep(&id, String::from_utf8(csv).unwrap_or_default());
+        RunView {
+            dataset: file.name.clone(),
+            layout: file.format.as_str().to_string(),
+            pairs: file.data.pair_count(),
+            bad_lines: file.bad_lines.len(),
+            bad_examples: file
+                .bad_lines
+                .iter()
+                .take(5)
+                .map(|e| e.to_string())
+                .collect(),
+            dropped: file.dropped,
+            svg,
+            rows: rows.iter().map(|r| RowView::new(r, is_best(r))).collect(),
+            best: best.iter().map(|r| RowView::new(r, true)).collect(),
+            csv_href: format!("/lab/results.csv?id={id}"),
+            sweep: sweep_text,
+        }
+    })
+    .await;
+    drop(permit);
+    view.map_err(|_| {
+        refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the sweep failed unexpectedly",
+        )
+    })
+}
+
+/// An id nobody can guess from the previous one.
+fn rand_id() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
+fn keep(id: &str, csv: String) {
+    let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+    if kept.len() >= KEPT_RESULTS {
+        kept.pop_front();
+    }
+    kept.push_back((id.to_string(), csv));
+}
+
+/// The `results.csv` of a kept run.
+pub fn kept_csv(id: &str) -> Option<String> {
+    let kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+    kept.iter().find(|(k, _)| k == id).map(|(_, v)| v.clone())
+}
+
+/// Loads the form's data set: the upload if there is one, else the named
+/// file of the data folder.
+fn data_of(state: &AppState, form: &LabForm) -> Result<data::DataFile, Refusal> {
+    if let Some((name, bytes)) = &form.upload {
+        return load_upload(name, bytes);
+    }
+    if form.file.is_empty() {
+        return Err(refuse(
+            StatusCode::BAD_REQUEST,
+            "choose a data file or upload one",
+        ));
+    }
+    let searcher = state.searcher();
+    let Some(dir) = searcher.config().lab.data_dir.as_deref() else {
+        return Err(refuse(
+            StatusCode::NOT_FOUND,
+            "no data folder is configured ([lab] data_dir): upload a file instead",
+        ));
+    };
+    let path = resolve_data(dir, &form.file)?;
+    // Files an admin put there are trusted to be text, but not to be small.
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("{}: {e}", form.file),
+        )
+    })?;
+    let name = dir.join(&form.file);
+    check_loaded(data::load_str(
+        &text,
+        &name,
+        data::LoadOptions {
+            limit: MAX_ITEMS as usize,
+            ..Default::default()
+        },
+    ))
+}
+
+async fn answer(state: &AppState, form: LabForm) -> Response {
+    let prepared = form.sweep().and_then(|sweep| {
+        if form.methods.is_empty() {
+            return Err(refuse(StatusCode::BAD_REQUEST, "tick at least one method"));
+        }
+        Ok((data_of(state, &form)?, sweep))
+    });
+    let (file, sweep) = match prepared {
+        Ok(p) => p,
+        Err(r) => return refused(state, &form, r),
+    };
+    match run(state, &form, file, sweep).await {
+        Ok(view) => render(StatusCode::OK, page(state, &form, None, Some(view))),
+        Err(r) => refused(state, &form, r),
+    }
+}
+
+/// `GET /lab[?file=…&method=…&from=…&to=…&step=…]`: the form, and the sweep
+/// of a data folder file when one is named.
+pub async fn lab_get(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+    let raw = raw.unwrap_or_default();
+    let form = match LabForm::from_urlencoded(raw.as_bytes()) {
+        Ok(f) => f,
+        Err(r) => return refused(&state, &LabForm::default(), r),
+    };
+    if form.file.is_empty() {
+        return render(StatusCode::OK, page(&state, &form, None, None));
+    }
+    answer(&state, form).await
+}
+
+/// `POST /lab`: a multipart form with an `upload` file, or an urlencoded one
+/// with pasted `text`; either may name a data folder `file` instead.
+pub async fn lab_post(State(state): State<AppState>, req: Request) -> Response {
+    let multipart = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/form-data"));
+    let form = if multipart {
+        match Multipart::from_request(req, &state).await {
+            Ok(m) => read_multipart(m).await,
+            Err(e) => Err(refuse(e.status(), e.body_text())),
+        }
+    } else {
+        match axum::body::Bytes::from_request(req, &state).await {
+            Ok(body) => LabForm::from_urlencoded(&body),
+            Err(e) => Err(too_large_or(e.status(), e.body_text())),
+        }
+    };
+    match form {
+        Ok(form) => answer(&state, form).await,
+        Err(r) => refused(&state, &LabForm::default(), r),
+    }
+}
+
+fn too_large_or(status: StatusCode, text: String) -> Refusal {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        refuse(
+            status,
+            format!(
+                "the upload is larger than {}; use `metasift lab` for big files",
+                human_size(MAX_UPLOAD as u64)
+            ),
+        )
+    } else {
+        refuse(status, text)
+    }
+}
+
+async fn read_multipart(mut m: Multipart) -> Result<LabForm, Refusal> {
+    let mut form = LabForm::default();
+    let mut seen = false;
+    loop {
+        let field = match m.next_field().await {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(e) => return Err(too_large_or(e.status(), e.body_text())),
+        };
+        let name = field.name().unwrap_or("").to_string();
+        let file_name = field.file_name().map(str::to_string);
+        let bytes = field
+            .bytes()
+            .await
+            .map_err(|e| too_large_or(e.status(), e.body_text()))?;
+        if name == "upload" {
+            // A file input left empty still sends a part, with no name.
+            if !bytes.is_empty() {
+                let file_name = file_name
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| "upload".into());
+                // Only the last path component, whatever a browser sends.
+                let base = file_name
+                    .rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or("upload")
+                    .to_string();
+                form.upload = Some((base, bytes.to_vec()));
+            }
+        } else {
+            let text = String::from_utf8_lossy(&bytes);
+            form.set(&name, &text, &mut seen)?;
+        }
+    }
+    Ok(form)
+}
+
+/// `GET /lab/results.csv?id=…`: a kept run's rows.
+pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
+    let raw = raw.unwrap_or_default();
+    let id = url::form_urlencoded::parse(raw.as_bytes())
+        .find(|(k, _)| k == "id")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default();
+    match kept_csv(&id) {
+        Some(csv) => (
+            [
+                (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"results.csv\"",
+                ),
+                (header::CACHE_CONTROL, "private, no-store"),
+            ],
+            csv,
+        )
+            .into_response(),
+        None => {
+            let msg = format!(
+                "no kept lab run has the id {id:?} (the last {KEPT_RESULTS} runs are kept while the server runs): run the sweep again at /lab\n"
+            );
+            (
+                StatusCode::NOT_FOUND,
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                msg,
+            )
+                .into_response()
+        }
+    }
+}

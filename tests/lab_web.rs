@@ -1,0 +1,383 @@
+//! `/lab` through `web::router` and `oneshot`: the data folder is listed and
+//! nothing outside it is read, a sweep on real pairs (`tests/fixtures/lab/`,
+//! 200 rows of PAWS-X zh and STS-B en dev) shows the chart and a table whose
+//! values equal the `results.csv` that `metasift lab` writes for the same
+//! file, and bad uploads (too large, binary, an image, malformed lines, a CSV
+//! of other columns) and bad sweeps are refused with a 4xx naming the problem.
+//!
+//! Run with `cargo test --test lab_web`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, Response, StatusCode, header};
+use http_body_util::BodyExt;
+use metasift::config::Config;
+use metasift::search::Searcher;
+use metasift::web::{self, AppState};
+use tower::ServiceExt;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lab");
+
+fn app() -> axum::Router {
+    let text = format!(
+        r#"
+[server]
+deadline_ms = 500
+[lab]
+data_dir = "{FIXTURES}"
+[[engine]]
+name = "nowhere"
+kind = "json"
+url = "http://127.0.0.1:9/?q={{query}}"
+[engine.parse]
+results = "/items"
+title = "title"
+url = "url"
+snippet = "snippet"
+"#
+    );
+    let config = Config::parse(&text, Path::new("test.toml")).expect("test config is valid");
+    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+    web::router(AppState::new(searcher))
+}
+
+async fn send(req: Request<Body>) -> (Response<()>, String) {
+    let resp = app().oneshot(req).await.expect("router never fails");
+    let (parts, body) = resp.into_parts();
+    let bytes = body.collect().await.expect("body").to_bytes();
+    (
+        Response::from_parts(parts, ()),
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+async fn get(uri: &str) -> (Response<()>, String) {
+    send(Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+const BOUNDARY: &str = "----metasiftlabtest";
+
+/// A multipart body with text fields and one `upload` file.
+fn multipart(fields: &[(&str, &str)], file_name: &str, file: &[u8]) -> Request<Body> {
+    let mut body = Vec::new();
+    for (k, v) in fields {
+        body.extend_from_slice(
+            format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
+                .as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!(
+            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    Request::post("/lab")
+        .header(
+            header::CONTENT_TYPE,
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(Body::from(body))
+        .unwrap()
+}
+
+/// The cells of the rows of the table with `id`.
+fn table(html: &str, id: &str) -> Vec<Vec<String>> {
+    let start = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let body = &html[start..];
+    let body = &body[body.find("<tbody>").expect("tbody")..body.find("</tbody>").expect("/tbody")];
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            row.split("<td>")
+                .skip(1)
+                .map(|c| c[..c.find("</td>").expect("/td")].to_string())
+                .collect()
+        })
+        .collect()
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(label: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!(
+            "metasift-labweb-{label}-{}-{:?}",
+            std::process::id(),
+            std::time::SystemTime::now()
+        ));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `results.csv` of `metasift lab` on a fixture: (series, threshold, os1,
+/// os2, precision, recall, f1) per row.
+fn cli_rows(file: &str, methods: &[&str], sweep: &str) -> Vec<Vec<String>> {
+    let out = TempDir::new("cli");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_metasift"));
+    cmd.arg("lab")
+        .arg("--data")
+        .arg(Path::new(FIXTURES).join(file))
+        .args(["--sweep", sweep, "--out"])
+        .arg(&out.0);
+    for m in methods {
+        cmd.args(["--method", m]);
+    }
+    let status = cmd.output().expect("run metasift lab");
+    assert!(
+        status.status.success(),
+        "metasift lab failed: {}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let csv = std::fs::read_to_string(out.0.join("results.csv")).expect("results.csv");
+    csv_rows(&csv)
+}
+
+fn csv_rows(csv: &str) -> Vec<Vec<String>> {
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let headers = reader.headers().expect("header").clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).expect(name);
+    let cols = [
+        col("series"),
+        col("threshold"),
+        col("os1"),
+        col("os2"),
+        col("precision"),
+        col("recall"),
+        col("f1"),
+    ];
+    reader
+        .records()
+        .map(|r| {
+            let r = r.expect("csv row");
+            cols.iter().map(|&i| r[i].to_string()).collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn lab_page_lists_the_data_folder() {
+    let (resp, body) = get("/lab").await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    for name in ["pawsx_zh_dev200.tsv", "stsb_en_dev200.tsv"] {
+        assert!(
+            body.contains(&format!("<option value=\"{name}\"")),
+            "{name} not offered"
+        );
+    }
+    // Not data: the folder's README is not offered.
+    assert!(!body.contains("SOURCES.md"));
+    assert!(body.contains("enctype=\"multipart/form-data\""));
+    assert!(!body.contains("<svg"), "no chart before a run");
+}
+
+#[tokio::test]
+async fn sweep_of_a_data_file_equals_metasift_lab() {
+    let methods = ["feature-code", "simhash", "rabin", "none"];
+    let query: String = methods.iter().map(|m| format!("&method={m}")).collect();
+    let (resp, body) = get(&format!(
+        "/lab?file=pawsx_zh_dev200.tsv{query}&from=0.3&to=0.9&step=0.1"
+    ))
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK, "{body}");
+    assert!(body.contains("<svg"), "the chart is inline");
+    let web_rows: Vec<Vec<String>> = table(&body, "lab-rows")
+        .into_iter()
+        .map(|mut r| {
+            assert_eq!(r.len(), 8, "{r:?}");
+            r.truncate(7); // seconds differ from run to run
+            r
+        })
+        .collect();
+    let cli = cli_rows("pawsx_zh_dev200.tsv", &methods, "0.3:0.9:0.1");
+    assert!(cli.len() > 10, "{cli:?}");
+    assert_eq!(web_rows, cli);
+    // The F1 is not trivially zero everywhere: the data has duplicates.
+    assert!(cli.iter().any(|r| r[6] != "0.000000"));
+    let best = table(&body, "lab-best");
+    assert_eq!(best.len(), methods.len());
+
+    // The download link answers the same rows.
+    let start = body.find("/lab/results.csv?id=").expect("csv link");
+    let href = &body[start..start + body[start..].find('"').expect("end of href")];
+    let (resp, csv) = get(href).await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(
+        resp.headers()[header::CONTENT_TYPE],
+        "text/csv; charset=utf-8"
+    );
+    assert_eq!(csv_rows(&csv), cli);
+}
+
+#[tokio::test]
+async fn uploaded_pairs_are_swept() {
+    let text = std::fs::read(Path::new(FIXTURES).join("stsb_en_dev200.tsv")).unwrap();
+    let (resp, body) = send(multipart(
+        &[
+            ("method", "feature-code"),
+            ("from", "0.5"),
+            ("to", "1"),
+            ("step", "0.25"),
+        ],
+        "stsb.tsv",
+        &text,
+    ))
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK, "{body}");
+    assert!(body.contains("<svg"));
+    let rows = table(&body, "lab-rows");
+    let thresholds: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(thresholds, ["0.5", "0.75", "1"]);
+    assert!(rows.iter().all(|r| r[0] == "feature-code"));
+    // STS-B's middle band is dropped and said so.
+    assert!(body.contains("rows dropped"), "{body}");
+}
+
+#[tokio::test]
+async fn pasted_json_lines_pairs_are_swept() {
+    let text = concat!(
+        r#"{"a": {"url": "https://a.example/1", "title": "Rust", "snippet": "Rust is fast, safe, and fun. It has no GC."}, "b": {"url": "https://b.example/1", "title": "Rust lang", "snippet": "Rust is fast, safe, and fun. It has no GC!"}, "duplicate": true}"#,
+        "\n",
+        r#"{"a": {"url": "https://a.example/2", "title": "Tea", "snippet": "Green tea, black tea; oolong."}, "b": {"url": "https://b.example/2", "title": "Coffee", "snippet": "Espresso, latte: cappuccino."}, "duplicate": false}"#,
+        "\n"
+    );
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", text)
+        .append_pair("method", "feature-code")
+        .append_pair("from", "0.5")
+        .append_pair("to", "0.5")
+        .append_pair("step", "0.1")
+        .finish();
+    let (resp, page) = send(
+        Request::post("/lab")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(body))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK, "{page}");
+    let rows = table(&page, "lab-rows");
+    assert_eq!(rows.len(), 1);
+    // One duplicate found, one distinct pair kept apart.
+    assert_eq!(&rows[0][4..7], ["1.000000", "1.000000", "1.000000"]);
+}
+
+/// Posts `file` as an upload and returns the status and the page.
+async fn upload(name: &str, file: &[u8]) -> (StatusCode, String) {
+    let (resp, body) = send(multipart(&[("method", "feature-code")], name, file)).await;
+    (resp.status(), body)
+}
+
+fn error_of(page: &str) -> &str {
+    let start = page.find("id=\"lab-error\">").expect("an error notice") + 15;
+    &page[start..start + page[start..].find("</p>").expect("end of notice")]
+}
+
+#[tokio::test]
+async fn too_large_upload_is_refused() {
+    let mut big = b"id\ttext_a\ttext_b\tlabel\tscore\n".to_vec();
+    while big.len() < 3 * 1024 * 1024 {
+        big.extend_from_slice(b"x\tsome text, here.\tother text, there.\t1\t\n");
+    }
+    let (status, page) = upload("big.tsv", &big).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(error_of(&page).contains("larger than 2.0 MB"), "{page}");
+    assert!(!page.contains("<svg"));
+}
+
+#[tokio::test]
+async fn too_many_pairs_are_refused() {
+    let mut text = b"id\ttext_a\ttext_b\tlabel\tscore\n".to_vec();
+    for i in 0..20_001 {
+        text.extend_from_slice(format!("{i}\ta.\tb.\t1\t\n").as_bytes());
+    }
+    let (status, page) = upload("many.tsv", &text).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(error_of(&page).contains("20001 pairs"), "{page}");
+}
+
+#[tokio::test]
+async fn images_and_binary_files_are_refused() {
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01";
+    let (status, page) = upload("chart.png", png).await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(error_of(&page).contains("PNG image"), "{page}");
+
+    let (status, page) = upload("data.bin", b"id\ttext_a\0\x01\x02").await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(error_of(&page).contains("binary"), "{page}");
+
+    let (status, page) = upload(
+        "latin1.tsv",
+        b"id\ttext_a\ttext_b\tlabel\n1\tcaf\xe9\tx\t1\n",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(error_of(&page).contains("not UTF-8"), "{page}");
+}
+
+#[tokio::test]
+async fn wrong_kind_and_malformed_files_are_refused_naming_the_problem() {
+    let (status, page) = upload("other.csv", b"name,age,city\nann,3,paris\n").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&page).contains("text_a"), "{page}");
+
+    let (status, page) = upload(
+        "bad.tsv",
+        b"id\ttext_a\ttext_b\tlabel\tscore\n1\tonly two\n2\ta\tb\tmaybe\t\n",
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let e = error_of(&page);
+    assert!(
+        e.contains("no usable labeled line") && e.contains("bad.tsv:2"),
+        "{e}"
+    );
+
+    let (status, page) = upload("x.jsonl", b"{\"x\": 1}\n").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(&page).contains("group"), "{page}");
+}
+
+#[tokio::test]
+async fn bad_sweeps_and_paths_are_refused() {
+    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&from=0&to=1&step=0").await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(error_of(&page).contains("step"), "{page}");
+
+    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&from=0&to=1&step=0.01").await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(error_of(&page).contains("at most 50"), "{page}");
+
+    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&method=bogus").await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(error_of(&page).contains("bogus"), "{page}");
+
+    for name in [
+        "../lab.rs",
+        "..%2F..%2FCargo.toml",
+        "%2Fetc%2Fpasswd",
+        "SOURCES.md",
+    ] {
+        let (resp, page) = get(&format!("/lab?file={name}")).await;
+        assert_eq!(resp.status(), StatusCode::NOT_FOUND, "{name}");
+        assert!(error_of(&page).contains("not one of the data files"));
+    }
+
+    let (resp, _) = get("/lab/results.csv?id=nope").await;
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+}

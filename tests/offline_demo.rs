@@ -1,0 +1,67 @@
+//! The offline demo (`examples/offline.toml`): the shipped presets answering
+//! from the saved pages in `tests/fixtures/serp/`, so a newcomer sees real
+//! fused results with no network. Its engine tables must stay those of
+//! `engines.toml`.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use metasift::config::Config;
+use metasift::search::{SearchOptions, Searcher};
+
+fn offline() -> Config {
+    Config::load(&support::crate_dir().join("examples/offline.toml")).unwrap()
+}
+
+#[test]
+fn the_demo_engines_are_the_shipped_presets() {
+    let shipped = support::shipped_config();
+    let demo = offline();
+    assert!(demo.engines.len() >= 12);
+    for engine in &demo.engines {
+        let replay = engine.replay.as_ref().expect("every demo engine replays");
+        assert!(replay.join("index.json").is_file(), "{}", replay.display());
+        let preset = shipped
+            .engines
+            .iter()
+            .find(|e| e.name == engine.name)
+            .unwrap_or_else(|| panic!("{} is not a shipped preset", engine.name));
+        let comparable = |e: &metasift::config::EngineConfig| {
+            let mut e = e.clone();
+            e.replay = None;
+            e.enabled = true;
+            serde_json::to_value(e).unwrap()
+        };
+        assert_eq!(
+            comparable(engine),
+            comparable(preset),
+            "examples/offline.toml's {} differs from engines.toml",
+            engine.name
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_demo_answers_saved_queries_with_fused_results() {
+    let searcher = Searcher::from_config(offline()).unwrap();
+    for (text, min_engines) in [("javascript tutorial", 5), ("Hello", 5)] {
+        let resp = searcher
+            .search(&searcher.parse_query(text, 1), &SearchOptions::default())
+            .await;
+        let answered: Vec<&str> = resp
+            .engines
+            .iter()
+            .filter(|r| r.failure.is_none() && r.results > 0)
+            .map(|r| r.engine.as_str())
+            .collect();
+        assert!(
+            answered.len() >= min_engines,
+            "{text}: only {answered:?} answered: {:?}",
+            resp.engines
+        );
+        assert!(
+            resp.results.iter().any(|r| r.engines.len() >= 2),
+            "{text}: no result found by two engines"
+        );
+    }
+}
