@@ -287,7 +287,7 @@ impl Engine for HtmlEngine {
         if let Some(m) = self.blocked.iter().find(|m| m.in_text(&lower)) {
             return Err(ParseError::Blocked(format!("page says {:?}", m.name())));
         }
-        let doc = Html::parse_document(&strip_raw_text(body));
+        let doc = Html::parse_document(&squeeze_whitespace(&strip_raw_text(body)));
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
             return Err(ParseError::Blocked(format!("page has {:?}", m.name())));
         }
@@ -370,6 +370,36 @@ pub fn strip_raw_text(body: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Runs of ASCII whitespace shortened to their first byte. Indentation is
+/// up to a third of some pages (DuckDuckGo's html front end, Mojeek), and
+/// the tokenizer walks it byte by byte, while every text the parser reads
+/// is whitespace-collapsed anyway. (Only `<pre>`-like content and attribute
+/// values with doubled spaces would differ; neither is read.)
+pub fn squeeze_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_whitespace() {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if j > i + 1 {
+                // ASCII bytes are char boundaries, so these slices are valid.
+                out.push_str(&s[last..=i]);
+                last = j;
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
 /// Offset of the first `</name` (any case) in `s`.
 fn find_end_tag(s: &str, name: &str) -> Option<usize> {
     let mut from = 0;
@@ -387,6 +417,16 @@ fn find_end_tag(s: &str, name: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squeezes_whitespace_runs() {
+        assert_eq!(
+            squeeze_whitespace("<p>\n   a  b\t\tc </p>  "),
+            "<p>\na b\tc </p> "
+        );
+        assert_eq!(squeeze_whitespace("é  ü"), "é ü");
+        assert_eq!(squeeze_whitespace(""), "");
+    }
 
     #[test]
     fn strips_scripts_styles_and_svgs() {
