@@ -325,9 +325,15 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
         "bing/celina2026_does-caffeine-affect-sleep.html",
     ))
     .await;
+    // And a third that fails, to be reported on the page.
+    let broken = LoopbackEngine::spawn(Behavior::Status(503)).await;
     let mut config = web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
+    let mut mirror = support::test_engine_config("mirror", &broken.base_url());
+    // `OneOrMany::None` does not serialize; the file is written as TOML.
+    mirror.shortcut = metasift::config::OneOrMany::One("mi".into());
+    config.engines.push(mirror);
     let dir = TempDir::new("browser-config");
     let config_path = dir.0.join("engines.toml");
     std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
@@ -366,6 +372,13 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
             titles.as_str().unwrap().contains("Caffeine and Sleep"),
             "{titles}"
         );
+
+        // The failing engine is named with its reason.
+        let failed = b.eval(
+            "[...document.querySelectorAll('#engines li.problem')].map(li => li.textContent).join('|')",
+        );
+        assert!(failed.as_str().unwrap().contains("mirror"), "{failed}");
+        assert!(failed.as_str().unwrap().contains("503"), "{failed}");
 
         // A group of hidden duplicates, closed until clicked.
         let groups = b.eval("document.querySelectorAll('details.dups').length");
@@ -431,7 +444,7 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
     .await
     .expect("browser thread");
     eprintln!("screenshots in {}", result.display());
-    drop((ddg, bing, dir));
+    drop((ddg, bing, broken, dir));
 }
 
 /// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).

@@ -241,7 +241,7 @@ impl ResultsPage {
             .map(|e| {
                 let (status, detail, problem) = match e.failure {
                     Some(kind) => (
-                        kind.as_str().replace('_', " "),
+                        failure_words(kind).to_string(),
                         e.reason.clone().unwrap_or_default(),
                         true,
                     ),
@@ -312,6 +312,22 @@ impl ResultsPage {
             keep,
             results,
         }
+    }
+}
+
+/// What a failure kind means to a reader of the page.
+fn failure_words(kind: crate::model::FailureKind) -> &'static str {
+    use crate::model::FailureKind as F;
+    match kind {
+        F::Timeout => "timed out",
+        F::Network => "unreachable",
+        F::TooManyRequests => "rate-limited",
+        F::Http4xx => "refused",
+        F::Http5xx => "server error",
+        F::Blocked => "blocked",
+        F::Parse => "unreadable answer",
+        F::TooLarge => "answer too large",
+        F::Suspended => "suspended",
     }
 }
 

@@ -1,0 +1,126 @@
+//! The web layer's cost on real data: rendering one real fused response
+//! (DuckDuckGo + Bing answering "does caffeine affect sleep" from their saved
+//! pages, 10 results, 9 duplicates folded) as HTML, JSON, CSV and RSS, and a
+//! whole `GET /search` through the router with the member engines on
+//! loopback — from the cache, and with a fresh query every time (fan-out,
+//! parse, dedup, fusion, render). Each bench asserts on its output so a broken
+//! path cannot look fast.
+//!
+//! Run with `cargo bench --bench web`.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use askama::Template;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use criterion::{Criterion, criterion_group, criterion_main};
+use http_body_util::BodyExt;
+use metasift::config::Config;
+use metasift::search::{SearchOptions, Searcher};
+use metasift::web::{self, AppState, SearchParams, formats, json, pages};
+use support::{Behavior, LoopbackEngine};
+use tower::ServiceExt;
+
+const QUERY: &str = "does caffeine affect sleep";
+
+fn bench(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (ddg, bing, config) = rt.block_on(async {
+        let ddg = LoopbackEngine::spawn(Behavior::fixture(
+            "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
+        ))
+        .await;
+        let bing = LoopbackEngine::spawn(Behavior::fixture(
+            "bing/celina2026_does-caffeine-affect-sleep.html",
+        ))
+        .await;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+        let mut config = Config::load(Path::new(path)).unwrap();
+        support::point_at(&mut config, "duckduckgo", &ddg.base_url());
+        support::point_at(&mut config, "bing", &bing.base_url());
+        (ddg, bing, config)
+    });
+    let searcher = Searcher::new(Arc::new(config.clone()), reqwest::Client::new());
+    let query = searcher.parse_query(QUERY, 1);
+    let resp = rt.block_on(searcher.search(&query, &SearchOptions::default()));
+    assert_eq!(
+        resp.results.len(),
+        10,
+        "the fixture pages fuse to 10 results"
+    );
+    let params = SearchParams::from_request(Some("q=does+caffeine+affect+sleep"), b"").unwrap();
+
+    let mut g = c.benchmark_group("render");
+    g.bench_function("html", |b| {
+        b.iter(|| {
+            let page = pages::ResultsPage::new(black_box(&resp), &params, &config);
+            let html = page.render().unwrap();
+            assert!(html.len() > 10_000);
+            html
+        })
+    });
+    g.bench_function("json", |b| {
+        b.iter(|| {
+            let s = serde_json::to_string(&json::answer(black_box(&resp), None)).unwrap();
+            assert!(s.contains("\"duplicates\""));
+            s
+        })
+    });
+    g.bench_function("csv", |b| {
+        b.iter(|| {
+            let s = formats::to_csv(black_box(&resp), None).unwrap();
+            assert_eq!(s.matches(",result\n").count(), 10);
+            s
+        })
+    });
+    g.bench_function("rss", |b| {
+        b.iter(|| {
+            let s =
+                formats::to_rss(black_box(&resp), None, "http://h/", "/search?q=x", 20).unwrap();
+            assert_eq!(s.matches("<item>").count(), 10);
+            s
+        })
+    });
+    g.finish();
+
+    let app = web::router(AppState::new(searcher));
+    let get = |uri: String| {
+        let app = app.clone();
+        async move {
+            let resp = app
+                .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), StatusCode::OK);
+            let body = resp.into_body().collect().await.unwrap().to_bytes();
+            assert!(body.windows(17).any(|w| w == b"<li class=\"result"));
+            body.len()
+        }
+    };
+    let mut g = c.benchmark_group("router");
+    g.bench_function("search_html_cached", |b| {
+        b.iter(|| rt.block_on(get("/search?q=does+caffeine+affect+sleep".into())))
+    });
+    let n = AtomicU64::new(0);
+    g.bench_function("search_html_fresh_query", |b| {
+        b.iter(|| {
+            let i = n.fetch_add(1, Ordering::Relaxed);
+            rt.block_on(get(format!("/search?q=caffeine+sleep+{i}")))
+        })
+    });
+    g.finish();
+    drop((ddg, bing));
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
