@@ -168,6 +168,18 @@ fn is_fast(c: char) -> bool {
         )
 }
 
+/// The fast path's normalization of one character: full-width ASCII to
+/// ASCII, the ideographic space to a space, ASCII lowercase.
+#[inline]
+fn fast_norm(c: char) -> char {
+    let c = match c as u32 {
+        0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        0x3000 => ' ',
+        _ => c,
+    };
+    c.to_ascii_lowercase()
+}
+
 /// Characters that are a unit each in `Unit::Char` mode: Han ideographs (and
 /// the kana and Hangul syllables, which Unicode word boundaries would also
 /// split or keep; we treat them like Han, one per unit).
@@ -185,6 +197,7 @@ pub struct Extractor {
     events: Vec<Event>,
     units: Vec<u64>,
     anchors: Vec<usize>,
+    #[cfg(test)]
     chars: Vec<(usize, char)>,
     normalized: String,
     run: String,
@@ -257,9 +270,8 @@ impl Extractor {
     /// Fills `self.events` from `text`.
     fn scan(&mut self, text: &str, unit: Unit) {
         self.events.clear();
-        if text.chars().all(is_fast) {
-            self.scan_fast(text, unit);
-        } else {
+        if !self.scan_fast(text, unit) {
+            self.events.clear();
             let mut normalized = std::mem::take(&mut self.normalized);
             normalized.clear();
             normalized.extend(text.nfkc().flat_map(char::to_lowercase));
@@ -268,11 +280,95 @@ impl Extractor {
         }
     }
 
-    /// ASCII, Han and full-width text: the normalization is a per-character
-    /// map, and words follow the Unicode word-boundary rules that matter for
-    /// ASCII (letters and digits, `_` joins, `.` `'` between letters or
-    /// digits and `,` `;` between digits stay inside a word).
-    fn scan_fast(&mut self, text: &str, unit: Unit) {
+    /// ASCII, Han and full-width text, in one pass: the normalization is a
+    /// per-character map (full-width to ASCII, ASCII lowercase), and words
+    /// follow the Unicode word-boundary rules that matter for ASCII (letters
+    /// and digits, `_` joins, `.` `'` between letters or digits and `,` `;`
+    /// between digits stay inside a word). Returns `false` at the first
+    /// character that needs the general normalizer.
+    fn scan_fast(&mut self, text: &str, unit: Unit) -> bool {
+        let mut word: Option<UnitHash> = None;
+        // A `.` `'` `,` `;` right after a word character, waiting to see
+        // whether the next character continues the word.
+        let mut pending: Option<char> = None;
+        let mut prev_digit = false;
+        let mut run_start: Option<usize> = None;
+        for (i, raw) in text.char_indices() {
+            if !is_fast(raw) {
+                return false;
+            }
+            let c = fast_norm(raw);
+            if let Some(start) = run_start
+                && !is_cjk(c)
+            {
+                self.push_jieba(&text[start..i]);
+                run_start = None;
+            }
+            let wc = c.is_ascii_alphanumeric() || c == '_';
+            if let Some(mut h) = word {
+                if let Some(p) = pending.take() {
+                    let joins = match p {
+                        ',' | ';' => c.is_ascii_digit(),
+                        _ => c.is_ascii_alphanumeric(),
+                    };
+                    if joins {
+                        h.push(p);
+                        h.push(c);
+                        prev_digit = c.is_ascii_digit();
+                        word = Some(h);
+                        continue;
+                    }
+                    self.events.push(Event::Unit(h.finish()));
+                    word = None;
+                    if is_anchor(p) {
+                        self.events.push(Event::Anchor);
+                    }
+                } else if wc {
+                    h.push(c);
+                    prev_digit = c.is_ascii_digit();
+                    word = Some(h);
+                    continue;
+                } else if matches!(c, '.' | '\'') || (matches!(c, ',' | ';') && prev_digit) {
+                    pending = Some(c);
+                    continue;
+                } else {
+                    self.events.push(Event::Unit(h.finish()));
+                    word = None;
+                }
+            }
+            if wc {
+                let mut h = UnitHash::new();
+                h.push(c);
+                prev_digit = c.is_ascii_digit();
+                word = Some(h);
+            } else if is_cjk(c) {
+                if unit == Unit::Word {
+                    run_start.get_or_insert(i);
+                } else {
+                    let mut h = UnitHash::new();
+                    h.push(c);
+                    self.events.push(Event::Unit(h.finish()));
+                }
+            } else if is_anchor(c) {
+                self.events.push(Event::Anchor);
+            }
+        }
+        if let Some(h) = word {
+            self.events.push(Event::Unit(h.finish()));
+            if pending.is_some_and(is_anchor) {
+                self.events.push(Event::Anchor);
+            }
+        }
+        if let Some(start) = run_start {
+            self.push_jieba(&text[start..]);
+        }
+        true
+    }
+
+    /// The plain version of [`Extractor::scan_fast`], kept as the reference
+    /// the one-pass scanner must agree with.
+    #[cfg(test)]
+    fn scan_fast_reference(&mut self, text: &str, unit: Unit) {
         let mut chars = std::mem::take(&mut self.chars);
         chars.clear();
         chars.extend(text.char_indices());
@@ -477,6 +573,50 @@ mod tests {
         let c = extract("我们今天去北京大学，看看风景。", 1, Unit::Char);
         assert_eq!(w.len(), c.len());
         assert_ne!(w, c);
+    }
+
+    #[test]
+    fn one_pass_scanner_agrees_with_reference() {
+        let corpus = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
+        );
+        let mut texts: Vec<String> = [
+            "a.b, 1,000; 3.14. e.g. don't 'quoted' x_y ,,, end.",
+            "1,a 1;2 a;b trailing. trailing, 9, x.",
+            "中文，English 混合：ＡＢＣ１２３。。。再见…",
+            "",
+            ".",
+            "a",
+            "a.",
+            "1,",
+            "中",
+            "。中。",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if let Ok(text) = std::fs::read_to_string(corpus) {
+            texts.extend(text.lines().map(str::to_string));
+        }
+        let mut a = Extractor::new();
+        let mut b = Extractor::new();
+        let mut compared = 0;
+        for t in &texts {
+            if !t.chars().all(is_fast) {
+                continue;
+            }
+            compared += 1;
+            for unit in [Unit::Char, Unit::Word] {
+                a.events.clear();
+                assert!(a.scan_fast(t, unit));
+                b.events.clear();
+                b.scan_fast_reference(t, unit);
+                assert_eq!(a.events, b.events, "{t:?} {unit:?}");
+            }
+        }
+        assert!(compared >= 10, "{compared} texts compared");
+        eprintln!("{compared} texts compared");
     }
 
     #[test]

@@ -155,10 +155,10 @@ pub struct Settings {
     /// snippets such as `百度经验:jingyan.baidu.com` (3 codes) are site
     /// boilerplate, not evidence. `0` turns the rule off.
     pub min_codes: usize,
-    /// A code found in the kept records of this many different queries of
-    /// one stream is boilerplate and ignored (`0` = never). Only a stream
-    /// with several queries can tell; see [`pipeline`].
-    pub boilerplate_queries: u32,
+    /// A code kept under this many different titles in a stream with
+    /// several queries is boilerplate and ignored (`0` = never); see
+    /// [`pipeline`].
+    pub boilerplate_titles: u32,
 }
 
 impl Default for Settings {
@@ -172,7 +172,7 @@ impl Default for Settings {
             max_distance: 3,
             block_threshold: 0.7,
             min_codes: 4,
-            boilerplate_queries: 3,
+            boilerplate_titles: 3,
         }
     }
 }

@@ -31,14 +31,17 @@
 //!   end anchors plus two marks inside). Equal titles are evidence of their
 //!   own, so the title stage has no minimum.
 //! - *Too frequent is no evidence*: when the stream carries several queries,
-//!   a code found among the kept records of `boilerplate_queries` different
-//!   queries (default 3) is ignored from then on — for `K`, for `M` and in
-//!   the index. The per-query counts live in an exact map up to 2¹⁸
-//!   distinct codes, then in a count-min sketch (4 × 4 MiB, conservative
-//!   update, saturating at 255); nothing is allocated until a second query
-//!   appears, so a single result list never pays for it. Only codes
-//!   seen *before* a record can flag it: the first queries of a stream are
-//!   not protected by this rule.
+//!   a code kept under `boilerplate_titles` different titles (default 3) is
+//!   ignored from then on — for `K`, for `M` and in the index. Titles, not
+//!   queries, are counted on purpose: a popular page met again under many
+//!   queries keeps its title and stays deduplicated, while a site's
+//!   boilerplate sits under a different title on every page. The counts
+//!   live in an exact map up to 2¹⁸ distinct codes, then in a count-min
+//!   sketch (4 × 4 MiB, conservative update, saturating at 255); a Bloom
+//!   filter remembers which (code, title) pairs were counted. Nothing is
+//!   allocated until a second query appears, so a single result list never
+//!   pays for it. Only codes seen *before* a record can flag it: the first
+//!   queries of a stream are not protected by this rule.
 //!
 //! **Queries.** Records of different queries are never duplicates: each
 //! query has its own URL map, postings and kept list (a `query` of `None` is
@@ -244,8 +247,8 @@ struct Scope {
     acc: Vec<u32>,
 }
 
-/// "In how many queries' kept records is this code": an exact map while
-/// small, then a count-min sketch of fixed size.
+/// "Under how many different titles was this code kept": an exact map
+/// while small, then a count-min sketch of fixed size.
 #[derive(Debug)]
 enum QueryCounts {
     Exact(HashMap64<u64, u8>),
@@ -316,6 +319,13 @@ impl QueryCounts {
     }
 }
 
+/// Counts `code` once more when it was not kept under `title` before.
+fn count_title(counts: &mut QueryCounts, pairs: &mut ScalableBloom, code: FeatureCode, title: u64) {
+    if title != 0 && !pairs.check_and_insert(mix(code.0 ^ title.rotate_left(29))) {
+        counts.add(code);
+    }
+}
+
 /// Streaming deduplicator: push records in fused-rank order.
 #[derive(Debug)]
 pub struct Deduper {
@@ -324,7 +334,9 @@ pub struct Deduper {
     bloom: Option<ScalableBloom>,
     scopes: HashMap64<u64, Scope>,
     count: usize,
-    counts: Option<QueryCounts>,
+    /// Per code, the number of different titles it was kept under, and the
+    /// (code, title) pairs already counted.
+    counts: Option<(QueryCounts, ScalableBloom)>,
     extractor: Extractor,
     codes: Vec<FeatureCode>,
     blocks: Vec<RabinFingerprint>,
@@ -463,10 +475,10 @@ impl Deduper {
             &mut codes,
         );
         if self.scopes.len() > 1
-            && s.boilerplate_queries > 0
-            && let Some(counts) = &self.counts
+            && s.boilerplate_titles > 0
+            && let Some((counts, _)) = &self.counts
         {
-            let limit = s.boilerplate_queries.min(255) as u8;
+            let limit = s.boilerplate_titles.min(255) as u8;
             codes.retain(|&c| counts.get(c) < limit);
         }
         codes.sort_unstable();
@@ -541,14 +553,20 @@ impl Deduper {
     }
 
     fn index_codes(&mut self, qkey: u64, idx: usize, title: u64, codes: &[FeatureCode]) {
-        let multi = self.scopes.len() > 1 && self.settings.boilerplate_queries > 0;
+        let multi = self.scopes.len() > 1 && self.settings.boilerplate_titles > 0;
         if multi && self.counts.is_none() {
             // Backfill: the first scope's codes were indexed before anyone counted.
             let mut counts = QueryCounts::new();
+            let mut pairs = ScalableBloom::new(1 << 16, 0.001);
             for scope in self.scopes.values() {
-                scope.postings.keys().for_each(|&c| counts.add(c));
+                for (&code, p) in &scope.postings {
+                    for local in p.as_slice().chunk_by(|a, b| a == b) {
+                        let t = scope.kept.get(local[0] as usize).map_or(0, |k| k.title);
+                        count_title(&mut counts, &mut pairs, code, t);
+                    }
+                }
             }
-            self.counts = Some(counts);
+            self.counts = Some((counts, pairs));
         }
         let Some(scope) = self.scopes.get_mut(&qkey) else {
             return;
@@ -569,15 +587,15 @@ impl Deduper {
                     } else {
                         v.insert(Postings::Many(vec![local; run.len()]));
                     }
-                    if let Some(counts) = &mut self.counts {
-                        counts.add(run[0]);
-                    }
                 }
                 Entry::Occupied(mut o) => {
                     for _ in 0..run.len() {
                         o.get_mut().push(local);
                     }
                 }
+            }
+            if let Some((counts, pairs)) = &mut self.counts {
+                count_title(counts, pairs, run[0], title);
             }
         }
     }
