@@ -69,6 +69,8 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
 pub mod feed;
 pub mod html;
 pub mod json;
+pub mod markers;
+pub mod prefilter;
 pub mod searxng;
 mod text;
 
@@ -193,15 +195,13 @@ pub const GENERIC_BLOCK_MARKERS: &[&str] = &[
     "anti-spider",
 ];
 
-/// The first generic block marker in `text` (compared lower-cased), if any.
+/// The first generic block marker in `text` (ASCII case folded), if any.
 /// Pass visible text, not raw HTML: scripts mention "captcha" and "service
 /// unavailable" on perfectly good pages.
 pub fn generic_block_marker(text: &str) -> Option<&'static str> {
-    let lower = text.to_lowercase();
-    GENERIC_BLOCK_MARKERS
-        .iter()
-        .copied()
-        .find(|m| lower.contains(m))
+    static MARKERS: std::sync::LazyLock<markers::Markers> =
+        std::sync::LazyLock::new(|| markers::Markers::new(GENERIC_BLOCK_MARKERS));
+    MARKERS.first_in(text).map(|i| GENERIC_BLOCK_MARKERS[i])
 }
 
 /// The visible text of an HTML (or any) body: markup, scripts and styles
