@@ -124,7 +124,7 @@ impl Inner {
         client: reqwest::Client,
         engines: Vec<Option<Arc<dyn Engine>>>,
     ) -> Inner {
-        let health = Health::default();
+        let health = Health::new(config.health.policy());
         health.register(config.engines.iter().map(|e| e.name.clone()));
         let in_flight = InFlight::new(config.limits.max_in_flight);
         let config_tag = xxhash_rust::xxh3::xxh3_64(
