@@ -925,7 +925,7 @@ async fn other_settings_recluster_the_cached_answers_and_name_what_changed() {
     assert!(panel.contains("Groups split"));
     assert!(panel.contains("2 results left the group of “JavaScript Introduction - W3Schools”"));
     assert!(panel.contains("a group of 2 records came apart into 2 places"));
-    assert!(panel.contains("<li class=\"moved\"><a href=\"https://www.w3schools.com/js/js_syntax.asp\">JavaScript Syntax - W3Schools</a>"), "{panel}");
+    assert!(panel.contains("<li class=\"moved\"><span class=\"moved-tag\">left</span> <a href=\"https://www.w3schools.com/js/js_syntax.asp\">JavaScript Syntax - W3Schools</a>"), "{panel}");
 
     // explain=1 re-fuses the same answers too; another page is a new fan-out.
     json_of(app.clone(), &format!("/search?format=json&q={q}&explain=1")).await;

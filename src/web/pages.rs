@@ -273,6 +273,8 @@ pub struct MemberView {
     pub note: String,
     /// It joined or left the group that carries on.
     pub moved: bool,
+    /// `joined` / `left` for a record that moved, else empty.
+    pub tag: &'static str,
 }
 
 impl ComparisonView {
@@ -366,6 +368,11 @@ fn change_view(g: &crate::compare::GroupChange, formed_side: bool) -> ChangeView
                 how,
                 note,
                 moved: carried.is_some() && Some(m.part) != carried,
+                tag: match g.kind {
+                    _ if carried.is_none() || Some(m.part) == carried => "",
+                    ChangeKind::Left => "left",
+                    _ => "joined",
+                },
             }
         })
         .collect();
