@@ -317,7 +317,7 @@ pub enum Source {
     Coalesced,
 }
 
-/// The fused-result cache. Cheap to clone.
+/// The cache of fused pages and engine answers. Cheap to clone.
 #[derive(Clone)]
 pub struct Cache {
     inner: Arc<Inner>,
