@@ -551,6 +551,12 @@ async fn chromium_reclusters_with_another_os2() {
         );
         b.eval("window.scrollTo(0, 0)");
         b.screenshot(&shots.join("recluster.png"), 1280, 1100, false);
+        b.call(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
+        );
+        b.eval("document.querySelector('section.compare').scrollIntoView()");
+        b.screenshot(&shots.join("recluster-phone-dark.png"), 390, 844, true);
         drop(b);
         drop(server);
         (engines, panel)
