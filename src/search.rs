@@ -126,7 +126,7 @@ impl Inner {
         client: reqwest::Client,
         engines: Vec<Option<Arc<dyn Engine>>>,
     ) -> Inner {
-        let health = Health::default();
+        let health = Health::new(config.health.policy());
         health.register(config.engines.iter().map(|e| e.name.clone()));
         let in_flight = InFlight::new(config.limits.max_in_flight);
         let shape = (&config.engines, config.server.results_per_page);
@@ -803,7 +803,7 @@ async fn fetch(
     let slot = parse_slots.acquire_owned().await.ok();
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        let text = crate::engines::decode_body(&raw.body, content_type.as_deref());
+        let text = crate::engines::decode_body_owned(raw.body, content_type.as_deref());
         engine.parse(&text)
     })
     .await
@@ -839,7 +839,10 @@ async fn fetch_raw(
         .iter()
         .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
         .collect();
-    let mut body: Vec<u8> = Vec::new();
+    // Sized once when the engine says how much comes (no regrowth copies
+    // of a megabyte page); never beyond the cap.
+    let expected = response.content_length().unwrap_or(0).min(cap as u64);
+    let mut body: Vec<u8> = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
     let mut stream = response.bytes_stream();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| transport_failure(&e))?;
