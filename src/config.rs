@@ -181,6 +181,12 @@ pub enum OneOrMany {
 }
 
 impl OneOrMany {
+    /// Whether it is absent (then it is not written out: an untagged unit
+    /// variant has no TOML or JSON form).
+    pub fn is_none(&self) -> bool {
+        matches!(self, OneOrMany::None)
+    }
+
     /// The values as a slice-like vector.
     pub fn to_vec(&self) -> Vec<String> {
         match self {
@@ -235,7 +241,7 @@ pub struct EngineConfig {
     #[serde(default = "default_true")]
     pub enabled: bool,
     /// `!shortcut` names.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "OneOrMany::is_none")]
     pub shortcut: OneOrMany,
     /// Categories (`general`, `news`, …).
     #[serde(default = "default_categories")]

@@ -129,9 +129,11 @@ impl Inner {
         let health = Health::new(config.health.policy());
         health.register(config.engines.iter().map(|e| e.name.clone()));
         let in_flight = InFlight::new(config.limits.max_in_flight);
+        let shape = (&config.engines, config.server.results_per_page);
+        // Never one tag for every configuration: were the JSON to fail, the
+        // (deterministic: no hash maps) debug form stands in.
         let config_tag = xxhash_rust::xxh3::xxh3_64(
-            &serde_json::to_vec(&(&config.engines, config.server.results_per_page))
-                .unwrap_or_default(),
+            &serde_json::to_vec(&shape).unwrap_or_else(|_| format!("{shape:?}").into_bytes()),
         );
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Inner {
@@ -1002,6 +1004,25 @@ mod tests {
         assert!(!is_lang_code(")"));
         assert!(!is_lang_code("e"));
         assert!(!is_lang_code("english"));
+    }
+
+    /// Regression: an engine without a shortcut made the engine tables fail
+    /// to serialize, so every configuration got the same tag and, after a
+    /// reload, searches were answered from the old engines' cached answers
+    /// (`tests/ops_serve.rs` SIGHUP test, flaky once answers were cached).
+    #[test]
+    fn engine_tables_without_shortcuts_get_their_own_cache_tag() {
+        let tag = |name: &str| {
+            let text = format!(
+                "[[engine]]\nname = \"{name}\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/?q={{query}}\"\n"
+            );
+            let config = Config::parse(&text, std::path::Path::new("t.toml")).unwrap();
+            Searcher::new(Arc::new(config), reqwest::Client::new())
+                .inner
+                .config_tag
+        };
+        assert_ne!(tag("a"), tag("b"));
+        assert_eq!(tag("a"), tag("a"), "stable, so processes share entries");
     }
 
     #[test]
