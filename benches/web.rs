@@ -6,6 +6,14 @@
 //! parse, dedup, fusion, render). Each bench asserts on its output so a broken
 //! path cannot look fast.
 //!
+//! `recluster/*` (issue #6): six loopback engines answer their saved
+//! `javascript tutorial` pages (67 records) into a memory cache; then the
+//! comparison alone (`SettingsComparison::of`: two fusions and the diff), and
+//! whole `GET /search` pages whose `os2` differs from `[dedup]`: the same
+//! `os2` (page from the page cache, comparison computed) and a new `os2`
+//! every time (page fused from the cached answers, compared, rendered) —
+//! never a fan-out, which the bench checks.
+//!
 //! Run with `cargo bench --bench web`.
 
 #[path = "../tests/support/mod.rs"]
@@ -122,5 +130,91 @@ fn bench(c: &mut Criterion) {
     drop((ddg, bing));
 }
 
-criterion_group!(benches, bench);
+const JS_PAGES: [(&str, &str); 6] = [
+    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
+    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
+    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
+    (
+        "startpage",
+        "startpage/wsmcp2026_javascript-tutorial_http.html",
+    ),
+    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
+    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
+];
+
+fn recluster(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut config = support::shipped_config();
+    support::keep_only(&mut config, &JS_PAGES.map(|(n, _)| n));
+    config.limits.per_minute = 0;
+    let servers: Vec<LoopbackEngine> = JS_PAGES
+        .iter()
+        .map(|(name, page)| {
+            let server = rt.block_on(LoopbackEngine::spawn(Behavior::fixture(page)));
+            support::point_at(&mut config, name, &server.base_url());
+            server
+        })
+        .collect();
+    let configured = config.dedup.clone();
+    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
+        metasift::cache::Cache::memory(std::time::Duration::from_secs(3600), 64 << 20),
+    );
+    let query = searcher.parse_query("javascript tutorial", 1);
+    let (gathered, _) = rt.block_on(searcher.answers(&query, false)).unwrap();
+    let requested = metasift::dedup::Settings {
+        os2: 0.2,
+        ..configured.clone()
+    };
+
+    let mut g = c.benchmark_group("recluster");
+    g.bench_function("compare_67_records", |b| {
+        b.iter(|| {
+            let c = metasift::compare::SettingsComparison::of(
+                black_box(&gathered.answers),
+                &configured,
+                &requested,
+            );
+            assert_eq!((c.diff.results_before, c.diff.results_after), (37, 34));
+            c
+        })
+    });
+    let app = web::router(AppState::new(searcher));
+    let get = |uri: String| {
+        let app = app.clone();
+        async move {
+            let resp = app
+                .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), StatusCode::OK);
+            let body = resp.into_body().collect().await.unwrap().to_bytes();
+            let panel = b"<section class=\"compare\"";
+            assert!(body.windows(panel.len()).any(|w| w == panel));
+            body.len()
+        }
+    };
+    g.bench_function("search_html_same_os2", |b| {
+        b.iter(|| rt.block_on(get("/search?q=javascript+tutorial&os2=0.2".into())))
+    });
+    let n = AtomicU64::new(0);
+    g.bench_function("search_html_new_os2", |b| {
+        b.iter(|| {
+            // A threshold no earlier iteration asked: a page-cache miss.
+            let i = n.fetch_add(1, Ordering::Relaxed);
+            rt.block_on(get(format!(
+                "/search?q=javascript+tutorial&os2={}",
+                0.2 + i as f64 * 1e-9
+            )))
+        })
+    });
+    g.finish();
+    let asked: Vec<usize> = servers.iter().map(LoopbackEngine::requests).collect();
+    assert_eq!(asked, [1; 6], "re-clustering never asked the engines again");
+}
+
+criterion_group!(benches, bench, recluster);
 criterion_main!(benches);

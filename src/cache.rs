@@ -1,16 +1,25 @@
-//! The cache of fused results, and coalescing of identical searches.
+//! The cache of fused results and of the engine answers they were fused
+//! from, and coalescing of identical searches.
 //!
-//! A search is cached under a key that covers everything that changes its
-//! answer: the query text, page, engines, categories, language, time range,
-//! safe-search level, the dedup settings in force and whether duplicates are
-//! explained ([`cache_key`]). An entry lives `[cache] ttl_s` seconds.
+//! Two kinds of entries, both living at most `[cache] ttl_s` seconds:
+//! - **fused pages** ([`SearchResponse`]), under a key that covers everything
+//!   that changes the page: the query text, page, engines, categories,
+//!   language, time range, safe-search level, the dedup settings in force and
+//!   whether duplicates are explained ([`cache_key`]);
+//! - **engine answers** (what one fan-out gathered, before dedup), under a
+//!   key without the dedup settings and `explain` ([`answers_key`]), so a
+//!   page asked with another `method` / `os1` / `os2` is fused again from the
+//!   same answers instead of asking the engines again. A page fused from
+//!   cached answers is kept only as long as those answers have left
+//!   ([`Cache::get_or_try_for`] takes that bound), so nothing an engine said
+//!   — or failed to say — outlives the TTL of its fan-out.
 //!
 //! Backends:
 //! - `memory`: a moka cache bounded by the approximate bytes of its entries
 //!   (`[cache] memory_mb`), so ten thousand distinct queries cannot grow the
 //!   process without bound.
-//! - `redis`: values are the JSON of [`SearchResponse`], written with
-//!   `SET key value EX ttl`, so several processes share one cache. Redis
+//! - `redis`: values are JSON, written with `SET key value PX ms`, so
+//!   several processes share one cache. Redis
 //!   going away never fails a search: every call has a short timeout, a
 //!   failure counts as a miss (or a skipped write), one warning is logged at
 //!   most every [`WARN_EVERY`], and the connection manager reconnects when
@@ -22,9 +31,10 @@
 //! burst of the same popular query from multiplying the load on member
 //! engines (and their rate limits) by the number of users.
 //!
-//! Responses in which no engine answered are returned but not stored, so an
-//! outage is not remembered for a whole TTL.
+//! Responses (and answer sets) in which no engine answered are returned but
+//! not stored, so an outage is not remembered for a whole TTL.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,6 +44,7 @@ use std::time::{Duration, Instant};
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::config::{CacheBackend, CacheConfig};
 use crate::dedup;
@@ -147,11 +158,51 @@ pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> St
     format!("metasift:v1:{:032x}", xxhash_rust::xxh3::xxh3_128(&json))
 }
 
-/// Approximate heap bytes of a response, for the memory bound: its JSON
+/// The query's part of a key: what changes which engines are asked and
+/// what they answer.
+#[derive(Serialize)]
+struct AnswerParts<'a> {
+    text: &'a str,
+    page: u32,
+    lang: Option<&'a str>,
+    engines: Vec<&'a str>,
+    categories: Vec<&'a str>,
+    time_range: Option<&'a str>,
+    safesearch: Option<u8>,
+}
+
+/// The cache key of the engine answers to a query: `metasift:answers:v1:`
+/// and a 128-bit hash of [`cache_key`]'s parts without the dedup settings
+/// and `explain`, which only change how the answers are fused.
+pub fn answers_key(query: &Query) -> String {
+    fn sorted(v: &[String]) -> Vec<&str> {
+        let mut v: Vec<&str> = v.iter().map(String::as_str).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    let parts = AnswerParts {
+        text: &query.text,
+        page: query.page,
+        lang: query.lang.as_deref(),
+        engines: sorted(&query.engines),
+        categories: sorted(&query.categories),
+        time_range: query.time_range.as_deref(),
+        safesearch: query.safesearch,
+    };
+    let json = serde_json::to_vec(&parts).unwrap_or_default();
+    format!(
+        "metasift:answers:v1:{:032x}",
+        xxhash_rust::xxh3::xxh3_128(&json)
+    )
+}
+
+/// Approximate heap bytes of a value, for the memory bound: its JSON
 /// size (counted, not built) plus a fixed share for the struct headers,
 /// allocator overhead and moka's bookkeeping, which on real answers comes
-/// to about twice the JSON.
-fn weight(r: &SearchResponse) -> u32 {
+/// to about twice the JSON. `strings` is the number of separately
+/// allocated strings it holds.
+pub fn json_weight<T: Serialize>(value: &T, strings: usize) -> u32 {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -163,8 +214,7 @@ fn weight(r: &SearchResponse) -> u32 {
         }
     }
     let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, r);
-    let strings = r.results.len() * 8 + r.engines.len() * 2;
+    let _ = serde_json::to_writer(&mut count, value);
     u32::try_from(count.0 * 2 + strings * 32 + 512).unwrap_or(u32::MAX)
 }
 
@@ -173,14 +223,65 @@ pub fn cacheable(r: &SearchResponse) -> bool {
     r.engines.iter().any(|e| e.failure.is_none())
 }
 
+/// A value the cache can hold: a fused page ([`SearchResponse`]) or the
+/// engine answers of a fan-out ([`crate::search::Gathered`]). Each kind
+/// has keys of its own, so a key always names values of one type.
+pub trait Cacheable: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// Whether it is worth storing at all (an outage is not).
+    fn worth_storing(&self) -> bool;
+    /// Marks a value as served from the cache.
+    fn mark_cached(&mut self);
+    /// Approximate heap bytes, for the memory bound.
+    fn weight(&self) -> u32;
+}
+
+impl Cacheable for SearchResponse {
+    fn worth_storing(&self) -> bool {
+        cacheable(self)
+    }
+
+    fn mark_cached(&mut self) {
+        self.cached = true;
+    }
+
+    fn weight(&self) -> u32 {
+        json_weight(self, self.results.len() * 8 + self.engines.len() * 2)
+    }
+}
+
+/// A value in the memory backend, with how long it may stay.
+#[derive(Clone)]
+struct Stored {
+    value: Arc<dyn Any + Send + Sync>,
+    weight: u32,
+    keep_for: Duration,
+}
+
+/// Each entry expires after its own `keep_for` (the TTL, or less for a
+/// page fused from answers that were already cached for a while).
+struct PerEntry;
+
+impl moka::Expiry<String, Stored> for PerEntry {
+    fn expire_after_create(
+        &self,
+        _key: &String,
+        value: &Stored,
+        _created_at: std::time::Instant,
+    ) -> Option<Duration> {
+        Some(value.keep_for)
+    }
+}
+
 enum Backend {
-    Memory(moka::future::Cache<String, Arc<SearchResponse>>),
+    Memory(moka::future::Cache<String, Stored>),
     Redis(redis::aio::ConnectionManager),
     Off,
 }
 
-type SharedSearch = Shared<BoxFuture<'static, Result<Arc<SearchResponse>, Overloaded>>>;
-type InFlightMap = Mutex<HashMap<String, SharedSearch>>;
+type SharedSearch<V> = Shared<BoxFuture<'static, Result<Arc<V>, Overloaded>>>;
+/// The searches in flight by key; each value is the [`SharedSearch`] of
+/// its key's value type.
+type InFlightMap = Mutex<HashMap<String, Box<dyn Any + Send>>>;
 
 struct Inner {
     backend: Backend,
@@ -216,7 +317,7 @@ pub enum Source {
     Coalesced,
 }
 
-/// The fused-result cache. Cheap to clone.
+/// The cache of fused pages and engine answers. Cheap to clone.
 #[derive(Clone)]
 pub struct Cache {
     inner: Arc<Inner>,
@@ -270,8 +371,8 @@ impl Cache {
     pub fn memory(ttl: Duration, max_bytes: u64) -> Self {
         let cache = moka::future::Cache::builder()
             .max_capacity(max_bytes.max(1))
-            .weigher(|_k: &String, v: &Arc<SearchResponse>| weight(v))
-            .time_to_live(ttl)
+            .weigher(|_k: &String, v: &Stored| v.weight)
+            .expire_after(PerEntry)
             .build();
         Cache::with_backend(Backend::Memory(cache), ttl)
     }
@@ -290,6 +391,11 @@ impl Cache {
         Cache::with_backend(Backend::Off, Duration::ZERO)
     }
 
+    /// How long entries live (zero when nothing is stored).
+    pub fn ttl(&self) -> Duration {
+        self.inner.ttl
+    }
+
     /// Counters of what the cache did.
     pub fn stats(&self) -> &CacheStats {
         &self.inner.stats
@@ -303,7 +409,7 @@ impl Cache {
     /// Stores `value` under `key` for the TTL (a backend failure is logged
     /// and skipped).
     pub async fn put(&self, key: &str, value: Arc<SearchResponse>) {
-        self.inner.put(key, value).await;
+        self.inner.put(key, value, Duration::MAX).await;
     }
 
     /// The answer under `key`: from the backend, from an identical search
@@ -352,7 +458,30 @@ impl Cache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<SearchResponse, Overloaded>> + Send + 'static,
     {
-        if let Some(hit) = self.inner.get(key).await {
+        self.get_or_try_for(key, move || {
+            let search = produce();
+            async move { search.await.map(|r| (r, Duration::MAX)) }
+        })
+        .await
+    }
+
+    /// The value under `key`: from the backend, from an identical search in
+    /// flight, or by running `produce`, which gives the value and the
+    /// longest it may be kept (the TTL caps it too; [`Duration::MAX`] = the
+    /// TTL). A refusal ([`Overloaded`]) is shared with the searches that
+    /// joined it and never stored; so is a value not
+    /// [`Cacheable::worth_storing`].
+    pub async fn get_or_try_for<V, F, Fut>(
+        &self,
+        key: &str,
+        produce: F,
+    ) -> (Result<Arc<V>, Overloaded>, Source)
+    where
+        V: Cacheable,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<(V, Duration), Overloaded>> + Send + 'static,
+    {
+        if let Some(hit) = self.inner.get::<V>(key).await {
             return (Ok(hit), Source::Hit);
         }
         let (shared, source) = {
@@ -361,7 +490,10 @@ impl Cache {
                 .in_flight
                 .lock()
                 .unwrap_or_else(|p| p.into_inner());
-            match in_flight.get(key) {
+            match in_flight
+                .get(key)
+                .and_then(|s| s.downcast_ref::<SharedSearch<V>>())
+            {
                 Some(shared) => (shared.clone(), Source::Coalesced),
                 None => {
                     let inner = self.inner.clone();
@@ -377,20 +509,24 @@ impl Cache {
                             key: owned_key.clone(),
                         };
                         inner.stats.produced.fetch_add(1, Ordering::Relaxed);
-                        let response = search.await.map(Arc::new);
-                        if let Ok(r) = &response
-                            && cacheable(r)
-                        {
-                            inner.put(&owned_key, r.clone()).await;
+                        let (value, keep_for) = match search.await {
+                            Ok((v, keep_for)) => (Arc::new(v), keep_for),
+                            Err(Overloaded) => return Err(Overloaded),
+                        };
+                        if value.worth_storing() {
+                            inner.put(&owned_key, value.clone(), keep_for).await;
                         }
-                        response
+                        Ok(value)
                     });
                     // A producer that panicked is answered like a refusal
                     // (503), never a hang.
-                    let shared = async move { task.await.unwrap_or(Err(Overloaded)) }
-                        .boxed()
-                        .shared();
-                    in_flight.insert(key.to_string(), shared.clone());
+                    let shared: SharedSearch<V> =
+                        async move { task.await.unwrap_or(Err(Overloaded)) }
+                            .boxed()
+                            .shared();
+                    // Keys of one kind hold one type, so this replaces
+                    // nothing but a finished entry of the same key.
+                    in_flight.insert(key.to_string(), Box::new(shared.clone()));
                     (shared, Source::Produced)
                 }
             }
@@ -419,20 +555,23 @@ impl Drop for LeaveOnDrop {
 }
 
 impl Inner {
-    async fn get(&self, key: &str) -> Option<Arc<SearchResponse>> {
-        let found = match &self.backend {
+    async fn get<V: Cacheable>(&self, key: &str) -> Option<Arc<V>> {
+        let found: Option<Arc<V>> = match &self.backend {
             Backend::Off => None,
-            Backend::Memory(cache) => cache.get(key).await,
+            Backend::Memory(cache) => cache
+                .get(key)
+                .await
+                .and_then(|stored| stored.value.downcast::<V>().ok()),
             Backend::Redis(manager) => {
                 let mut conn = manager.clone();
                 let mut cmd = redis::cmd("GET");
                 cmd.arg(key);
                 let call = cmd.query_async::<Option<Vec<u8>>>(&mut conn);
                 match tokio::time::timeout(REDIS_TIMEOUT, call).await {
-                    Ok(Ok(Some(bytes))) => match serde_json::from_slice::<SearchResponse>(&bytes) {
-                        Ok(mut r) => {
-                            r.cached = true;
-                            Some(Arc::new(r))
+                    Ok(Ok(Some(bytes))) => match serde_json::from_slice::<V>(&bytes) {
+                        Ok(mut v) => {
+                            v.mark_cached();
+                            Some(Arc::new(v))
                         }
                         // Written by another version: treat as absent; the
                         // fresh answer overwrites it.
@@ -450,31 +589,34 @@ impl Inner {
                 }
             }
         };
-        match found {
-            Some(r) => {
-                self.stats.hits.fetch_add(1, Ordering::Relaxed);
-                if r.cached {
-                    Some(r)
-                } else {
-                    let mut r = (*r).clone();
-                    r.cached = true;
-                    Some(Arc::new(r))
-                }
-            }
-            None => {
-                self.stats.misses.fetch_add(1, Ordering::Relaxed);
-                None
-            }
-        }
+        let counter = if found.is_some() {
+            &self.stats.hits
+        } else {
+            &self.stats.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
     }
 
-    async fn put(&self, key: &str, value: Arc<SearchResponse>) {
+    /// Stores `value` for `keep_for`, at most the TTL; a value with less
+    /// than a millisecond left is not stored.
+    async fn put<V: Cacheable>(&self, key: &str, value: Arc<V>, keep_for: Duration) {
+        let keep_for = keep_for.min(self.ttl);
+        if keep_for < Duration::from_millis(1) {
+            return;
+        }
         match &self.backend {
             Backend::Off => {}
             Backend::Memory(cache) => {
                 let mut stored = (*value).clone();
-                stored.cached = true;
-                cache.insert(key.to_string(), Arc::new(stored)).await;
+                stored.mark_cached();
+                let weight = stored.weight();
+                let stored = Stored {
+                    value: Arc::new(stored),
+                    weight,
+                    keep_for,
+                };
+                cache.insert(key.to_string(), stored).await;
             }
             Backend::Redis(manager) => {
                 let Ok(json) = serde_json::to_vec(&*value) else {
@@ -484,8 +626,8 @@ impl Inner {
                 let mut cmd = redis::cmd("SET");
                 cmd.arg(key)
                     .arg(json)
-                    .arg("EX")
-                    .arg(self.ttl.as_secs().max(1));
+                    .arg("PX")
+                    .arg(u64::try_from(keep_for.as_millis()).unwrap_or(u64::MAX));
                 let call = cmd.query_async::<()>(&mut conn);
                 match tokio::time::timeout(REDIS_TIMEOUT, call).await {
                     Ok(Ok(())) => {}

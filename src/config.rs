@@ -133,7 +133,7 @@ pub struct CacheConfig {
     pub backend: CacheBackend,
     /// Redis URL when `backend = "redis"`.
     pub url: String,
-    /// Seconds a fused result stays cached.
+    /// Seconds a fused result (and the engine answers it came from) stays cached.
     pub ttl_s: u64,
     /// Memory backend: approximate megabytes of results kept at most.
     pub memory_mb: u64,

@@ -7,7 +7,9 @@
 //! `unresponsive_engines` as `[[engine, reason], …]`) and per-result keys
 //! (`url`, `title`, `content`, `engine`, `engines`, `positions`, `score`,
 //! `category`, `parsed_url` as Python's 6-part `urlparse`), plus metasift's
-//! own `duplicates`.
+//! own `duplicates`, and — only when a request asks for dedup settings other
+//! than `[dedup]` — a top-level `comparison` (see [`crate::compare`]), which
+//! SearXNG clients ignore.
 
 use std::fmt::Write as _;
 
@@ -34,6 +36,11 @@ pub struct SearxngResponse {
     pub suggestions: Vec<String>,
     /// `[engine, reason]` for every engine that gave nothing usable.
     pub unresponsive_engines: Vec<(String, String)>,
+    /// metasift's own, only when the request's `method` / `os1` / `os2`
+    /// differ from `[dedup]`: the same answers fused both ways and which
+    /// groups formed or split ([`crate::compare`] defines it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<crate::compare::SettingsComparison>,
 }
 
 /// One result in SearXNG's shape.
@@ -108,6 +115,7 @@ impl SearxngResponse {
                     Some((r.engine.clone(), reason))
                 })
                 .collect(),
+            comparison: None,
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::dedup::{self, Deduper, Doc};
 use crate::model::{Duplicate, EngineResult, MergedResult};
 
 /// One engine's answer as fusion sees it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EngineAnswer {
     /// The engine's name.
     pub engine: String,

@@ -14,15 +14,17 @@
 //! | [`engines`] | one `Engine` trait, one file per kind |
 //! | [`search`] | fan-out under deadlines, engine health, cache |
 //! | [`fusion`] | scoring and merging of duplicate groups |
+//! | [`compare`] | which groups formed or split between two fusions |
 //! | [`format`] | SearXNG JSON and terminal text of a response |
 //! | [`web`] | axum router, handlers, output formats |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`recording`] | saved engine answers for offline replay |
 //! | [`health`] | per-engine health, suspension, `/stats` and `/metrics` |
-//! | [`cache`] | fused-result cache (memory or Redis), coalescing |
+//! | [`cache`] | fused-result and engine-answer cache (memory or Redis), coalescing |
 //! | [`limit`] | per-client rate limit, cap on searches in flight |
 
 pub mod cache;
+pub mod compare;
 pub mod config;
 pub mod dedup;
 pub mod engines;

@@ -16,8 +16,10 @@
 //! [`crate::cache`], [`crate::limit`]): an engine suspended after repeated
 //! failures is not asked and is reported as `suspended` with the time it
 //! comes back; every engine outcome is recorded in the shared [`Health`];
-//! a search is answered from the cache when it can be, and identical
-//! searches in flight share one fan-out. [`Searcher::try_search`] also
+//! a search is answered from the cache when it can be — its fused page, or
+//! else the engine answers of an earlier fan-out for the same query, fused
+//! again under this search's dedup settings ([`Searcher::answers`]) — and
+//! identical searches in flight share one fan-out. [`Searcher::try_search`] also
 //! respects the `[limits] max_in_flight` cap and refuses the excess at once.
 
 use std::collections::BTreeSet;
@@ -27,7 +29,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use futures::StreamExt;
 
-use crate::cache::{Cache, Source, cache_key};
+use crate::cache::{Cache, Cacheable, Source, answers_key, cache_key};
 use crate::config::{Config, EngineConfig, ServerConfig};
 use crate::dedup;
 use crate::engines::{Engine, Parsed};
@@ -324,7 +326,7 @@ impl Searcher {
     /// flight, or fan-out under the deadline, dedup and fusion. Never
     /// refused (the command line and autocomplete use it).
     pub async fn search(&self, query: &Query, opts: &SearchOptions) -> SearchResponse {
-        match self.cached(query, opts, false).await {
+        match self.cached(query, opts, false, None).await {
             Ok(r) => r,
             // Unreachable without a cap; total anyway.
             Err(Overloaded) => self.search_uncached(query, opts).await,
@@ -339,14 +341,68 @@ impl Searcher {
         query: &Query,
         opts: &SearchOptions,
     ) -> Result<SearchResponse, Overloaded> {
-        self.cached(query, opts, true).await
+        self.cached(query, opts, true, None).await
     }
 
+    /// [`Searcher::try_search`], also giving the engine answers the page
+    /// was fused from, so they can be fused again under other settings
+    /// (the comparison on the results page) with no new fan-out.
+    pub async fn try_search_with_answers(
+        &self,
+        query: &Query,
+        opts: &SearchOptions,
+    ) -> Result<(SearchResponse, Arc<Gathered>), Overloaded> {
+        let answers = match self.answers(query, true).await {
+            Ok(a) => a,
+            Err(Overloaded) => {
+                let counters = self.inner.health.counters();
+                Counters::bump(&counters.searches);
+                Counters::bump(&counters.overloaded);
+                return Err(Overloaded);
+            }
+        };
+        let gathered = answers.0.clone();
+        let response = self.cached(query, opts, true, Some(answers)).await?;
+        Ok((response, gathered))
+    }
+
+    /// The engine answers to `query`, before dedup: from the cache (then
+    /// `true`), joined to an identical fan-out in flight, or from a new
+    /// fan-out — refused at once when `capped` and `[limits]
+    /// max_in_flight` fan-outs are already running.
+    pub async fn answers(
+        &self,
+        query: &Query,
+        capped: bool,
+    ) -> Result<(Arc<Gathered>, bool), Overloaded> {
+        let key = format!("{}:{:016x}", answers_key(query), self.inner.config_tag);
+        let this = self.clone();
+        let query = query.clone();
+        let (answer, source) = self
+            .inner
+            .cache
+            .get_or_try_for(&key, move || async move {
+                let _permit = if capped {
+                    this.inner.in_flight.try_enter().ok_or(Overloaded)?
+                } else {
+                    None
+                };
+                Ok((this.gather(&query).await, Duration::MAX))
+            })
+            .await;
+        answer.map(|g| (g, source == Source::Hit))
+    }
+
+    /// The fused page: from the cache, or joined to an identical search in
+    /// flight, or fused from `answers` (when given) or from
+    /// [`Searcher::answers`]. A page fused from cached answers is kept only
+    /// as long as they have left, and counts as a cache hit.
     async fn cached(
         &self,
         query: &Query,
         opts: &SearchOptions,
         capped: bool,
+        answers: Option<(Arc<Gathered>, bool)>,
     ) -> Result<SearchResponse, Overloaded> {
         let counters = self.inner.health.counters();
         Counters::bump(&counters.searches);
@@ -361,17 +417,27 @@ impl Searcher {
         let (answer, source) = self
             .inner
             .cache
-            .get_or_try_search(&key, move || async move {
-                let _permit = if capped {
-                    this.inner.in_flight.try_enter().ok_or(Overloaded)?
-                } else {
-                    None
+            .get_or_try_for(&key, move || async move {
+                let started = Instant::now();
+                let (gathered, from_cache) = match answers {
+                    Some(a) => a,
+                    None => this.answers(&query, capped).await?,
                 };
-                Ok(this.search_uncached(&query, &opts).await)
+                let mut response = this.fuse(&query, &gathered, &opts);
+                response.cached = from_cache;
+                let keep_for = if from_cache {
+                    response.elapsed_ms = millis(started.elapsed());
+                    this.inner.cache.ttl().saturating_sub(gathered.age())
+                } else {
+                    response.elapsed_ms = gathered.elapsed_ms.max(millis(started.elapsed()));
+                    Duration::MAX
+                };
+                Ok((response, keep_for))
             })
             .await;
         Counters::bump(match source {
             Source::Hit => &counters.cache_hits,
+            Source::Produced if answer.as_ref().is_ok_and(|r| r.cached) => &counters.cache_hits,
             Source::Produced => &counters.cache_misses,
             Source::Coalesced => &counters.coalesced,
         });
@@ -422,6 +488,7 @@ impl Searcher {
     /// The fan-out alone: every selected engine's parsed answer (or why
     /// there is none), before dedup and fusion.
     pub async fn gather(&self, query: &Query) -> Gathered {
+        let started = Instant::now();
         let config = self.config();
         let selected = self.select(query);
         let outcomes = self.ask(query, &selected).await;
@@ -482,6 +549,8 @@ impl Searcher {
             answers,
             reports,
             suggestions,
+            fetched_at_ms: unix_millis(SystemTime::now()),
+            elapsed_ms: millis(started.elapsed()),
         }
     }
 
@@ -600,8 +669,9 @@ impl Searcher {
     }
 }
 
-/// What one fan-out gathered, before dedup and fusion.
-#[derive(Debug, Clone, Default)]
+/// What one fan-out gathered, before dedup and fusion. Cached (as JSON in
+/// Redis) under [`answers_key`], so other dedup settings re-fuse it.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Gathered {
     /// The answers of the engines that answered, in configuration order.
     pub answers: Vec<EngineAnswer>,
@@ -609,6 +679,39 @@ pub struct Gathered {
     pub reports: Vec<EngineReport>,
     /// Suggestions, first seen first, without repeats.
     pub suggestions: Vec<String>,
+    /// When the fan-out ended, in milliseconds since the Unix epoch (wall
+    /// clock, so processes sharing a Redis agree on an entry's age).
+    #[serde(default)]
+    pub fetched_at_ms: u64,
+    /// Milliseconds the fan-out took.
+    #[serde(default)]
+    pub elapsed_ms: u64,
+}
+
+impl Gathered {
+    /// How long ago the fan-out ended (zero for a clock set back).
+    pub fn age(&self) -> Duration {
+        Duration::from_millis(unix_millis(SystemTime::now()).saturating_sub(self.fetched_at_ms))
+    }
+}
+
+impl Cacheable for Gathered {
+    /// Like a page: only when at least one engine answered.
+    fn worth_storing(&self) -> bool {
+        self.reports.iter().any(|r| r.failure.is_none())
+    }
+
+    fn mark_cached(&mut self) {}
+
+    fn weight(&self) -> u32 {
+        let records: usize = self.answers.iter().map(|a| a.results.len()).sum();
+        crate::cache::json_weight(self, records * 5 + self.reports.len() * 2)
+    }
+}
+
+fn unix_millis(t: SystemTime) -> u64 {
+    t.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// What asking one engine gave.

@@ -286,11 +286,12 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(label: &str) -> TempDir {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-            "{label}-{}-{}",
-            std::process::id(),
-            Instant::now().elapsed().as_nanos()
-        ));
+        // Unique per call: the tests run at once, and two Chromiums on one
+        // profile folder make the second exit at start.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("{label}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create temp dir");
         TempDir(dir)
@@ -445,6 +446,141 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
     .expect("browser thread");
     eprintln!("screenshots in {}", result.display());
     drop((ddg, bing, broken, dir));
+}
+
+/// Issue #6: on a results page, a person changes `os2` in the re-cluster
+/// form and submits it; the same cached answers are fused again (the member
+/// engines are not asked a second time) and the page shows which groups
+/// formed. Engines: the six of `examples/loopback_engines.rs` answering
+/// their saved `javascript tutorial` pages through the shipped presets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_reclusters_with_another_os2() {
+    let Some(chromium) = find_chromium() else {
+        if support::services_required() {
+            panic!("chromium is required (METASIFT_REQUIRE_SERVICES=1) but not on PATH");
+        }
+        eprintln!(
+            "\n!!!!! SKIPPED tests/browser.rs: chromium is not installed (apt-get install chromium) !!!!!\n"
+        );
+        return;
+    };
+    let pages = [
+        ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
+        ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
+        ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
+        (
+            "startpage",
+            "startpage/wsmcp2026_javascript-tutorial_http.html",
+        ),
+        ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
+        ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
+    ];
+    let mut config = support::shipped_config();
+    support::keep_only(&mut config, &pages.map(|(name, _)| name));
+    let mut engines = Vec::new();
+    for (name, page) in pages {
+        let engine = LoopbackEngine::spawn(Behavior::fixture(page)).await;
+        support::point_at(&mut config, name, &engine.base_url());
+        engines.push(engine);
+    }
+    let dir = TempDir::new("browser-recluster");
+    let config_path = dir.0.join("engines.toml");
+    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&shots).unwrap();
+
+    let asked = |engines: &[LoopbackEngine]| -> Vec<usize> {
+        engines.iter().map(LoopbackEngine::requests).collect()
+    };
+    let (engines, panel) = tokio::task::spawn_blocking(move || {
+        let server = Server::start(&config_path);
+        let mut b = Browser::launch(&chromium);
+        b.navigate(&format!("{}/search?q=javascript+tutorial", server.base));
+        assert_eq!(asked(&engines), [1; 6], "one fan-out");
+        assert_eq!(
+            b.eval("document.querySelector('#os2').value"),
+            json!("0.80")
+        );
+        assert_eq!(
+            b.eval("document.querySelector('section.compare')"),
+            json!(null)
+        );
+
+        // Select the field's text with the keyboard and type over it.
+        b.click("#os2");
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": "keyDown", "key": "a", "code": "KeyA", "modifiers": 2,
+                    "commands": ["selectAll"] }),
+        );
+        b.call(
+            "Input.dispatchKeyEvent",
+            json!({ "type": "keyUp", "key": "a", "code": "KeyA", "modifiers": 2 }),
+        );
+        b.call("Input.insertText", json!({ "text": "0.2" }));
+        b.pending.retain(|v| v["method"] != "Page.loadEventFired");
+        b.click("form.recluster button[type=submit]");
+        b.wait_event("Page.loadEventFired");
+
+        let location = b.eval("location.pathname + location.search");
+        let location = location.as_str().unwrap().to_string();
+        assert!(
+            location.starts_with("/search?q=javascript+tutorial&"),
+            "{location}"
+        );
+        assert!(location.contains("os2=0.2"), "{location}");
+        assert_eq!(
+            asked(&engines),
+            [1; 6],
+            "re-clustered from the cached answers"
+        );
+
+        let panel = b.eval(
+            "(() => { const s = document.querySelector('section.compare');
+                if (!s) return null;
+                return { heading: s.querySelector('h2').textContent,
+                         counts: s.querySelector('.compare-counts').textContent,
+                         heads: [...s.querySelectorAll('.change-head')].map(p => p.textContent),
+                         moved: [...s.querySelectorAll('li.moved .engine')].map(e => e.textContent),
+                         visible: s.getBoundingClientRect().height > 0 }; })()",
+        );
+        assert!(!panel.is_null(), "the comparison panel is shown");
+        assert_eq!(
+            b.eval("document.querySelector('#os2').value"),
+            json!("0.20")
+        );
+        b.eval("window.scrollTo(0, 0)");
+        b.screenshot(&shots.join("recluster.png"), 1280, 1100, false);
+        b.call(
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
+        );
+        b.eval("document.querySelector('section.compare').scrollIntoView()");
+        b.screenshot(&shots.join("recluster-phone-dark.png"), 390, 844, true);
+        drop(b);
+        drop(server);
+        (engines, panel)
+    })
+    .await
+    .expect("browser thread");
+    assert_eq!(panel["heading"], "Compared with the configured settings");
+    assert_eq!(panel["visible"], json!(true));
+    let counts = panel["counts"].as_str().unwrap();
+    assert!(counts.contains("37 results → 34"), "{counts}");
+    assert!(counts.contains("2 joined"), "{counts}");
+    assert_eq!(
+        panel["heads"],
+        json!([
+            "joined 2 results joined the group of “JavaScript Tutorial - W3Schools”",
+            "joined 1 result joined the group of “Tutorial JavaScript Modern”"
+        ]),
+        "{panel}"
+    );
+    assert_eq!(
+        panel["moved"],
+        json!(["bing #10", "brave #18", "ecosia #6"])
+    );
+    drop((engines, dir));
 }
 
 /// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).

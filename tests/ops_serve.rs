@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use metasift::cache::Cache;
 use metasift::config::Config;
 use metasift::health::{Health, HealthPolicy};
 use metasift::model::FailureKind;
@@ -309,6 +310,117 @@ async fn every_answer_carries_security_headers() {
         assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{uri}");
         assert_eq!(headers[header::REFERRER_POLICY], "no-referrer", "{uri}");
     }
+}
+
+// ---- cached engine answers, re-fused under other dedup settings (issue #6) --
+
+/// A searcher with a memory cache of `ttl` over one switchable engine.
+fn cached_app(engine: &Switchable, cache: Cache) -> axum::Router {
+    let config = config(&[("e", engine.base())], "[limits]\nper_minute = 0\n");
+    web::router(AppState::new(
+        Searcher::from_config(config).unwrap().with_cache(cache),
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_fused_from_cached_answers_expires_with_them() {
+    let e = Switchable::spawn("e").await;
+    let app = cached_app(&e, Cache::memory(Duration::from_secs(2), 16 << 20));
+    assert_eq!(
+        get(&app, "/search?q=ttl&format=json").await.0,
+        StatusCode::OK
+    );
+    assert_eq!(e.hits(), 1);
+
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // `explain=1` is another page of the same answers (no comparison: the
+    // settings are the configured ones).
+    get(&app, "/search?q=ttl&format=json&explain=1").await;
+    assert_eq!(e.hits(), 1, "fused again from the cached answers");
+    get(&app, "/search?q=ttl&format=json&explain=1").await;
+    assert_eq!(e.hits(), 1, "and that page is cached");
+    let (status, _, body) = get(&app, "/search?q=ttl&format=json&os2=0.6").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(e.hits(), 1, "compared on the cached answers");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["comparison"]["requested"]["os2"], 0.6, "{v}");
+
+    // 2.4 s after the fan-out its answers are gone, and so is the page
+    // fused from them at 1.2 s (kept for what the answers had left, not
+    // for a TTL of its own).
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    get(&app, "/search?q=ttl&format=json&explain=1").await;
+    assert_eq!(e.hits(), 2, "nothing outlives the TTL of its fan-out");
+    let (_, _, metrics) = get(&app, "/metrics").await;
+    for line in [
+        "metasift_searches_total 5",
+        "metasift_cache_hits_total 3",
+        "metasift_cache_misses_total 2",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line}: {metrics}");
+    }
+}
+
+#[tokio::test]
+async fn answers_of_an_outage_are_not_cached() {
+    let e = Switchable::spawn("e").await;
+    e.set(503);
+    let app = cached_app(&e, Cache::memory(Duration::from_secs(60), 16 << 20));
+    get(&app, "/search?q=down").await;
+    get(&app, "/search?q=down&os2=0.6").await;
+    assert_eq!(e.hits(), 2, "an engine failure is asked again");
+    e.set(200);
+    get(&app, "/search?q=down&method=none").await;
+    get(&app, "/search?q=down&os2=0.6").await;
+    assert_eq!(e.hits(), 3, "an answer is remembered");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cached_answers_are_shared_through_redis_as_json_with_the_ttl() {
+    let Some(redis) = redis_support::RedisServer::start("cached_answers_through_redis") else {
+        return;
+    };
+    let e = Switchable::spawn("e").await;
+    let cache = || Cache::redis(&redis.url(), Duration::from_secs(30)).unwrap();
+    // Two searchers, as two processes on one Redis.
+    let one = cached_app(&e, cache());
+    let two = cached_app(&e, cache());
+    assert_eq!(
+        get(&one, "/search?q=shared+answers").await.0,
+        StatusCode::OK
+    );
+    let (status, _, page) = get(&two, "/search?q=shared+answers&os2=0.3&os1=0.2").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(e.hits(), 1, "the other process re-fused the stored answers");
+    assert!(
+        page.contains("Compared with the configured settings"),
+        "{page}"
+    );
+    assert!(page.contains(" · cached"));
+
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg("metasift:answers:v1:*")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let ttl_ms: i64 = redis::cmd("PTTL")
+        .arg(&keys[0])
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert!((1..=30_000).contains(&ttl_ms), "{ttl_ms}");
+    let json: Vec<u8> = redis::cmd("GET")
+        .arg(&keys[0])
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let stored: metasift::search::Gathered = serde_json::from_slice(&json).unwrap();
+    assert_eq!(stored.answers.len(), 1);
+    assert_eq!(stored.answers[0].results.len(), 5);
+    assert_eq!(stored.reports[0].engine, "e");
 }
 
 fn temp_dir(tag: &str) -> PathBuf {

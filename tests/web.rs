@@ -751,3 +751,213 @@ fn web_engines() -> metasift::config::Config {
     metasift::config::Config::load(std::path::Path::new(path))
         .expect("tests/data/web_engines.toml loads")
 }
+
+// ---- re-clustering the cached answers (issue #6) ----------------------------
+
+/// The six engines of `examples/loopback_engines.rs` with their saved
+/// `javascript tutorial` pages of 2026, through the shipped presets.
+const JS_PAGES: [(&str, &str); 6] = [
+    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
+    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
+    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
+    (
+        "startpage",
+        "startpage/wsmcp2026_javascript-tutorial_http.html",
+    ),
+    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
+    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
+];
+
+/// An app over the shipped presets pointed at loopback servers answering
+/// `JS_PAGES`, with an in-memory cache (as `metasift serve` has).
+async fn js_engines() -> (axum::Router, Vec<LoopbackEngine>) {
+    let mut config = support::shipped_config();
+    let names: Vec<&str> = JS_PAGES.iter().map(|(n, _)| *n).collect();
+    support::keep_only(&mut config, &names);
+    let mut engines = Vec::new();
+    for (name, page) in JS_PAGES {
+        let engine = LoopbackEngine::spawn(Behavior::fixture(page)).await;
+        support::point_at(&mut config, name, &engine.base_url());
+        engines.push(engine);
+    }
+    config.limits.per_minute = 0;
+    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
+        metasift::cache::Cache::memory(std::time::Duration::from_secs(60), 16 << 20),
+    );
+    (web::router(AppState::new(searcher)), engines)
+}
+
+fn asked(engines: &[LoopbackEngine]) -> Vec<usize> {
+    engines.iter().map(LoopbackEngine::requests).collect()
+}
+
+/// Titles and `engine #position` of a change's members, kept one first.
+fn members(change: &serde_json::Value) -> Vec<String> {
+    change["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| format!("{} #{}", m["engine"].as_str().unwrap(), m["position"]))
+        .collect()
+}
+
+/// The HTML of the "compared with the configured settings" panel.
+fn compare_panel(html: &str) -> &str {
+    let start = html
+        .find("<section class=\"compare\"")
+        .expect("the page has the comparison panel");
+    let end = start + html[start..].find("</section>").unwrap() + "</section>".len();
+    &html[start..end]
+}
+
+#[tokio::test]
+async fn other_settings_recluster_the_cached_answers_and_name_what_changed() {
+    let (app, engines) = js_engines().await;
+    let q = q("javascript tutorial");
+
+    // The configured settings: one fan-out, no comparison.
+    let plain = json_of(app.clone(), &format!("/search?format=json&q={q}")).await;
+    assert_eq!(asked(&engines), [1; 6]);
+    assert!(
+        plain.get("comparison").is_none(),
+        "only when settings differ"
+    );
+    let (_, html) = get_from(&app, &format!("/search?q={q}")).await;
+    assert!(!html.contains("class=\"compare\""));
+    assert_eq!(asked(&engines), [1; 6], "the page came from the cache");
+
+    // os2 = 0.2 (titles differ): the same answers fused again, no fan-out.
+    // Two groups grow: the W3Schools tutorial (Bing's and Yahoo's first
+    // result, one URL) takes in Bing #10 and Brave #18 (snippet similarity
+    // 0.25), and Ecosia's "Tutorial JavaScript Untuk Pemula" takes in its
+    // own #6 (same title, similarity 0.25 < os1 0.5 before).
+    let (resp, html) = get_from(&app, &format!("/search?q={q}&os2=0.2")).await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(asked(&engines), [1; 6], "re-clustered without asking again");
+    assert!(html.contains(" · cached"), "answers from the cache");
+    let panel = compare_panel(&html);
+    assert!(panel.contains("Configured: <b>feature-code, os1 0.50, os2 0.80</b>"));
+    assert!(panel.contains("This page: <b>feature-code, os1 0.50, os2 0.20</b>"));
+    assert!(panel.contains("<b>37</b> results → <b>34</b>"), "{panel}");
+    assert!(panel.contains("0 formed</span>, <span class=\"count-joined\">2 joined"));
+    assert!(panel.contains("2 results joined the group of “JavaScript Tutorial - W3Schools”"));
+    assert!(panel.contains("<span class=\"engine\">brave #18</span> <span class=\"how\">snippet · similarity 0.25</span>"));
+    assert!(!panel.contains("Groups split"));
+
+    let v = json_of(app.clone(), &format!("/search?format=json&q={q}&os2=0.2")).await;
+    assert_eq!(asked(&engines), [1; 6]);
+    let c = &v["comparison"];
+    assert_eq!(
+        (c["results_before"].as_u64(), c["results_after"].as_u64()),
+        (Some(37), Some(34))
+    );
+    assert_eq!(c["records"], 67);
+    assert_eq!(c["requested"]["os2"], 0.2);
+    assert_eq!(c["configured"]["os2"], 0.8);
+    let formed = c["formed"].as_array().unwrap();
+    assert_eq!(formed.len(), 2, "{c}");
+    assert_eq!(formed[0]["kind"], "joined");
+    assert_eq!(
+        members(&formed[0]),
+        ["bing #1", "yahoo #1", "bing #10", "brave #18"]
+    );
+    assert_eq!(
+        formed[0]["parts"],
+        serde_json::json!([
+            {"members": [0, 1], "group_size": 2},
+            {"members": [2], "group_size": 1},
+            {"members": [3], "group_size": 1}
+        ])
+    );
+    assert_eq!(formed[0]["members"][1]["stage"], "url");
+    assert_eq!(formed[0]["members"][3]["stage"], "snippet");
+    assert_eq!(formed[0]["members"][3]["similarity"], 0.25);
+    assert_eq!(formed[1]["kind"], "joined");
+    assert_eq!(
+        members(&formed[1]),
+        ["ecosia #4", "ecosia #6", "startpage #8"]
+    );
+    assert_eq!(c["split"], serde_json::json!([]));
+    // SearXNG's keys are all still there.
+    for key in [
+        "query",
+        "number_of_results",
+        "results",
+        "unresponsive_engines",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+
+    // URL-only dedup (SearXNG's): Bing's W3Schools pages, folded by their
+    // identical boilerplate snippet (similarity 1.00), come apart.
+    let v = json_of(
+        app.clone(),
+        &format!("/search?format=json&q={q}&method=none"),
+    )
+    .await;
+    assert_eq!(asked(&engines), [1; 6]);
+    let c = &v["comparison"];
+    assert_eq!(
+        (c["results_before"].as_u64(), c["results_after"].as_u64()),
+        (Some(37), Some(40))
+    );
+    let split = c["split"].as_array().unwrap();
+    assert_eq!(split.len(), 2, "{c}");
+    assert_eq!(split[0]["kind"], "left");
+    assert_eq!(
+        members(&split[0]),
+        ["bing #3", "bing #5", "bing #7", "brave #8"]
+    );
+    assert_eq!(
+        split[0]["members"][1]["title"],
+        "JavaScript Syntax - W3Schools"
+    );
+    assert_eq!(split[0]["members"][1]["similarity"], 1.0);
+    assert_eq!(split[1]["kind"], "split");
+    assert_eq!(members(&split[1]), ["bing #4", "bing #9"]);
+    assert_eq!(c["formed"], serde_json::json!([]));
+    assert_eq!(
+        (c["counts"]["split"].as_u64(), c["counts"]["left"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let (_, html) = get_from(&app, &format!("/search?q={q}&method=none")).await;
+    let panel = compare_panel(&html);
+    assert!(panel.contains("Groups split"));
+    assert!(panel.contains("2 results left the group of “JavaScript Introduction - W3Schools”"));
+    assert!(panel.contains("a group of 2 records came apart into 2 places"));
+    assert!(panel.contains("<li class=\"moved\"><span class=\"moved-tag\">left</span> <a href=\"https://www.w3schools.com/js/js_syntax.asp\">JavaScript Syntax - W3Schools</a>"), "{panel}");
+
+    // explain=1 re-fuses the same answers too; another page is a new fan-out.
+    json_of(app.clone(), &format!("/search?format=json&q={q}&explain=1")).await;
+    assert_eq!(asked(&engines), [1; 6]);
+    json_of(
+        app.clone(),
+        &format!("/search?format=json&q={q}&page=2&os2=0.2"),
+    )
+    .await;
+    assert_eq!(asked(&engines), [2; 6], "page 2 is other answers");
+    let (_, metrics) = get_from(&app, "/metrics").await;
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "metasift_cache_misses_total 2"),
+        "{metrics}"
+    );
+}
+
+#[tokio::test]
+async fn the_comparison_panel_snapshot() {
+    let (app, _engines) = js_engines().await;
+    let (_, html) = get_from(
+        &app,
+        &format!("/search?q={}&os1=0.3&os2=0.15", q("javascript tutorial")),
+    )
+    .await;
+    insta::assert_snapshot!("comparison_panel", compare_panel(&html));
+    // The form keeps the search and shows the settings in use.
+    assert!(html.contains("<input type=\"hidden\" name=\"q\" value=\"javascript tutorial\">"));
+    assert!(html.contains(
+        "id=\"os1\" name=\"os1\" type=\"number\" min=\"0\" max=\"1\" step=\"0.05\" value=\"0.30\""
+    ));
+    assert!(html.contains("value=\"0.15\""));
+}

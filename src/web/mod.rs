@@ -39,6 +39,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
 
 pub use error::AppError;
@@ -202,14 +203,34 @@ async fn search(
     if config.server.log_queries {
         tracing::info!(q = %query.text, page = query.page, "search");
     }
-    let Ok(resp) = searcher.try_search(&query, &opts).await else {
-        return Ok(ops::overloaded(params.format));
+    // Settings other than `[dedup]` on a page a person (or a program)
+    // reads: fuse the same answers both ways and say what changed.
+    let compare_with = opts
+        .dedup
+        .clone()
+        .filter(|s| *s != config.dedup && matches!(params.format, Format::Html | Format::Json));
+    let (resp, comparison) = match compare_with {
+        None => match searcher.try_search(&query, &opts).await {
+            Ok(resp) => (resp, None),
+            Err(_) => return Ok(ops::overloaded(params.format)),
+        },
+        Some(requested) => match searcher.try_search_with_answers(&query, &opts).await {
+            Ok((resp, gathered)) => {
+                let comparison =
+                    SettingsComparison::of(&gathered.answers, &config.dedup, &requested);
+                (resp, Some(comparison))
+            }
+            Err(_) => return Ok(ops::overloaded(params.format)),
+        },
     };
 
     let no_store = (header::CACHE_CONTROL, "private, no-store");
     Ok(match params.format {
         Format::Html => {
-            let page = pages::ResultsPage::new(&resp, &params, config);
+            let mut page = pages::ResultsPage::new(&resp, &params, config);
+            if let Some(c) = &comparison {
+                page = page.with_comparison(c);
+            }
             (
                 [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],
                 page.render()?,
@@ -217,7 +238,8 @@ async fn search(
                 .into_response()
         }
         Format::Json => {
-            let answer = json::answer(&resp, params.limit);
+            let mut answer = json::answer(&resp, params.limit);
+            answer.comparison = comparison;
             ([no_store], axum::Json(answer)).into_response()
         }
         Format::Csv => {
