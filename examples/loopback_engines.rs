@@ -19,57 +19,25 @@ use std::time::Duration;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-/// Name, saved page (under `shared/data/serp/`) and `[engine.parse]` table.
-const ENGINES: [(&str, &str, &str); 6] = [
-    (
-        "bing",
-        "bing/wsmcp2026_javascript-tutorial_http.html",
-        r##"results = "#b_results > li.b_algo"
-title = "h2"
-url = "h2 a@href"
-snippet = ".b_caption p || .b_lineclamp2 || .b_lineclamp3 || .b_lineclamp4 || .b_algoSlug || .b_paractl || .b_dList""##,
-    ),
-    (
-        "brave",
-        "brave/wsmcp2026_javascript-tutorial.html",
-        r##"results = "div.snippet[data-type=\"web\"]"
-title = ".search-snippet-title || .title"
-url = "a@href"
-snippet = ".generic-snippet .content || .video-snippet .content .line-clamp-2 || .snippet-description""##,
-    ),
-    (
-        "mojeek",
-        "mojeek/wsmcp2026_javascript-tutorial.html",
-        r##"results = "ul.results-standard > li"
-title = "h2 a.title || h2"
-url = "h2 a.title@href || a.ob@href"
-snippet = "p.s""##,
-    ),
+/// Name of the shipped preset (`engines.toml`) and its saved page (under
+/// `shared/data/serp/`).
+const ENGINES: [(&str, &str); 6] = [
+    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
+    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
+    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
     (
         "startpage",
         "startpage/wsmcp2026_javascript-tutorial_http.html",
-        r##"results = "div.result"
-title = "a.result-title h2 || a.result-title || h3"
-url = "a.result-title@href || a.w-gl__result-url@href || a@href"
-snippet = "p.description || p.w-gl__description""##,
     ),
-    (
-        "yahoo",
-        "yahoo/wsmcp2026_javascript-tutorial.html",
-        r##"results = "div.algo-sr, #web div.res"
-title = "h3.title || h3"
-url = ".compTitle a@href || h3 a@href"
-snippet = ".compText || .abstr""##,
-    ),
-    (
-        "ecosia",
-        "ecosia/wsmcp2026_javascript-tutorial.html",
-        r##"results = "[data-test-id=\"organic-result\"]"
-title = ".result-title__heading || .result__title"
-url = "a.result__link@href || a@href"
-snippet = ".web-result__description || .result__description""##,
-    ),
+    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
+    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
 ];
+
+/// The `[[engine]]` tables written for `metasift serve`.
+#[derive(serde::Serialize)]
+struct Engines {
+    engine: Vec<metasift::config::EngineConfig>,
+}
 
 struct Args {
     out: PathBuf,
@@ -107,7 +75,12 @@ fn args() -> Result<Args, String> {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = args()?;
     let mut toml = format!("{}\n", args.extra.replace("\\n", "\n"));
-    for (name, page, parse) in ENGINES {
+    let shipped = metasift::config::Config::load(&PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engines.toml"
+    )))?;
+    let mut engines = Engines { engine: Vec::new() };
+    for (name, page) in ENGINES {
         let path = args.data.join(page);
         let body = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let body = axum::body::Bytes::from(body);
@@ -123,10 +96,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        toml.push_str(&format!(
-            "[[engine]]\nname = \"{name}\"\nkind = \"html\"\nurl = \"http://{addr}/search?q={{query}}&p={{page}}\"\ntimeout_ms = 3000\n[engine.parse]\n{parse}\n\n"
-        ));
+        // The shipped preset as it is (selectors and block / no-results
+        // markers), pointed at the loopback engine.
+        let mut preset = shipped
+            .engines
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or(format!("no preset {name:?} in engines.toml"))?
+            .clone();
+        preset.url = format!("http://{addr}/search?q={{query}}&p={{page}}");
+        preset.timeout_ms = 3000;
+        preset.enabled = true;
+        engines.engine.push(preset);
     }
+    toml.push_str(&toml::to_string(&engines)?);
     std::fs::write(&args.out, toml)?;
     println!("ready");
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;

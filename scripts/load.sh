@@ -7,7 +7,9 @@
 # wrk measures:
 #   1. cached searches (one query, repeated): requests/s, p50/p99;
 #   2. uncached searches (every request a new query, so every one parses all
-#      six pages): requests/s, p50/p99, and the server's memory every 5 s;
+#      six pages): requests/s, p50/p99, the server's memory every 5 s, and the
+#      CPU time the server (and the engines) spent per search — the figure
+#      that stays comparable when other work shares the machine;
 #   3. overload: ten times the uncached connections; every answer must be
 #      200/429/503 (no socket errors), and memory must stay bounded.
 # Prints a summary at the end. Bounded: every step has a fixed duration.
@@ -28,6 +30,8 @@ MEMORY_MB=${MEMORY_MB:-16}
 TARGET=${CARGO_TARGET_DIR:-target}
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+# Other work on the machine skews every figure: printed with the summary.
+load_start=$(cut -d' ' -f1 /proc/loadavg)
 
 echo "== building (release)"
 cargo build --release --quiet --bin metasift --example loopback_engines
@@ -87,6 +91,10 @@ end
 LUA
 
 mem() { awk -v k="$1" '$1 == k":" {print $2}' "/proc/$server/status"; }
+# CPU time (utime + stime, in clock ticks) of a process so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+ticks_per_s=$(getconf CLK_TCK)
+engines_pid=${pids[0]}
 summary() { # file label
   local rps p50 p99 errs
   rps=$(awk '/^Requests\/sec/ {print $2}' "$1")
@@ -113,9 +121,20 @@ echo "== 2. uncached: a new query per request, $CONNS connections, ${DURATION}s"
   done
 ) >"$work/rss.txt" &
 sampler=$!
+server_cpu0=$(cpu_ticks "$server")
+engines_cpu0=$(cpu_ticks "$engines_pid")
 LOAD_PREFIX=u wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency -s "$work/distinct.lua" "$base" \
   | tee "$work/uncached.txt"
+server_cpu1=$(cpu_ticks "$server")
+engines_cpu1=$(cpu_ticks "$engines_pid")
+load_uncached=$(cut -d' ' -f1 /proc/loadavg)
 wait "$sampler" || true
+# CPU per uncached search: steadier than requests/s on a shared machine.
+uncached_n=$(awk '/requests in/ {print $1}' "$work/uncached.txt")
+cpu_per_search() { # ticks0 ticks1
+  awk -v a="$1" -v b="$2" -v n="$uncached_n" -v hz="$ticks_per_s" \
+    'BEGIN { if (n > 0) printf "%.2f", (b - a) * 1000 / hz / n; else print "?" }'
+}
 
 echo "== 3. overload: $((CONNS * 10)) connections of new queries, ${DURATION}s"
 LOAD_PREFIX=o wrk -t"$THREADS" -c$((CONNS * 10)) -d"${DURATION}s" --latency -s "$work/distinct.lua" "$base" \
@@ -125,10 +144,11 @@ curl -fsS "$base/metrics" | grep -E '^metasift_(searches|cache_hits|cache_misses
   >"$work/metrics.txt" || true
 
 echo
-echo "== summary ($(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ))"
+echo "== summary ($(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ); load average at start $load_start, after the uncached phase $load_uncached, now $(cut -d' ' -f1-3 /proc/loadavg))"
 summary "$work/cached.txt" cached
 summary "$work/uncached.txt" uncached
 summary "$work/overload.txt" overload
+echo "uncached CPU per search: server $(cpu_per_search "$server_cpu0" "$server_cpu1") ms, loopback engines $(cpu_per_search "$engines_cpu0" "$engines_cpu1") ms ($uncached_n searches)"
 echo "overload statuses: $(grep '^status' "$work/overload.txt" | tr '\n' ' ')"
 echo "server VmRSS every 5 s during uncached (kB): $(cat "$work/rss.txt")"
 echo "server VmRSS after overload: $(mem VmRSS) kB; peak VmHWM: $(mem VmHWM) kB"

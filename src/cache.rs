@@ -19,8 +19,7 @@
 //!   (`[cache] memory_mb`), so ten thousand distinct queries cannot grow the
 //!   process without bound.
 //! - `redis`: values are JSON, written with `SET key value PX ms`, so
-//!   several processes share one cache. Redis
-//!   going away never fails a search: every call has a short timeout, a
+//!   several processes share one cache. Redis going away never fails a search: every call has a short timeout, a
 //!   failure counts as a miss (or a skipped write), one warning is logged at
 //!   most every [`WARN_EVERY`], and the connection manager reconnects when
 //!   Redis is back.
@@ -119,47 +118,8 @@ pub(crate) fn redis_manager(url: &str) -> Result<redis::aio::ConnectionManager, 
     redis::aio::ConnectionManager::new_lazy_with_config(client, config)
 }
 
-/// Everything that changes a search's answer, in a stable order.
-#[derive(Serialize)]
-struct KeyParts<'a> {
-    text: &'a str,
-    page: u32,
-    lang: Option<&'a str>,
-    engines: Vec<&'a str>,
-    categories: Vec<&'a str>,
-    time_range: Option<&'a str>,
-    safesearch: Option<u8>,
-    dedup: &'a dedup::Settings,
-    explain: bool,
-}
-
-/// The cache key of a search: `metasift:v1:` and a 128-bit hash of every
-/// part that changes the answer. Engine and category lists are sorted and
-/// deduplicated first, since their order does not change the answer.
-pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> String {
-    fn sorted(v: &[String]) -> Vec<&str> {
-        let mut v: Vec<&str> = v.iter().map(String::as_str).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-    let parts = KeyParts {
-        text: &query.text,
-        page: query.page,
-        lang: query.lang.as_deref(),
-        engines: sorted(&query.engines),
-        categories: sorted(&query.categories),
-        time_range: query.time_range.as_deref(),
-        safesearch: query.safesearch,
-        dedup: settings,
-        explain,
-    };
-    let json = serde_json::to_vec(&parts).unwrap_or_default();
-    format!("metasift:v1:{:032x}", xxhash_rust::xxh3::xxh3_128(&json))
-}
-
 /// The query's part of a key: what changes which engines are asked and
-/// what they answer.
+/// what they answer, in a stable order.
 #[derive(Serialize)]
 struct AnswerParts<'a> {
     text: &'a str,
@@ -171,26 +131,54 @@ struct AnswerParts<'a> {
     safesearch: Option<u8>,
 }
 
+impl<'a> AnswerParts<'a> {
+    /// Engine and category lists are sorted and deduplicated, since their
+    /// order does not change the answer.
+    fn of(query: &'a Query) -> Self {
+        fn sorted(v: &[String]) -> Vec<&str> {
+            let mut v: Vec<&str> = v.iter().map(String::as_str).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        AnswerParts {
+            text: &query.text,
+            page: query.page,
+            lang: query.lang.as_deref(),
+            engines: sorted(&query.engines),
+            categories: sorted(&query.categories),
+            time_range: query.time_range.as_deref(),
+            safesearch: query.safesearch,
+        }
+    }
+}
+
+/// Everything that changes a fused page.
+#[derive(Serialize)]
+struct KeyParts<'a> {
+    #[serde(flatten)]
+    query: AnswerParts<'a>,
+    dedup: &'a dedup::Settings,
+    explain: bool,
+}
+
+/// The cache key of a search: `metasift:v1:` and a 128-bit hash of every
+/// part that changes the fused page.
+pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> String {
+    let parts = KeyParts {
+        query: AnswerParts::of(query),
+        dedup: settings,
+        explain,
+    };
+    let json = serde_json::to_vec(&parts).unwrap_or_default();
+    format!("metasift:v1:{:032x}", xxhash_rust::xxh3::xxh3_128(&json))
+}
+
 /// The cache key of the engine answers to a query: `metasift:answers:v1:`
 /// and a 128-bit hash of [`cache_key`]'s parts without the dedup settings
 /// and `explain`, which only change how the answers are fused.
 pub fn answers_key(query: &Query) -> String {
-    fn sorted(v: &[String]) -> Vec<&str> {
-        let mut v: Vec<&str> = v.iter().map(String::as_str).collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-    let parts = AnswerParts {
-        text: &query.text,
-        page: query.page,
-        lang: query.lang.as_deref(),
-        engines: sorted(&query.engines),
-        categories: sorted(&query.categories),
-        time_range: query.time_range.as_deref(),
-        safesearch: query.safesearch,
-    };
-    let json = serde_json::to_vec(&parts).unwrap_or_default();
+    let json = serde_json::to_vec(&AnswerParts::of(query)).unwrap_or_default();
     format!(
         "metasift:answers:v1:{:032x}",
         xxhash_rust::xxh3::xxh3_128(&json)
@@ -676,6 +664,46 @@ mod tests {
             ..dedup::Settings::default()
         };
         assert_ne!(k, cache_key(&q, &s2, false));
+    }
+
+    #[test]
+    fn answers_key_ignores_the_dedup_settings_only() {
+        let q = Query {
+            text: "rust".into(),
+            page: 1,
+            engines: vec!["b".into(), "a".into()],
+            ..Query::default()
+        };
+        let k = answers_key(&q);
+        assert!(k.starts_with("metasift:answers:v1:"));
+        assert_ne!(k, cache_key(&q, &dedup::Settings::default(), false));
+        let mut same = q.clone();
+        same.engines = vec!["a".into(), "b".into()];
+        assert_eq!(k, answers_key(&same));
+        for other in [
+            Query {
+                page: 2,
+                ..q.clone()
+            },
+            Query {
+                lang: Some("de".into()),
+                ..q.clone()
+            },
+            Query {
+                safesearch: Some(1),
+                ..q.clone()
+            },
+            Query {
+                time_range: Some("day".into()),
+                ..q.clone()
+            },
+            Query {
+                categories: vec!["news".into()],
+                ..q.clone()
+            },
+        ] {
+            assert_ne!(k, answers_key(&other), "{other:?}");
+        }
     }
 
     #[test]

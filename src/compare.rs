@@ -504,6 +504,59 @@ mod tests {
         assert!(compare(&[], &[]).is_unchanged());
     }
 
+    /// Fused lists of records `(engine e{i % 3}, position i)` grouped by
+    /// `labels` (records with one label form one group, first met kept).
+    fn grouped(labels: &[u8]) -> Vec<MergedResult> {
+        let mut order: Vec<u8> = Vec::new();
+        for &l in labels {
+            if !order.contains(&l) {
+                order.push(l);
+            }
+        }
+        let id = |i: usize| (format!("e{}", i % 3), i as u32 + 1);
+        order
+            .iter()
+            .map(|&l| {
+                let mut members = (0..labels.len()).filter(|&i| labels[i] == l).map(id);
+                let (ke, kp) = members.next().unwrap_or(("e0".into(), 0));
+                let dups: Vec<(String, u32)> = members.collect();
+                let dups: Vec<(&str, u32)> = dups.iter().map(|(e, p)| (e.as_str(), *p)).collect();
+                group((&ke, kp), &dups)
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Any two groupings of the same records: the counting identity
+        /// holds, swapping the lists swaps formed and split (joined ↔
+        /// left), and a list compared with itself is unchanged.
+        #[test]
+        fn any_two_groupings(pairs in proptest::collection::vec((0u8..6, 0u8..6), 0..24)) {
+            let (a, b): (Vec<u8>, Vec<u8>) = pairs.into_iter().unzip();
+            let (before, after) = (grouped(&a), grouped(&b));
+            let c = compare(&before, &after);
+            proptest::prop_assert_eq!(c.records, a.len());
+            let extra = |v: &[GroupChange]| v.iter().map(|g| g.parts.len() - 1).sum::<usize>();
+            proptest::prop_assert_eq!(
+                c.results_after + extra(&c.formed),
+                c.results_before + extra(&c.split)
+            );
+            let r = compare(&after, &before);
+            proptest::prop_assert_eq!(r.formed.len(), c.split.len());
+            proptest::prop_assert_eq!(r.split.len(), c.formed.len());
+            for (x, y) in c.formed.iter().zip(&r.split) {
+                proptest::prop_assert_eq!(&x.members, &y.members);
+                proptest::prop_assert_eq!(&x.parts, &y.parts);
+                let swapped = match x.kind {
+                    ChangeKind::Joined => ChangeKind::Left,
+                    _ => ChangeKind::Split,
+                };
+                proptest::prop_assert_eq!(y.kind, swapped);
+            }
+            proptest::prop_assert!(compare(&before, &before).is_unchanged());
+        }
+    }
+
     /// The counting identity of the module docs, on fusions of synthetic
     /// answers under every method and a sweep of `os2`.
     #[test]

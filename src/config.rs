@@ -54,6 +54,8 @@ pub struct Config {
     pub cache: CacheConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
     pub limits: crate::limit::LimitsConfig,
+    /// `[health]`: when failing engines are suspended, and for how long.
+    pub health: crate::health::HealthConfig,
     /// `[lab]`: the researcher's bench at `/lab`.
     pub lab: LabConfig,
     /// `[[engine]]`
@@ -179,6 +181,12 @@ pub enum OneOrMany {
 }
 
 impl OneOrMany {
+    /// Whether it is absent (then it is not written out: an untagged unit
+    /// variant has no TOML or JSON form).
+    pub fn is_none(&self) -> bool {
+        matches!(self, OneOrMany::None)
+    }
+
     /// The values as a slice-like vector.
     pub fn to_vec(&self) -> Vec<String> {
         match self {
@@ -233,7 +241,7 @@ pub struct EngineConfig {
     #[serde(default = "default_true")]
     pub enabled: bool,
     /// `!shortcut` names.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "OneOrMany::is_none")]
     pub shortcut: OneOrMany,
     /// Categories (`general`, `news`, …).
     #[serde(default = "default_categories")]
@@ -447,6 +455,20 @@ impl Config {
         }
         for (key, message) in self.limits.problems() {
             out.push(Problem::at(&[&["limits", key], &["limits"]], message));
+        }
+        for (key, message) in self.health.problems() {
+            // `max_backoff_s` may be wrong because of a backoff the file
+            // sets while it keeps the default: point at what is written.
+            out.push(Problem::at(
+                &[
+                    &["health", key],
+                    &["health", "max_backoff_s"],
+                    &["health", "backoff_s"],
+                    &["health", "blocked_backoff_s"],
+                    &["health"],
+                ],
+                message,
+            ));
         }
         let mut names: BTreeMap<&str, usize> = BTreeMap::new();
         let mut shortcuts: BTreeMap<String, usize> = BTreeMap::new();

@@ -20,6 +20,10 @@
 //! cumulative fixed buckets ([`LATENCY_BUCKETS_MS`]) feed the Prometheus
 //! histogram, which must never forget.
 //!
+//! The numbers are the admin's: `[health]` in `engines.toml`
+//! ([`HealthConfig`]; a reload applies new values to the running book, and
+//! the counts carry over).
+//!
 //! All logic takes the time as an argument (`SystemTime`, which is also what
 //! `/stats` shows), so it is tested without sleeping. [`Health`] is a cheap,
 //! thread-safe handle; its lock is never held across an `.await`.
@@ -30,9 +34,100 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::{EngineReport, FailureKind};
+
+/// The `[health]` table of `engines.toml`: when a failing engine is
+/// suspended and for how long. The defaults are [`HealthPolicy::default`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HealthConfig {
+    /// Consecutive ordinary failures (timeouts, network, HTTP 4xx/5xx,
+    /// parse, too large) before the first suspension.
+    pub failures_before_suspend: u32,
+    /// The first suspension after them, in seconds; doubles with every
+    /// further failure in a row.
+    pub backoff_s: u64,
+    /// The first suspension after a block (CAPTCHA, bot check) or an HTTP
+    /// 429, in seconds: these suspend at the first occurrence.
+    pub blocked_backoff_s: u64,
+    /// The longest suspension, in seconds.
+    pub max_backoff_s: u64,
+    /// How many recent outcomes the reliability is computed over.
+    pub reliability_window: usize,
+}
+
+impl Default for HealthConfig {
+    fn default() -> Self {
+        let p = HealthPolicy::default();
+        HealthConfig {
+            failures_before_suspend: p.failures_before_suspend,
+            backoff_s: p.base_backoff.as_secs(),
+            blocked_backoff_s: p.blocked_backoff.as_secs(),
+            max_backoff_s: p.max_backoff.as_secs(),
+            reliability_window: p.window,
+        }
+    }
+}
+
+impl HealthConfig {
+    /// The policy these settings describe.
+    pub fn policy(&self) -> HealthPolicy {
+        HealthPolicy {
+            failures_before_suspend: self.failures_before_suspend,
+            base_backoff: Duration::from_secs(self.backoff_s),
+            max_backoff: Duration::from_secs(self.max_backoff_s),
+            blocked_backoff: Duration::from_secs(self.blocked_backoff_s),
+            window: self.reliability_window,
+        }
+    }
+
+    /// Values that parse but cannot work, as `(key, message)`.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if self.failures_before_suspend == 0 {
+            out.push((
+                "failures_before_suspend",
+                "health.failures_before_suspend: must be at least 1".to_string(),
+            ));
+        }
+        // A day is far beyond any sensible backoff; more is a typo (ms for s).
+        const DAY: u64 = 86_400;
+        for (key, v) in [
+            ("backoff_s", self.backoff_s),
+            ("blocked_backoff_s", self.blocked_backoff_s),
+            ("max_backoff_s", self.max_backoff_s),
+        ] {
+            if !(1..=DAY).contains(&v) {
+                out.push((
+                    key,
+                    format!("health.{key}: must be 1 to {DAY} seconds, got {v}"),
+                ));
+            }
+        }
+        // Judged only between valid values, so one typo is one error.
+        if out.is_empty() && self.max_backoff_s < self.backoff_s.max(self.blocked_backoff_s) {
+            out.push((
+                "max_backoff_s",
+                format!(
+                    "health.max_backoff_s: {} is shorter than backoff_s ({}) or blocked_backoff_s ({})",
+                    self.max_backoff_s, self.backoff_s, self.blocked_backoff_s
+                ),
+            ));
+        }
+        if !(1..=10_000).contains(&self.reliability_window) {
+            out.push((
+                "reliability_window",
+                format!(
+                    "health.reliability_window: must be 1 to 10000, got {}",
+                    self.reliability_window
+                ),
+            ));
+        }
+        out
+    }
+}
 
 /// Upper bounds (ms) of the latency histogram buckets; `+Inf` is implied.
 pub const LATENCY_BUCKETS_MS: [u64; 11] =
@@ -279,7 +374,8 @@ impl Counters {
 
 #[derive(Debug)]
 struct Inner {
-    policy: HealthPolicy,
+    /// Replaced by a reload; read once per recorded outcome.
+    policy: std::sync::RwLock<HealthPolicy>,
     engines: Mutex<BTreeMap<String, EngineState>>,
     counters: Counters,
     started: SystemTime,
@@ -302,7 +398,7 @@ impl Health {
     pub fn new(policy: HealthPolicy) -> Self {
         Health {
             inner: Arc::new(Inner {
-                policy,
+                policy: std::sync::RwLock::new(policy),
                 engines: Mutex::new(BTreeMap::new()),
                 counters: Counters::default(),
                 started: SystemTime::now(),
@@ -311,8 +407,18 @@ impl Health {
     }
 
     /// The policy in force.
-    pub fn policy(&self) -> &HealthPolicy {
-        &self.inner.policy
+    pub fn policy(&self) -> HealthPolicy {
+        self.inner
+            .policy
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Applies a new policy (a reload): counts, failure streaks and running
+    /// suspensions stay; the next failures are judged by the new numbers.
+    pub fn set_policy(&self, policy: HealthPolicy) {
+        *self.inner.policy.write().unwrap_or_else(|p| p.into_inner()) = policy;
     }
 
     /// Process-wide counters.
@@ -352,11 +458,11 @@ impl Health {
     /// Records one outcome of `engine` at `now`. A `Suspended` outcome counts
     /// as skipped, not as a request or a failure.
     pub fn record(&self, engine: &str, outcome: Outcome, now: SystemTime) {
-        let policy = &self.inner.policy;
+        let policy = self.policy();
         self.lock()
             .entry(engine.to_string())
             .or_insert_with(EngineState::new)
-            .record(policy, outcome, now);
+            .record(&policy, outcome, now);
     }
 
     /// Records every engine report of one search at `now`.

@@ -14,6 +14,12 @@
 //! JSON requests an hour — while a script hammering the server is slowed
 //! to one search a second.
 //!
+//! `/autocomplete` has a limiter of its own (`autocomplete_per_minute`,
+//! `autocomplete_burst`: 300 a minute, 30 at once by default), because a
+//! browser asks on every keystroke: typing must never eat the search budget,
+//! while a script cannot turn the server into a free proxy for the
+//! suggestion engine either.
+//!
 //! With `[cache] backend = "redis"` the TAT lives in Redis, updated by one
 //! Lua script using Redis's own clock, so every process behind a load
 //! balancer shares one limit. When Redis is unreachable each process falls
@@ -46,6 +52,11 @@ pub struct LimitsConfig {
     /// Take the client from the first `X-Forwarded-For` hop (only behind a
     /// proxy that sets it; otherwise clients could pick their own address).
     pub trust_forwarded: bool,
+    /// `/autocomplete` requests per minute per client, a budget of its own
+    /// (a browser asks on every keystroke); 0 turns that limit off.
+    pub autocomplete_per_minute: u32,
+    /// `/autocomplete` requests a client may make at once.
+    pub autocomplete_burst: u32,
 }
 
 impl Default for LimitsConfig {
@@ -55,11 +66,22 @@ impl Default for LimitsConfig {
             burst: 20,
             max_in_flight: 64,
             trust_forwarded: false,
+            autocomplete_per_minute: 300,
+            autocomplete_burst: 30,
         }
     }
 }
 
 impl LimitsConfig {
+    /// The limits `/autocomplete` runs under: its own rate and burst.
+    pub fn autocomplete(&self) -> LimitsConfig {
+        LimitsConfig {
+            per_minute: self.autocomplete_per_minute,
+            burst: self.autocomplete_burst,
+            ..self.clone()
+        }
+    }
+
     /// `T`, the time one search "costs"; `None` when the limit is off.
     pub fn emission_interval(&self) -> Option<Duration> {
         (self.per_minute > 0).then(|| Duration::from_secs(60) / self.per_minute)
@@ -80,6 +102,22 @@ impl LimitsConfig {
                 format!(
                     "limits.per_minute: at most 60000 (0 turns the limit off), got {}",
                     self.per_minute
+                ),
+            ));
+        }
+        if self.autocomplete_per_minute > 0 && self.autocomplete_burst == 0 {
+            out.push((
+                "autocomplete_burst",
+                "limits.autocomplete_burst: must be at least 1 when autocomplete_per_minute is set"
+                    .to_string(),
+            ));
+        }
+        if self.autocomplete_per_minute > 60_000 {
+            out.push((
+                "autocomplete_per_minute",
+                format!(
+                    "limits.autocomplete_per_minute: at most 60000 (0 turns the limit off), got {}",
+                    self.autocomplete_per_minute
                 ),
             ));
         }
@@ -216,6 +254,8 @@ pub struct RateLimiter {
 
 struct LimiterInner {
     config: LimitsConfig,
+    /// Redis keys are `metasift:rl:{scope}{client}`.
+    scope: &'static str,
     local: LocalLimiter,
     redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
     warn: crate::cache::WarnGate,
@@ -233,29 +273,44 @@ impl std::fmt::Debug for RateLimiter {
 impl RateLimiter {
     /// An in-memory limiter.
     pub fn local(config: &LimitsConfig) -> Self {
-        RateLimiter {
-            inner: Arc::new(LimiterInner {
-                config: config.clone(),
-                local: LocalLimiter::new(config),
-                redis: None,
-                warn: crate::cache::WarnGate::default(),
-            }),
-        }
+        RateLimiter::build(config, None, "")
     }
 
     /// A limiter shared through the Redis at `url` (connected lazily; an
     /// unreachable Redis falls back to the local limiter). Fails only on a
     /// malformed URL.
     pub fn redis(config: &LimitsConfig, url: &str) -> Result<Self, redis::RedisError> {
-        let manager = crate::cache::redis_manager(url)?;
-        Ok(RateLimiter {
+        Ok(RateLimiter::build(
+            config,
+            Some(crate::cache::redis_manager(url)?),
+            "",
+        ))
+    }
+
+    /// The `/autocomplete` limiter: `config.autocomplete()`'s budget, in
+    /// Redis (under keys of its own) when `redis_url` is given.
+    pub fn autocomplete(
+        config: &LimitsConfig,
+        redis_url: Option<&str>,
+    ) -> Result<Self, redis::RedisError> {
+        let manager = redis_url.map(crate::cache::redis_manager).transpose()?;
+        Ok(RateLimiter::build(&config.autocomplete(), manager, "ac:"))
+    }
+
+    fn build(
+        config: &LimitsConfig,
+        manager: Option<redis::aio::ConnectionManager>,
+        scope: &'static str,
+    ) -> Self {
+        RateLimiter {
             inner: Arc::new(LimiterInner {
                 config: config.clone(),
+                scope,
                 local: LocalLimiter::new(config),
-                redis: Some((manager, redis::Script::new(GCRA_LUA))),
+                redis: manager.map(|m| (m, redis::Script::new(GCRA_LUA))),
                 warn: crate::cache::WarnGate::default(),
             }),
-        })
+        }
     }
 
     /// The limits in force.
@@ -270,7 +325,7 @@ impl RateLimiter {
         };
         if let Some((manager, script)) = &self.inner.redis {
             let mut conn = manager.clone();
-            let key = format!("metasift:rl:{client}");
+            let key = format!("metasift:rl:{}{client}", self.inner.scope);
             let mut invocation = script.key(&key);
             invocation
                 .arg(u64::try_from(t.as_micros()).unwrap_or(u64::MAX))

@@ -226,20 +226,26 @@ fn serve(
 }
 
 /// SIGHUP re-reads the configuration file, like `POST /admin/reload`.
+/// The handler is installed before this returns (so before `listening on`
+/// is printed): a SIGHUP sent right after start must reload, not kill.
 fn reload_on_sighup(state: metasift::web::AppState) {
     #[cfg(unix)]
-    tokio::spawn(async move {
+    {
         let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
         else {
             return;
         };
-        while hup.recv().await.is_some() {
-            match state.reload().await {
-                Ok(message) => tracing::info!("SIGHUP: {}", message.trim_end()),
-                Err(e) => tracing::warn!("SIGHUP: reload refused, running configuration kept: {e}"),
+        tokio::spawn(async move {
+            while hup.recv().await.is_some() {
+                match state.reload().await {
+                    Ok(message) => tracing::info!("SIGHUP: {}", message.trim_end()),
+                    Err(e) => {
+                        tracing::warn!("SIGHUP: reload refused, running configuration kept: {e}")
+                    }
+                }
             }
-        }
-    });
+        });
+    }
     #[cfg(not(unix))]
     let _ = state;
 }

@@ -126,12 +126,14 @@ impl Inner {
         client: reqwest::Client,
         engines: Vec<Option<Arc<dyn Engine>>>,
     ) -> Inner {
-        let health = Health::default();
+        let health = Health::new(config.health.policy());
         health.register(config.engines.iter().map(|e| e.name.clone()));
         let in_flight = InFlight::new(config.limits.max_in_flight);
+        let shape = (&config.engines, config.server.results_per_page);
+        // Never one tag for every configuration: were the JSON to fail, the
+        // (deterministic: no hash maps) debug form stands in.
         let config_tag = xxhash_rust::xxh3::xxh3_64(
-            &serde_json::to_vec(&(&config.engines, config.server.results_per_page))
-                .unwrap_or_default(),
+            &serde_json::to_vec(&shape).unwrap_or_else(|_| format!("{shape:?}").into_bytes()),
         );
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Inner {
@@ -801,7 +803,7 @@ async fn fetch(
     let slot = parse_slots.acquire_owned().await.ok();
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        let text = crate::engines::decode_body(&raw.body, content_type.as_deref());
+        let text = crate::engines::decode_body_owned(raw.body, content_type.as_deref());
         engine.parse(&text)
     })
     .await
@@ -837,7 +839,10 @@ async fn fetch_raw(
         .iter()
         .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
         .collect();
-    let mut body: Vec<u8> = Vec::new();
+    // Sized once when the engine says how much comes (no regrowth copies
+    // of a megabyte page); never beyond the cap.
+    let expected = response.content_length().unwrap_or(0).min(cap as u64);
+    let mut body: Vec<u8> = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
     let mut stream = response.bytes_stream();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|e| transport_failure(&e))?;
@@ -999,6 +1004,25 @@ mod tests {
         assert!(!is_lang_code(")"));
         assert!(!is_lang_code("e"));
         assert!(!is_lang_code("english"));
+    }
+
+    /// Regression: an engine without a shortcut made the engine tables fail
+    /// to serialize, so every configuration got the same tag and, after a
+    /// reload, searches were answered from the old engines' cached answers
+    /// (`tests/ops_serve.rs` SIGHUP test, flaky once answers were cached).
+    #[test]
+    fn engine_tables_without_shortcuts_get_their_own_cache_tag() {
+        let tag = |name: &str| {
+            let text = format!(
+                "[[engine]]\nname = \"{name}\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/?q={{query}}\"\n"
+            );
+            let config = Config::parse(&text, std::path::Path::new("t.toml")).unwrap();
+            Searcher::new(Arc::new(config), reqwest::Client::new())
+                .inner
+                .config_tag
+        };
+        assert_ne!(tag("a"), tag("b"));
+        assert_eq!(tag("a"), tag("a"), "stable, so processes share entries");
     }
 
     #[test]

@@ -445,6 +445,101 @@ fn limits_table_is_validated_with_its_line() {
     assert_eq!(Config::default().limits, LimitsConfig::default());
 }
 
+#[test]
+fn health_table_is_validated_with_its_line_and_defaults_to_the_policy() {
+    use std::path::Path;
+
+    use metasift::config::{Config, ConfigError};
+    use metasift::health::HealthConfig;
+
+    // The defaults are today's numbers, and the shipped file says them.
+    assert_eq!(HealthConfig::default().policy(), HealthPolicy::default());
+    assert_eq!(Config::default().health, HealthConfig::default());
+    let shipped = Config::load(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/engines.toml"
+    )))
+    .unwrap();
+    assert_eq!(shipped.health, HealthConfig::default());
+    assert_eq!(shipped.limits, LimitsConfig::default());
+
+    let ok = Config::parse(
+        "[health]\nfailures_before_suspend = 5\nbackoff_s = 10\nblocked_backoff_s = 60\n\
+         max_backoff_s = 120\nreliability_window = 20\n",
+        Path::new("ops.toml"),
+    )
+    .unwrap();
+    let p = ok.health.policy();
+    assert_eq!(p.failures_before_suspend, 5);
+    assert_eq!(
+        p.backoff(5, FailureKind::Timeout),
+        Some(Duration::from_secs(10))
+    );
+    assert_eq!(
+        p.backoff(6, FailureKind::Timeout),
+        Some(Duration::from_secs(20))
+    );
+    assert_eq!(
+        p.backoff(1, FailureKind::Blocked),
+        Some(Duration::from_secs(60))
+    );
+    assert_eq!(
+        p.backoff(9, FailureKind::Timeout),
+        Some(Duration::from_secs(120))
+    );
+    assert_eq!(p.window, 20);
+
+    for (text, line, key) in [
+        (
+            "[server]\ndeadline_ms = 900\n\n[health]\nfailures_before_suspend = 0\n",
+            5,
+            "health.failures_before_suspend",
+        ),
+        ("[health]\nbackoff_s = 0\n", 2, "health.backoff_s"),
+        (
+            "[health]\nblocked_backoff_s = 90000\n",
+            2,
+            "health.blocked_backoff_s",
+        ),
+        (
+            "[health]\nbackoff_s = 60\nmax_backoff_s = 30\n",
+            3,
+            "health.max_backoff_s",
+        ),
+        (
+            "[health]\nreliability_window = 0\n",
+            2,
+            "health.reliability_window",
+        ),
+    ] {
+        let err = Config::parse(text, Path::new("ops.toml")).unwrap_err();
+        match &err {
+            ConfigError::Invalid {
+                line: l, message, ..
+            } => {
+                assert_eq!(*l, line, "{text}: {err}");
+                assert!(message.contains(key), "{text}: {err}");
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    // Unknown keys and wrong types are refused with their line too.
+    let err = Config::parse("[health]\nbackof_s = 3\n", Path::new("ops.toml")).unwrap_err();
+    assert!(err.to_string().contains("ops.toml:2:"), "{err}");
+    let err = Config::parse("[health]\nbackoff_s = \"30s\"\n", Path::new("ops.toml")).unwrap_err();
+    assert!(err.to_string().contains("ops.toml:2:"), "{err}");
+    // The autocomplete budget is checked like the search one.
+    let err = Config::parse(
+        "[limits]\nautocomplete_per_minute = 10\nautocomplete_burst = 0\n",
+        Path::new("ops.toml"),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("ops.toml:3:") && err.to_string().contains("autocomplete_burst"),
+        "{err}"
+    );
+}
+
 /// Regression: a search whose callers all went away (clients that hung up)
 /// once stayed paused in the in-flight map holding its `max_in_flight`
 /// permit, so after enough hang-ups every new search got 503.

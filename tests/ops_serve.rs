@@ -687,3 +687,204 @@ async fn serve_reloads_on_sighup_and_finishes_searches_on_sigterm() {
     drop(serve);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// One request with an optional form body; status, headers, body.
+async fn send(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    form: &str,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let mut request = Request::builder().method(method).uri(uri);
+    if !form.is_empty() {
+        request = request.header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::from(form.to_string())).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = axum::body::to_bytes(response.into_body(), 8 << 20)
+        .await
+        .unwrap();
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// Issue 5: a rate-limited `POST /search` whose form asked `format=json`
+/// used to get an HTML 429. Every refusal now comes in the asked format,
+/// whether `format` is in the query string or in a POST form body.
+#[tokio::test]
+async fn rate_limited_searches_answer_in_the_asked_format_get_and_post() {
+    let e = Switchable::spawn("e").await;
+    let config = config(&[("e", e.base())], "[limits]\nper_minute = 1\nburst = 1\n");
+    let app = web::router(AppState::new(Searcher::from_config(config).unwrap()));
+    assert_eq!(get(&app, "/search?q=first").await.0, StatusCode::OK);
+    let asked = e.hits();
+    for (format, content_type, looks_right) in [
+        ("json", "application/json", "\"retry_after\""),
+        ("csv", "text/csv", "error,retry_after\n\"Too many searches"),
+        (
+            "rss",
+            "application/rss+xml",
+            "<rss version=\"2.0\"><channel><title>metasift: 429",
+        ),
+        ("html", "text/html", "429"),
+    ] {
+        for (method, uri, form) in [
+            (
+                "GET",
+                format!("/search?q=again&format={format}"),
+                String::new(),
+            ),
+            (
+                "POST",
+                "/search".to_string(),
+                format!("q=again&format={format}"),
+            ),
+            // A blank query-string format counts as absent, as in a search.
+            (
+                "POST",
+                "/search?format=".to_string(),
+                format!("q=again&format={format}"),
+            ),
+        ] {
+            let (status, headers, body) = send(&app, method, &uri, &form).await;
+            let at = format!("{method} {uri} {form}");
+            assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{at}");
+            assert!(headers.contains_key(header::RETRY_AFTER), "{at}");
+            let ct = headers[header::CONTENT_TYPE].to_str().unwrap();
+            assert!(ct.starts_with(content_type), "{at}: {ct}");
+            assert!(body.contains(looks_right), "{at}: {body}");
+            if format == "json" {
+                let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+                assert!(json["error"].as_str().unwrap().contains("wait"), "{json}");
+            }
+        }
+    }
+    assert_eq!(e.hits(), asked, "refused searches never reach an engine");
+}
+
+/// Issue 5: `/autocomplete` had no rate limit. It now has a budget of its
+/// own (`autocomplete_per_minute`, `autocomplete_burst`), so typing never
+/// uses up the search budget and a script cannot hammer the suggestion
+/// engine through us.
+#[tokio::test]
+async fn autocomplete_has_a_rate_limit_of_its_own() {
+    let e = Switchable::spawn("e").await;
+    let config = config(
+        &[("e", e.base())],
+        "autocomplete = \"e\"\n[limits]\nper_minute = 60\nburst = 1\n\
+         autocomplete_per_minute = 60\nautocomplete_burst = 3\n",
+    );
+    let app = web::router(AppState::new(Searcher::from_config(config).unwrap()));
+    for i in 0..3 {
+        let (status, _, body) = get(&app, &format!("/autocomplete?q=ty{i}")).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        assert!(body.starts_with(&format!("[\"ty{i}\"")), "{body}");
+    }
+    let asked = e.hits();
+    assert_eq!(asked, 3, "each suggestion asks the engine");
+    let (status, headers, body) = get(&app, "/autocomplete?q=ty3").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(headers[header::RETRY_AFTER], "1");
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        json["error"].as_str().unwrap().contains("suggestion"),
+        "{json}"
+    );
+    assert_eq!(
+        e.hits(),
+        asked,
+        "a refused suggestion never reaches the engine"
+    );
+    // The search budget is untouched by the typing…
+    assert_eq!(get(&app, "/search?q=typed").await.0, StatusCode::OK);
+    // …and spent by searches only.
+    assert_eq!(
+        get(&app, "/search?q=again").await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    let (_, _, metrics) = get(&app, "/metrics").await;
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "metasift_rate_limited_total 2"),
+        "{metrics}"
+    );
+}
+
+/// Issue 5: the suspension numbers were hard-coded. With `[health]
+/// failures_before_suspend = 1` one failure suspends the engine for
+/// `backoff_s`; a reload with new numbers applies them to the running book.
+#[tokio::test]
+async fn health_table_sets_when_and_how_long_engines_are_suspended() {
+    let good = Switchable::spawn("good").await;
+    let flaky = Switchable::spawn("flaky").await;
+    let engines = [("good", good.base()), ("flaky", flaky.base())];
+    let dir = temp_dir("health");
+    let path = dir.join("engines.toml");
+    let health = "[limits]\nper_minute = 0\n[health]\nfailures_before_suspend = 1\n\
+                  backoff_s = 42\nmax_backoff_s = 900\n";
+    std::fs::write(&path, config_text(&engines, health)).unwrap();
+    let state = AppState::serving(Config::load(&path).unwrap(), Some(path.clone()), None).unwrap();
+    assert_eq!(
+        state.searcher().health().policy().failures_before_suspend,
+        1
+    );
+    let app = web::router(state.clone());
+    flaky.set(500);
+    assert_eq!(get(&app, "/search?q=one").await.0, StatusCode::OK);
+    let (_, _, body) = get(&app, "/stats?format=json").await;
+    let stats: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let row = |stats: &serde_json::Value, name: &str| {
+        stats["engines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let flaky_row = row(&stats, "flaky");
+    assert_eq!(flaky_row["suspended"], true, "{flaky_row}");
+    let secs = flaky_row["suspended_for_s"].as_u64().unwrap();
+    assert!(
+        (40..=42).contains(&secs),
+        "suspended for backoff_s: {flaky_row}"
+    );
+    assert_eq!(flaky.hits(), 1);
+
+    // New numbers by reload: the book (and the running suspension) stays,
+    // the next failures are judged by them.
+    std::fs::write(
+        &path,
+        config_text(
+            &engines,
+            &health.replace("failures_before_suspend = 1", "failures_before_suspend = 5"),
+        ),
+    )
+    .unwrap();
+    state.reload().await.unwrap();
+    assert_eq!(
+        state.searcher().health().policy().failures_before_suspend,
+        5
+    );
+    let (_, _, body) = get(&app, "/stats?format=json").await;
+    let stats: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(row(&stats, "flaky")["suspended"], true);
+    // A bad table is refused and the numbers in force stay.
+    std::fs::write(
+        &path,
+        config_text(&engines, &health.replace("backoff_s = 42", "backoff_s = 0")),
+    )
+    .unwrap();
+    let err = state.reload().await.unwrap_err().to_string();
+    assert!(err.contains("health.backoff_s"), "{err}");
+    assert_eq!(
+        state.searcher().health().policy().failures_before_suspend,
+        5
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -438,3 +438,143 @@ fn odd_input_never_panics() {
         assert!(engine.parse("").is_err(), "{}", engine.config().name);
     }
 }
+
+/// Every HTML page under `dir`, recursively.
+fn html_pages(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            html_pages(&path, out);
+        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
+            out.push(path);
+        }
+    }
+}
+
+/// The tree as the selectors see it: every HTML-namespace element in
+/// document order with the attributes `keep` names (whitespace collapsed).
+fn selector_view(doc: &scraper::Html, keep: &[&str]) -> Vec<String> {
+    let html_ns = "http://www.w3.org/1999/xhtml";
+    doc.root_element()
+        .descendants()
+        .filter_map(scraper::ElementRef::wrap)
+        .filter(|e| &*e.value().name.ns == html_ns)
+        .map(|e| {
+            let mut attrs: Vec<String> = e
+                .value()
+                .attrs()
+                .filter(|(k, _)| keep.contains(k))
+                .map(|(k, v)| {
+                    format!(
+                        "{k}={}",
+                        v.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+                    )
+                })
+                .collect();
+            attrs.sort();
+            format!("{} {}", e.value().name(), attrs.join(" "))
+        })
+        .collect()
+}
+
+/// The text of the page outside SVG, scripts, styles, `noscript` and
+/// `template` (what the empty-page check reads; SVGs were cut before the
+/// prefilter too), whitespace collapsed.
+fn html_text(doc: &scraper::Html) -> String {
+    let html_ns = "http://www.w3.org/1999/xhtml";
+    // Text nodes are joined as `element_text` joins them (a comment between
+    // two leaves them glued once the comment is cut).
+    let mut text = String::new();
+    for node in doc.tree.root().descendants() {
+        let scraper::Node::Text(t) = node.value() else {
+            continue;
+        };
+        let hidden = node.ancestors().any(|a| {
+            a.value().as_element().is_some_and(|e| {
+                &*e.name.ns != html_ns
+                    || matches!(e.name(), "script" | "style" | "noscript" | "template")
+            })
+        });
+        if !hidden {
+            text.push_str(t);
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The prefilter (`src/engines/prefilter.rs`) cuts scripts, styles, SVGs,
+/// comments and unread attributes out before html5ever builds the tree; on
+/// every saved page (this crate's fixtures and the shared captures) the
+/// elements, the attributes the shipped presets read and the visible text
+/// must be the same as in the tree of the page as it was saved.
+#[test]
+fn prefilter_keeps_what_selectors_and_text_see() {
+    let config = shipped_config();
+    let specs: Vec<&str> = config
+        .engines
+        .iter()
+        .filter(|e| e.kind == metasift::config::EngineKind::Html)
+        .flat_map(|e| {
+            let p = &e.parse;
+            [
+                &p.results,
+                &p.title,
+                &p.url,
+                &p.snippet,
+                &p.skip,
+                &p.suggestions,
+            ]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .chain(
+                // Markers that are selectors (the others are page text).
+                p.blocked
+                    .iter()
+                    .chain(&p.no_results)
+                    .map(String::as_str)
+                    .filter(|m| m.starts_with(['.', '#', '[']) || m.starts_with("css:")),
+            )
+        })
+        .collect();
+    let keep = engines::prefilter::Keep::from_specs(specs.iter().copied());
+    let names = keep
+        .names()
+        .expect("the shipped presets name their attributes");
+    assert!(
+        names.contains(&"data-type") && names.contains(&"mu"),
+        "{names:?}"
+    );
+    let mut pages = Vec::new();
+    html_pages(&crate_path("tests/fixtures/serp"), &mut pages);
+    html_pages(&crate_path("../shared/data/serp"), &mut pages);
+    assert!(pages.len() >= 41, "only {} pages found", pages.len());
+    let mut cut_bytes = 0;
+    let mut all_bytes = 0;
+    for path in &pages {
+        let body = engines::decode_body(&std::fs::read(path).unwrap(), None);
+        let cut = engines::prefilter::prefilter(&body, &keep);
+        all_bytes += body.len();
+        cut_bytes += cut.len();
+        let whole = selector_view(&scraper::Html::parse_document(&body), &names);
+        let seen = selector_view(&scraper::Html::parse_document(&cut), &names);
+        assert_eq!(whole.len(), seen.len(), "{}: element count", path.display());
+        for (a, b) in whole.iter().zip(&seen) {
+            assert_eq!(a, b, "{}: first differing element", path.display());
+        }
+        assert_eq!(
+            html_text(&scraper::Html::parse_document(&body)),
+            html_text(&scraper::Html::parse_document(&cut)),
+            "{}: visible text",
+            path.display()
+        );
+    }
+    // The point of the cut: well under half the bytes reach the parser.
+    assert!(
+        cut_bytes * 3 < all_bytes,
+        "{cut_bytes} of {all_bytes} bytes kept"
+    );
+}

@@ -26,10 +26,16 @@
 //!
 //! A marker is a CSS selector when it starts with `.`, `#` or `[` or is
 //! written `css:li.b_no`; anything else is a case-insensitive substring of
-//! the raw page (so it can name a script, like Sogou's `antispider`).
+//! the raw page (so it can name a script, like Sogou's `antispider`), found
+//! by [`super::markers`] with no lower-cased copy of the page.
+//!
+//! The tree is built from the page as [`super::prefilter`] cuts it: the
+//! selectors' view is the same, at well under half the parser's work.
 
 use scraper::{ElementRef, Html, Selector};
 
+use super::markers::Markers;
+use super::prefilter::{Keep, prefilter};
 use super::text::element_text;
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, resolve_link};
 use crate::config::EngineConfig;
@@ -124,10 +130,6 @@ impl Marker {
         }
     }
 
-    fn in_text(&self, lower_body: &str) -> bool {
-        matches!(self, Marker::Text(t) if !t.is_empty() && lower_body.contains(t.as_str()))
-    }
-
     fn in_doc(&self, doc: &Html) -> bool {
         matches!(self, Marker::Css(_, s) if doc.select(s).next().is_some())
     }
@@ -145,7 +147,14 @@ pub struct HtmlEngine {
     skip: Option<Selector>,
     blocked: Vec<Marker>,
     no_results: Vec<Marker>,
+    /// The text markers of `blocked` (searched before the page is parsed).
+    blocked_text: Markers,
+    /// Their names, for the error.
+    blocked_names: Vec<String>,
+    /// The text markers of `no_results`.
+    no_results_text: Markers,
     suggestions: Option<Field>,
+    keep: Keep,
 }
 
 impl HtmlEngine {
@@ -189,14 +198,45 @@ impl HtmlEngine {
             .blocked
             .iter()
             .map(|s| Marker::new(s))
-            .collect::<Result<_, _>>()
+            .collect::<Result<Vec<_>, _>>()
             .map_err(ctx("blocked"))?;
         let no_results = p
             .no_results
             .iter()
             .map(|s| Marker::new(s))
-            .collect::<Result<_, _>>()
+            .collect::<Result<Vec<_>, _>>()
             .map_err(ctx("no_results"))?;
+        let text = |ms: &[Marker]| -> Vec<String> {
+            ms.iter()
+                .filter_map(|m| match m {
+                    Marker::Text(t) => Some(t.clone()),
+                    Marker::Css(..) => None,
+                })
+                .collect()
+        };
+        let blocked_names = text(&blocked);
+        let blocked_text = Markers::new(&blocked_names);
+        let no_results_text = Markers::new(text(&no_results));
+        // Every selector the parse reads, so the prefilter keeps the
+        // attributes they name.
+        let css_markers = blocked.iter().chain(&no_results).filter_map(|m| match m {
+            Marker::Css(s, _) => Some(s.as_str()),
+            Marker::Text(_) => None,
+        });
+        let keep = Keep::from_specs(
+            [
+                &p.results,
+                &p.title,
+                &p.url,
+                &p.snippet,
+                &p.skip,
+                &p.suggestions,
+            ]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .chain(css_markers),
+        );
         Ok(HtmlEngine {
             base,
             results,
@@ -206,7 +246,11 @@ impl HtmlEngine {
             skip,
             blocked,
             no_results,
+            blocked_text,
+            blocked_names,
+            no_results_text,
             suggestions,
+            keep,
             config,
         })
     }
@@ -272,31 +316,20 @@ impl Engine for HtmlEngine {
     }
 
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
-        // ASCII case folding is a byte map (fast); markers are lower-cased
-        // fully, so CJK markers match as written.
-        let has_text_markers = self
-            .blocked
-            .iter()
-            .chain(&self.no_results)
-            .any(|m| matches!(m, Marker::Text(_)));
-        let lower = if has_text_markers {
-            body.to_ascii_lowercase()
-        } else {
-            String::new()
-        };
-        if let Some(m) = self.blocked.iter().find(|m| m.in_text(&lower)) {
-            return Err(ParseError::Blocked(format!("page says {:?}", m.name())));
+        if let Some(i) = self.blocked_text.first_in(body) {
+            return Err(ParseError::Blocked(format!(
+                "page says {:?}",
+                self.blocked_names[i]
+            )));
         }
-        let doc = Html::parse_document(&squeeze_whitespace(&strip_raw_text(body)));
+        let doc = Html::parse_document(&prefilter(body, &self.keep));
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
             return Err(ParseError::Blocked(format!("page has {:?}", m.name())));
         }
         // The engine's own "nothing found" wins over what it shows instead
         // (results for a relaxed query are not answers to this one).
-        if self
-            .no_results
-            .iter()
-            .any(|m| m.in_text(&lower) || m.in_doc(&doc))
+        if self.no_results_text.first_in(body).is_some()
+            || self.no_results.iter().any(|m| m.in_doc(&doc))
         {
             return Ok(Parsed::default());
         }
@@ -306,160 +339,5 @@ impl Engine for HtmlEngine {
         }
         let suggestions = self.suggestions(&doc);
         Ok(Parsed { hits, suggestions })
-    }
-}
-
-/// The page with the contents of `<script>` and `<style>` elements and
-/// whole `<svg>` elements cut out, before the HTML parser sees it.
-///
-/// They are 40–80 % of a modern results page (inline bundles, CSS, icons)
-/// and never hold a result, yet html5ever must tokenize every byte of them.
-/// Tags are kept (a marker may name a script's `src`), and an element whose
-/// end tag is missing is left alone, so the parser sees what it would have.
-pub fn strip_raw_text(body: &str) -> std::borrow::Cow<'_, str> {
-    const CUT: [(&str, bool); 3] = [("script", false), ("style", false), ("svg", true)];
-    let bytes = body.as_bytes();
-    let mut out: Option<String> = None;
-    let mut last = 0;
-    let mut i = 0;
-    while let Some(off) = body[i..].find('<') {
-        let at = i + off;
-        i = at + 1;
-        let rest = &bytes[at + 1..];
-        let Some(&(name, whole)) = CUT.iter().find(|(name, _)| {
-            rest.len() > name.len()
-                && rest[..name.len()].eq_ignore_ascii_case(name.as_bytes())
-                && matches!(
-                    rest[name.len()],
-                    b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'
-                )
-        }) else {
-            continue;
-        };
-        let Some(gt) = body[at..].find('>') else {
-            break;
-        };
-        let content = at + gt + 1;
-        if whole && bytes[content - 2] == b'/' {
-            // `<svg …/>`: nothing inside.
-            continue;
-        }
-        let Some(close) = find_end_tag(&body[content..], name) else {
-            break;
-        };
-        let close = content + close;
-        let buf = out.get_or_insert_with(|| String::with_capacity(body.len() / 2));
-        if whole {
-            let Some(end) = body[close..].find('>') else {
-                break;
-            };
-            buf.push_str(&body[last..at]);
-            last = close + end + 1;
-        } else {
-            buf.push_str(&body[last..content]);
-            last = close;
-        }
-        i = last;
-    }
-    match out {
-        None => std::borrow::Cow::Borrowed(body),
-        Some(mut buf) => {
-            buf.push_str(&body[last..]);
-            std::borrow::Cow::Owned(buf)
-        }
-    }
-}
-
-/// Runs of ASCII whitespace shortened to their first byte. Indentation is
-/// up to a third of some pages (DuckDuckGo's html front end, Mojeek), and
-/// the tokenizer walks it byte by byte, while every text the parser reads
-/// is whitespace-collapsed anyway. (Only `<pre>`-like content and attribute
-/// values with doubled spaces would differ; neither is read.)
-pub fn squeeze_whitespace(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut last = 0;
-    let bytes = s.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii_whitespace() {
-            let mut j = i + 1;
-            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
-                j += 1;
-            }
-            if j > i + 1 {
-                // ASCII bytes are char boundaries, so these slices are valid.
-                out.push_str(&s[last..=i]);
-                last = j;
-            }
-            i = j;
-        } else {
-            i += 1;
-        }
-    }
-    out.push_str(&s[last..]);
-    out
-}
-
-/// Offset of the first `</name` (any case) in `s`.
-fn find_end_tag(s: &str, name: &str) -> Option<usize> {
-    let mut from = 0;
-    while let Some(off) = s[from..].find("</") {
-        let at = from + off;
-        let rest = &s.as_bytes()[at + 2..];
-        if rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name.as_bytes()) {
-            return Some(at);
-        }
-        from = at + 2;
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn squeezes_whitespace_runs() {
-        assert_eq!(
-            squeeze_whitespace("<p>\n   a  b\t\tc </p>  "),
-            "<p>\na b\tc </p> "
-        );
-        assert_eq!(squeeze_whitespace("é  ü"), "é ü");
-        assert_eq!(squeeze_whitespace(""), "");
-    }
-
-    #[test]
-    fn strips_scripts_styles_and_svgs() {
-        let page = "<html><head><SCRIPT src=x.js>var a = '<b>';</Script><style>.a{}</style></head>\
-                    <body><svg viewBox='0'><path d='M0'/></svg><p>hi</p><svg/><i>x</i></body></html>";
-        assert_eq!(
-            strip_raw_text(page),
-            "<html><head><SCRIPT src=x.js></Script><style></style></head>\
-             <body><p>hi</p><svg/><i>x</i></body></html>"
-        );
-        // Nothing to cut: borrowed as is.
-        assert!(matches!(
-            strip_raw_text("<p>a</p>"),
-            std::borrow::Cow::Borrowed(_)
-        ));
-        // No end tag: left for the parser.
-        assert_eq!(strip_raw_text("<p>a<script>x"), "<p>a<script>x");
-        // Names that only start like one are not cut.
-        assert_eq!(
-            strip_raw_text("<scripts>a</scripts>"),
-            "<scripts>a</scripts>"
-        );
-        // Odd input never panics.
-        for s in [
-            "<",
-            "<script",
-            "<svg",
-            "<svg/",
-            "<style>",
-            "<script>é</scrip",
-            "<svg>é",
-        ] {
-            let _ = strip_raw_text(s);
-        }
     }
 }

@@ -318,14 +318,9 @@ impl Engine for JsonEngine {
 /// bot check, so it is reported as such when it says so.
 pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, ParseError> {
     serde_json::from_str(body).map_err(|e| {
-        let lower = body.to_ascii_lowercase();
-        if let Some(m) = config
-            .parse
-            .blocked
-            .iter()
-            .find(|m| lower.contains(&m.to_ascii_lowercase()))
-        {
-            return ParseError::Blocked(format!("page says {m:?}"));
+        let blocked = &config.parse.blocked;
+        if let Some(i) = super::markers::Markers::new(blocked).first_in(body) {
+            return ParseError::Blocked(format!("page says {:?}", blocked[i]));
         }
         match super::generic_block_marker(&super::visible_text(body)) {
             Some(m) => ParseError::Blocked(format!("page says {m:?}")),

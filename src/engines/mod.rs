@@ -69,6 +69,8 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
 pub mod feed;
 pub mod html;
 pub mod json;
+pub mod markers;
+pub mod prefilter;
 pub mod searxng;
 mod text;
 
@@ -193,15 +195,13 @@ pub const GENERIC_BLOCK_MARKERS: &[&str] = &[
     "anti-spider",
 ];
 
-/// The first generic block marker in `text` (compared lower-cased), if any.
+/// The first generic block marker in `text` (ASCII case folded), if any.
 /// Pass visible text, not raw HTML: scripts mention "captcha" and "service
 /// unavailable" on perfectly good pages.
 pub fn generic_block_marker(text: &str) -> Option<&'static str> {
-    let lower = text.to_lowercase();
-    GENERIC_BLOCK_MARKERS
-        .iter()
-        .copied()
-        .find(|m| lower.contains(m))
+    static MARKERS: std::sync::LazyLock<markers::Markers> =
+        std::sync::LazyLock::new(|| markers::Markers::new(GENERIC_BLOCK_MARKERS));
+    MARKERS.first_in(text).map(|i| GENERIC_BLOCK_MARKERS[i])
 }
 
 /// The visible text of an HTML (or any) body: markup, scripts and styles
@@ -217,7 +217,23 @@ pub fn visible_text(body: &str) -> String {
 /// WHATWG Encoding Standard, so `gb2312` reads as GBK and `gb18030` as
 /// GB18030. Invalid bytes become U+FFFD; this never fails.
 pub fn decode_body(bytes: &[u8], content_type: Option<&str>) -> String {
-    let encoding = encoding_rs::Encoding::for_bom(bytes)
+    let (text, _, _) = body_encoding(bytes, content_type).decode(bytes);
+    text.into_owned()
+}
+
+/// [`decode_body`] of a body the caller owns: a UTF-8 body (the usual
+/// case) becomes the `String` in place, with no copy of its megabytes.
+pub fn decode_body_owned(bytes: Vec<u8>, content_type: Option<&str>) -> String {
+    let has_bom = encoding_rs::Encoding::for_bom(&bytes).is_some();
+    if has_bom || body_encoding(&bytes, content_type) != encoding_rs::UTF_8 {
+        return decode_body(&bytes, content_type);
+    }
+    String::from_utf8(bytes).unwrap_or_else(|e| decode_body(e.as_bytes(), content_type))
+}
+
+/// The character set of a body: BOM, then header, then declaration, else UTF-8.
+fn body_encoding(bytes: &[u8], content_type: Option<&str>) -> &'static encoding_rs::Encoding {
+    encoding_rs::Encoding::for_bom(bytes)
         .map(|(e, _)| e)
         .or_else(|| {
             content_type
@@ -225,9 +241,7 @@ pub fn decode_body(bytes: &[u8], content_type: Option<&str>) -> String {
                 .and_then(label_encoding)
         })
         .or_else(|| sniff_declared_charset(bytes))
-        .unwrap_or(encoding_rs::UTF_8);
-    let (text, _, _) = encoding.decode(bytes);
-    text.into_owned()
+        .unwrap_or(encoding_rs::UTF_8)
 }
 
 fn label_encoding(label: &str) -> Option<&'static encoding_rs::Encoding> {
@@ -394,6 +408,21 @@ mod tests {
         assert_eq!(decode_body("héllo".as_bytes(), None), "héllo");
         // Broken bytes never fail.
         assert_eq!(decode_body(&[0xff, b'a'], None), "\u{fffd}a");
+        // The owned variant reads every body the same way.
+        let (gbk, _, _) = encoding_rs::GBK.encode("高考 成绩");
+        for (body, ct) in [
+            (bytes.clone(), Some("text/html; charset=gbk")),
+            ("héllo".as_bytes().to_vec(), None),
+            (vec![0xff, b'a'], None),
+            (gbk.into_owned(), Some("text/html; charset=GBK")),
+            (b"<meta charset='gbk'>\xb8\xdf".to_vec(), None),
+        ] {
+            assert_eq!(
+                decode_body_owned(body.clone(), ct),
+                decode_body(&body, ct),
+                "{body:?}"
+            );
+        }
     }
 
     #[test]

@@ -63,8 +63,17 @@ impl AppState {
     /// State over a searcher (which holds the config and the HTTP client),
     /// with an in-memory rate limiter from its `[limits]`; not reloadable.
     pub fn new(searcher: Searcher) -> AppState {
-        let limiter = crate::limit::RateLimiter::local(&searcher.config().limits);
-        AppState::from_live(ops::Live { searcher, limiter }, ops::OpsSettings::default())
+        let limits = &searcher.config().limits;
+        let limiter = crate::limit::RateLimiter::local(limits);
+        let suggest_limiter = crate::limit::RateLimiter::local(&limits.autocomplete());
+        AppState::from_live(
+            ops::Live {
+                searcher,
+                limiter,
+                suggest_limiter,
+            },
+            ops::OpsSettings::default(),
+        )
     }
 
     fn from_live(live: ops::Live, settings: ops::OpsSettings) -> AppState {
@@ -92,6 +101,8 @@ impl AppState {
 /// The whole application.
 pub fn router(state: AppState) -> Router {
     let limited = axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit);
+    let suggest_limited =
+        axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit_autocomplete);
     let mut app = Router::new();
     // Without a token the route does not exist (404), rather than a door
     // anyone may knock on.
@@ -102,7 +113,10 @@ pub fn router(state: AppState) -> Router {
         .route("/search", get(search).post(search).route_layer(limited))
         .route("/stats", get(ops::stats))
         .route("/metrics", get(ops::metrics))
-        .route("/autocomplete", get(autocomplete))
+        .route(
+            "/autocomplete",
+            get(autocomplete).route_layer(suggest_limited),
+        )
         .route("/opensearch.xml", get(opensearch))
         .route("/healthz", get(healthz))
         .route(

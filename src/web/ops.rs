@@ -1,5 +1,6 @@
 //! The operator's side of the web layer: `/stats`, `/metrics`, the rate
-//! limit in front of `/search`, the 503 for load, and `POST /admin/reload`.
+//! limits in front of `/search` and `/autocomplete`, the 503 for load, and
+//! `POST /admin/reload`.
 //!
 //! What can change at run time — the searcher (engines, cache) and the rate
 //! limiter — lives in one [`Live`] behind a lock that is only held to clone
@@ -30,13 +31,15 @@ use crate::health::{EngineSnapshot, Health, HealthSnapshot};
 use crate::limit::{Decision, RateLimiter, client_ip};
 use crate::search::Searcher;
 
-/// What a reload swaps: the searcher and the rate limiter.
+/// What a reload swaps: the searcher and the rate limiters.
 #[derive(Debug, Clone)]
 pub struct Live {
     /// Engines, cache, health.
     pub searcher: Searcher,
-    /// The per-client rate limit.
+    /// The per-client rate limit of `/search`.
     pub limiter: RateLimiter,
+    /// The per-client rate limit of `/autocomplete` (a budget of its own).
+    pub suggest_limiter: RateLimiter,
 }
 
 /// Errors of building or reloading the serving state.
@@ -91,10 +94,32 @@ impl Live {
             }
             _ => RateLimiter::local(&config.limits),
         };
+        let redis_url =
+            (config.cache.backend == CacheBackend::Redis).then_some(config.cache.url.as_str());
+        let suggest_limiter = match previous {
+            Some(p)
+                if same_cache && p.suggest_limiter.config() == &config.limits.autocomplete() =>
+            {
+                p.suggest_limiter.clone()
+            }
+            _ => RateLimiter::autocomplete(&config.limits, redis_url).map_err(|source| {
+                crate::cache::CacheError::RedisUrl {
+                    url: config.cache.url.clone(),
+                    source,
+                }
+            })?,
+        };
+        let policy = config.health.policy();
         let searcher = Searcher::from_config(config)?
             .with_health(health.clone())
             .with_cache(cache);
-        Ok(Live { searcher, limiter })
+        // Only now that nothing can fail: a refused reload changes nothing.
+        health.set_policy(policy);
+        Ok(Live {
+            searcher,
+            limiter,
+            suggest_limiter,
+        })
     }
 }
 
@@ -135,7 +160,8 @@ impl AppState {
         config_path: Option<PathBuf>,
         admin_token: Option<String>,
     ) -> Result<AppState, OpsError> {
-        let live = Live::build(config, &Health::default(), None)?;
+        let health = Health::new(config.health.policy());
+        let live = Live::build(config, &health, None)?;
         Ok(AppState::from_live(
             live,
             OpsSettings {
@@ -167,18 +193,16 @@ impl AppState {
 }
 
 /// The format an answer that never reaches the handler should use: the
-/// `format=` of the query string, else JSON for clients that only accept it.
-fn wanted_format(raw_query: Option<&str>, headers: &HeaderMap) -> Format {
-    let asked = raw_query.and_then(|q| {
-        url::form_urlencoded::parse(q.as_bytes())
-            .find(|(k, _)| k == "format")
-            .map(|(_, v)| v.to_ascii_lowercase())
-    });
+/// `format=` of the query string or of a form body (the query string wins,
+/// an empty value counts as absent, as in [`super::SearchParams`]), else JSON
+/// for clients that only accept it.
+fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &HeaderMap) -> Format {
+    let asked = url::form_urlencoded::parse(raw_query.unwrap_or("").as_bytes())
+        .chain(url::form_urlencoded::parse(body))
+        .find(|(k, v)| k == "format" && !v.trim().is_empty())
+        .map(|(_, v)| v.trim().to_ascii_lowercase());
     match asked.as_deref() {
-        Some("json") => Format::Json,
-        Some("csv") => Format::Csv,
-        Some("rss") => Format::Rss,
-        Some(_) => Format::Html,
+        Some(f) => Format::parse(f).unwrap_or(Format::Html),
         None => {
             let accept = headers
                 .get(header::ACCEPT)
@@ -218,12 +242,38 @@ pub fn refusal(status: StatusCode, message: &str, format: Format, retry_after_s:
                 Err(_) => (status, format!("{message}\n")).into_response(),
             }
         }
-        Format::Csv | Format::Rss => (
+        // A CSV and a feed a program can still read: the reason in a
+        // column, or as the channel's description.
+        Format::Csv => (
             status,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            format!("{message}\n"),
+            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
+            format!(
+                "error,retry_after\n\"{}\",{retry_after_s}\n",
+                message.replace('"', "\"\"")
+            ),
         )
             .into_response(),
+        Format::Rss => {
+            let escape = |s: &str| {
+                s.replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+            };
+            (
+                status,
+                [(header::CONTENT_TYPE, "application/rss+xml; charset=utf-8")],
+                format!(
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel>\
+                     <title>metasift: {} {}</title><link>/</link><description>{}</description>\
+                     <ttl>{}</ttl></channel></rss>\n",
+                    status.as_u16(),
+                    escape(status.canonical_reason().unwrap_or("Error")),
+                    escape(message),
+                    retry_after_s.div_ceil(60).max(1),
+                ),
+            )
+                .into_response()
+        }
     };
     let headers = response.headers_mut();
     headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
@@ -241,9 +291,38 @@ pub fn overloaded(format: Format) -> Response {
     )
 }
 
-/// Middleware: the per-client rate limit (429 with `Retry-After`).
+/// Middleware: the per-client rate limit of `/search` (429 with
+/// `Retry-After`, in the format the search asked for).
 pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let limiter = state.live().limiter;
+    admit(&state, &limiter, request, next, Limited::Search).await
+}
+
+/// Middleware: the per-client rate limit of `/autocomplete`, on its own
+/// budget (`[limits] autocomplete_per_minute`); refusals are JSON.
+pub async fn rate_limit_autocomplete(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let limiter = state.live().suggest_limiter;
+    admit(&state, &limiter, request, next, Limited::Autocomplete).await
+}
+
+/// Which route a limiter guards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limited {
+    Search,
+    Autocomplete,
+}
+
+async fn admit(
+    state: &AppState,
+    limiter: &RateLimiter,
+    request: Request,
+    next: Next,
+    route: Limited,
+) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -253,22 +332,32 @@ pub async fn rate_limit(State(state): State<AppState>, request: Request, next: N
         .get("x-forwarded-for")
         .and_then(|v| v.to_str().ok());
     let client = client_ip(peer, forwarded, limiter.config().trust_forwarded);
-    match limiter.check(client).await {
-        Decision::Allow => next.run(request).await,
-        Decision::Deny { retry_after_s } => {
-            let counters = state.searcher().health().clone();
-            crate::health::Counters::bump(&counters.counters().rate_limited);
-            let format = wanted_format(request.uri().query(), request.headers());
-            refusal(
-                StatusCode::TOO_MANY_REQUESTS,
-                &format!(
-                    "Too many searches from your address. Please wait {retry_after_s} s and try again."
-                ),
-                format,
-                retry_after_s,
+    let Decision::Deny { retry_after_s } = limiter.check(client).await else {
+        return next.run(request).await;
+    };
+    crate::health::Counters::bump(&state.searcher().health().counters().rate_limited);
+    let (format, what) = match route {
+        // Suggestions are JSON whatever else the request says.
+        Limited::Autocomplete => (Format::Json, "suggestion requests"),
+        Limited::Search => {
+            let (parts, body) = request.into_parts();
+            // The request is refused, so its body may be read: a POST form
+            // names its format there. (Bounded like every body.)
+            let body = axum::body::to_bytes(body, super::MAX_BODY)
+                .await
+                .unwrap_or_default();
+            (
+                wanted_format(parts.uri.query(), &body, &parts.headers),
+                "searches",
             )
         }
-    }
+    };
+    refusal(
+        StatusCode::TOO_MANY_REQUESTS,
+        &format!("Too many {what} from your address. Please wait {retry_after_s} s and try again."),
+        format,
+        retry_after_s,
+    )
 }
 
 /// One engine's row on the `/stats` page, formatted for display.
@@ -406,7 +495,7 @@ impl StatsPage {
 pub async fn stats(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
     let snapshot = state.searcher().health().snapshot(SystemTime::now());
     let no_store = (header::CACHE_CONTROL, "no-store");
-    if wanted_format(raw.as_deref(), &HeaderMap::new()) == Format::Json {
+    if wanted_format(raw.as_deref(), b"", &HeaderMap::new()) == Format::Json {
         return ([no_store], axum::Json(snapshot)).into_response();
     }
     match StatsPage::new(&snapshot).render() {
@@ -503,10 +592,24 @@ mod tests {
     #[test]
     fn refusals_name_the_format() {
         let h = HeaderMap::new();
-        assert_eq!(wanted_format(Some("q=x&format=json"), &h), Format::Json);
-        assert_eq!(wanted_format(Some("q=x"), &h), Format::Html);
+        assert_eq!(
+            wanted_format(Some("q=x&format=json"), b"", &h),
+            Format::Json
+        );
+        assert_eq!(wanted_format(Some("q=x"), b"", &h), Format::Html);
+        // A form body names it too; the query string wins, blanks are absent.
+        assert_eq!(wanted_format(None, b"q=x&format=csv", &h), Format::Csv);
+        assert_eq!(
+            wanted_format(Some("format=rss"), b"format=json", &h),
+            Format::Rss
+        );
+        assert_eq!(
+            wanted_format(Some("format="), b"format=JSON", &h),
+            Format::Json
+        );
+        assert_eq!(wanted_format(None, b"format=xml", &h), Format::Html);
         let mut h = HeaderMap::new();
         h.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
-        assert_eq!(wanted_format(None, &h), Format::Json);
+        assert_eq!(wanted_format(None, b"", &h), Format::Json);
     }
 }

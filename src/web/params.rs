@@ -49,7 +49,7 @@ impl Format {
         }
     }
 
-    fn parse(s: &str) -> Option<Format> {
+    pub(crate) fn parse(s: &str) -> Option<Format> {
         match s.trim().to_ascii_lowercase().as_str() {
             "" | "html" => Some(Format::Html),
             "json" => Some(Format::Json),

@@ -1,0 +1,478 @@
+//! What the HTML parser is fed: a results page with what no selector can
+//! read cut out, in one pass before html5ever builds the tree.
+//!
+//! html5ever tokenizes every byte it is given, attribute values character by
+//! character; profiles of the load test's pages put 70 % of a parse in the
+//! tokenizer and tree builder. Most of a modern results page is never read:
+//!
+//! - the contents of `<script>`, `<style>` and `<noscript>` (raw text to the
+//!   parser, with scripting on, so no selector can match inside them and the
+//!   visible text skips them) and whole `<svg>` elements: 40–80 % of the
+//!   bytes of Bing, Brave, Startpage, Yahoo and Ecosia;
+//! - comments (Bing and Brave carry 12–16 KB of them);
+//! - attributes no selector names: `style=`, `data-*`, `srcset`, `aria-*`,
+//!   `src`… — about 40 % of what is left after the cuts above. The parser
+//!   keeps `id`, `class`, `href`, the attributes the engine's selectors and
+//!   `@attr` fields name ([`Keep::from_specs`]), and the few the tree builder
+//!   itself looks at (`type` of `<input>` in tables, `color` / `face` / `size`
+//!   of `<font>` and `encoding` of `<annotation-xml>` in foreign content);
+//! - runs of whitespace (indentation is up to a third of some pages): each
+//!   run is shortened to its first byte, since every text the parser reads
+//!   is whitespace-collapsed anyway.
+//!
+//! Tags themselves are kept (a marker may name a script's `src`, and the
+//! tree's shape must not change), tag syntax is read as the HTML tokenizer
+//! reads it (quoted values may hold `>`), and whatever cannot be read — an
+//! unclosed tag, a `<script>` without an end tag — is passed on as written,
+//! so the parser sees what it would have seen. `tests/parsers.rs` keeps every
+//! preset's output on the saved pages byte-identical, and the tests below
+//! compare the tree's elements and kept attributes with and without the cut.
+
+use memchr::memmem;
+
+/// Attributes the parser must keep: `None` = all of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keep(Option<Vec<String>>);
+
+/// Always kept: what selectors read most and what html5ever's tree builder
+/// looks at.
+const ALWAYS: [&str; 8] = [
+    "id", "class", "href", "type", "color", "face", "size", "encoding",
+];
+
+/// Pseudo-classes that depend on no attribute outside [`ALWAYS`]; any other
+/// (`:checked`, `:lang()`, …) keeps every attribute.
+const PLAIN_PSEUDO: [&str; 18] = [
+    "not",
+    "is",
+    "where",
+    "has",
+    "first-child",
+    "last-child",
+    "only-child",
+    "nth-child",
+    "nth-last-child",
+    "first-of-type",
+    "last-of-type",
+    "only-of-type",
+    "nth-of-type",
+    "nth-last-of-type",
+    "empty",
+    "root",
+    "link",
+    "any-link",
+];
+
+impl Keep {
+    /// Every attribute (no filtering).
+    pub fn all() -> Keep {
+        Keep(None)
+    }
+
+    /// The attributes the selector specs name, plus [`ALWAYS`]. A spec is a
+    /// selector, a field (`"sel@attr || sel"`) or a marker; anything this
+    /// reader is unsure of (a CSS escape, an unknown pseudo-class) keeps
+    /// every attribute, so a selector can never lose what it matches on.
+    pub fn from_specs<'a>(specs: impl IntoIterator<Item = &'a str>) -> Keep {
+        let mut names: Vec<String> = ALWAYS.iter().map(|s| s.to_string()).collect();
+        for spec in specs {
+            if !named_attributes(spec, &mut names) {
+                return Keep(None);
+            }
+        }
+        names.sort();
+        names.dedup();
+        Keep(Some(names))
+    }
+
+    /// The kept attribute names (lower case), `None` = all.
+    pub fn names(&self) -> Option<Vec<&str>> {
+        self.0
+            .as_ref()
+            .map(|v| v.iter().map(String::as_str).collect())
+    }
+
+    fn keeps(&self, name: &[u8]) -> bool {
+        match &self.0 {
+            None => true,
+            Some(names) => names
+                .iter()
+                .any(|n| n.as_bytes().eq_ignore_ascii_case(name)),
+        }
+    }
+}
+
+/// Adds the attribute names `spec` reads to `names`; false when it cannot
+/// tell (then every attribute must be kept).
+fn named_attributes(spec: &str, names: &mut Vec<String>) -> bool {
+    if spec.contains('\\') {
+        return false;
+    }
+    let b = spec.as_bytes();
+    let ident = |from: usize| -> usize {
+        let mut j = from;
+        while j < b.len() && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'-' | b'_')) {
+            j += 1;
+        }
+        j
+    };
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    while i < b.len() {
+        let c = b[i];
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => quote = Some(c),
+            b'[' | b'@' => {
+                let mut from = i + 1;
+                while from < b.len() && b[from].is_ascii_whitespace() {
+                    from += 1;
+                }
+                let end = ident(from);
+                let namespaced = b.get(end) == Some(&b'|') && b.get(end + 1) != Some(&b'=');
+                if c == b'[' && (end == from || namespaced) {
+                    // `[ns|attr]`, `[*|attr]`: not worth reading.
+                    return false;
+                }
+                if end > from {
+                    names.push(spec[from..end].to_ascii_lowercase());
+                }
+                i = end;
+                continue;
+            }
+            b':' => {
+                if b.get(i + 1) == Some(&b':') {
+                    return false;
+                }
+                let end = ident(i + 1);
+                let pseudo = spec[i + 1..end].to_ascii_lowercase();
+                // `css:` is the marker prefix, not a pseudo-class.
+                let marker_prefix = i == 3 && spec.starts_with("css:");
+                if !marker_prefix && !PLAIN_PSEUDO.contains(&pseudo.as_str()) {
+                    return false;
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+/// `body` as the HTML parser should see it (see the module docs).
+pub fn prefilter(body: &str, keep: &Keep) -> String {
+    let b = body.as_bytes();
+    let mut out = String::with_capacity(b.len() / 3);
+    let mut i = 0;
+    while i < b.len() {
+        let Some(off) = memchr::memchr(b'<', &b[i..]) else {
+            push_squeezed(&mut out, &body[i..]);
+            break;
+        };
+        let lt = i + off;
+        push_squeezed(&mut out, &body[i..lt]);
+        let rest = &b[lt + 1..];
+        i = match rest.first() {
+            Some(b'!') if rest.starts_with(b"!--") => skip_comment(b, lt + 4),
+            Some(b'!' | b'/' | b'?') => {
+                // Doctype, end tag, bogus comment: passed on to their `>`.
+                let end = memchr::memchr(b'>', rest).map_or(b.len(), |p| lt + 1 + p + 1);
+                push_squeezed(&mut out, &body[lt..end]);
+                end
+            }
+            Some(c) if c.is_ascii_alphabetic() => start_tag(body, lt, keep, &mut out),
+            _ => {
+                out.push('<');
+                lt + 1
+            }
+        };
+    }
+    out
+}
+
+/// The offset after a comment whose `<!--` ends at `from`: html5ever ends a
+/// comment at `-->`, `--!>`, and right away at `<!-->` / `<!--->`; one
+/// without an end runs to the end of the page.
+fn skip_comment(b: &[u8], from: usize) -> usize {
+    let rest = &b[from..];
+    if rest.starts_with(b">") {
+        return from + 1;
+    }
+    if rest.starts_with(b"->") {
+        return from + 2;
+    }
+    let mut at = from;
+    while let Some(p) = memmem::find(&b[at..], b"--") {
+        let dash = at + p + 2;
+        match b.get(dash..) {
+            Some([b'>', ..]) => return dash + 1,
+            Some([b'!', b'>', ..]) => return dash + 2,
+            _ => at = dash - 1,
+        }
+    }
+    b.len()
+}
+
+/// Reads the start tag at `lt` and writes it with only the kept attributes,
+/// then deals with its contents when it is a raw-text element; returns the
+/// offset to go on from.
+fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
+    let b = body.as_bytes();
+    let mark = out.len();
+    let is_space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+    let mut j = lt + 1;
+    while j < b.len() && !is_space(b[j]) && b[j] != b'/' && b[j] != b'>' {
+        j += 1;
+    }
+    let name = &body[lt + 1..j];
+    out.push_str(&body[lt..j]);
+    // The HTML tokenizer's attribute states, reduced to where each
+    // attribute starts and ends.
+    let mut self_closing = false;
+    let end = loop {
+        while j < b.len() && is_space(b[j]) {
+            j += 1;
+        }
+        match b.get(j) {
+            None => break None,
+            Some(b'>') => break Some(j + 1),
+            Some(b'/') => {
+                j += 1;
+                self_closing = b.get(j) == Some(&b'>');
+                continue;
+            }
+            Some(_) => {}
+        }
+        self_closing = false;
+        let start = j;
+        // A name may begin with `=` (a parse error html5ever tolerates).
+        j += 1;
+        while j < b.len() && !is_space(b[j]) && !matches!(b[j], b'/' | b'>' | b'=') {
+            j += 1;
+        }
+        let attr_name = &b[start..j];
+        let mut k = j;
+        while k < b.len() && is_space(b[k]) {
+            k += 1;
+        }
+        if b.get(k) == Some(&b'=') {
+            k += 1;
+            while k < b.len() && is_space(b[k]) {
+                k += 1;
+            }
+            match b.get(k) {
+                Some(&q @ (b'"' | b'\'')) => match memchr::memchr(q, &b[k + 1..]) {
+                    Some(p) => j = k + 1 + p + 1,
+                    None => break None,
+                },
+                Some(b'>') | None => j = k,
+                Some(_) => {
+                    while k < b.len() && !is_space(b[k]) && b[k] != b'>' {
+                        k += 1;
+                    }
+                    j = k;
+                }
+            }
+        }
+        if keep.keeps(attr_name) {
+            out.push(' ');
+            push_squeezed(out, &body[start..j]);
+        }
+    };
+    let Some(end) = end else {
+        // An unfinished tag: html5ever drops it; give it the same bytes.
+        out.truncate(mark);
+        out.push_str(&body[lt..]);
+        return b.len();
+    };
+    if self_closing {
+        out.push_str(" /");
+    }
+    out.push('>');
+    let is = |n: &str| name.eq_ignore_ascii_case(n);
+    if is("script") || is("style") || is("noscript") {
+        // Contents cut, tags kept.
+        return match find_end_tag(b, end, name) {
+            Some(close) => close,
+            None => end,
+        };
+    }
+    if is("svg") && !self_closing {
+        if let Some(close) = find_end_tag(b, end, "svg")
+            && let Some(gt) = memchr::memchr(b'>', &b[close..])
+        {
+            out.truncate(mark);
+            return close + gt + 1;
+        }
+        return end;
+    }
+    if ["title", "textarea", "xmp", "iframe", "noembed", "noframes"]
+        .iter()
+        .any(|n| is(n))
+    {
+        // Raw text to the parser: a `<` inside is not a tag.
+        let close = find_end_tag(b, end, name).unwrap_or(b.len());
+        push_squeezed(out, &body[end..close]);
+        return close;
+    }
+    if is("plaintext") {
+        out.push_str(&body[end..]);
+        return b.len();
+    }
+    end
+}
+
+/// Offset of the first `</name` (any case) at or after `from`.
+fn find_end_tag(b: &[u8], from: usize, name: &str) -> Option<usize> {
+    let n = name.as_bytes();
+    let mut at = from;
+    while let Some(p) = memmem::find(&b[at..], b"</") {
+        let open = at + p;
+        let rest = &b[open + 2..];
+        if rest.len() >= n.len() && rest[..n.len()].eq_ignore_ascii_case(n) {
+            return Some(open);
+        }
+        at = open + 2;
+    }
+    None
+}
+
+/// Appends `s` with every run of ASCII whitespace shortened to its first
+/// byte. (Only `<pre>`-like content and attribute values with doubled
+/// spaces would read differently; neither is read.)
+fn push_squeezed(out: &mut String, s: &str) {
+    let b = s.as_bytes();
+    let mut last = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_whitespace() {
+            let mut j = i + 1;
+            while j < b.len() && b[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if j > i + 1 {
+                // ASCII bytes are char boundaries, so these slices are valid.
+                out.push_str(&s[last..=i]);
+                last = j;
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out.push_str(&s[last..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(s: &str) -> String {
+        prefilter(s, &Keep::from_specs(["div.r > a@data-u"]))
+    }
+
+    #[test]
+    fn squeezes_whitespace_runs() {
+        assert_eq!(cut("<p>\n   a  b\t\tc </p>  "), "<p>\na b\tc </p> ");
+        assert_eq!(cut("é  ü"), "é ü");
+        assert_eq!(cut(""), "");
+    }
+
+    #[test]
+    fn cuts_raw_text_svgs_and_comments() {
+        let page = "<html><head><SCRIPT src=x.js>var a = '<b>';</Script><style>.a{}</style></head>\
+                    <body><!-- x <p>no</p> --><svg viewBox='0'><path d='M0'/></svg><p>hi</p>\
+                    <svg/><i>x</i><noscript><img src=y></noscript></body></html>";
+        assert_eq!(
+            cut(page),
+            "<html><head><SCRIPT></Script><style></style></head>\
+             <body><p>hi</p><svg /><i>x</i><noscript></noscript></body></html>"
+        );
+        // Comments end where html5ever ends them.
+        assert_eq!(cut("a<!-->b<!--->c<!-- -- --!>d<!--x"), "abcd");
+        // No end tag: left for the parser.
+        assert_eq!(cut("<p>a<script>x"), "<p>a<script>x");
+        // Names that only start like one are not cut.
+        assert_eq!(cut("<scripts>a</scripts>"), "<scripts>a</scripts>");
+    }
+
+    #[test]
+    fn keeps_only_named_attributes_as_written() {
+        assert_eq!(
+            cut(
+                "<div  style=\"a>b\" class='r x' data-u=q/ hidden><a href=/x/ data-v=1 data-u=\"1  2\">t</a></div>"
+            ),
+            "<div class='r x' data-u=q/><a href=/x/ data-u=\"1 2\">t</a></div>"
+        );
+        assert_eq!(cut("<br/><img src=a />"), "<br /><img />");
+        assert_eq!(cut("<input type=hidden value=1>"), "<input type=hidden>");
+        // Raw text: a `<` inside is not a tag.
+        assert_eq!(
+            cut("<title>a <b style=x> c</title><textarea><i s=1></textarea>"),
+            "<title>a <b style=x> c</title><textarea><i s=1></textarea>"
+        );
+        // An unfinished tag is passed on as written.
+        assert_eq!(cut("<p>a<div style=\"x>"), "<p>a<div style=\"x>");
+        assert_eq!(cut("<p>a<div style"), "<p>a<div style");
+        // Not a tag.
+        assert_eq!(cut("a < b <3 </>"), "a < b <3 </>");
+    }
+
+    #[test]
+    fn reads_attribute_names_from_selectors() {
+        let keep = Keep::from_specs([
+            "div.snippet[data-type=\"web\"]",
+            "a.result@href || @mu",
+            "[ data-test-id = \"x:y\"]",
+            "css:#b_captcha",
+            "li:nth-child(2) > a:not(.x)",
+        ]);
+        assert!(keep.keeps(b"DATA-TYPE") && keep.keeps(b"mu") && keep.keeps(b"data-test-id"));
+        assert!(keep.keeps(b"class") && !keep.keeps(b"style"));
+        assert_eq!(Keep::from_specs(["input:checked"]), Keep::all());
+        assert_eq!(Keep::from_specs(["a[ns|x]"]), Keep::all());
+        assert_eq!(Keep::from_specs(["a[*|x]"]), Keep::all());
+        assert_eq!(Keep::from_specs(["a.\\31 x"]), Keep::all());
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        for s in [
+            "<",
+            "<a",
+            "<a ",
+            "<a b",
+            "<a b=",
+            "<a b='",
+            "<a b=c",
+            "<a/",
+            "<svg",
+            "<svg/",
+            "<svg>é",
+            "<style>",
+            "<script>é</scrip",
+            "<!",
+            "<!-",
+            "<!--",
+            "<!---",
+            "</",
+            "<?",
+            "<a =b>",
+            "<a b = 'c' / >",
+            "<é>",
+            "<title>",
+            "<plaintext>x<y>",
+        ] {
+            let _ = prefilter(s, &Keep::all());
+            let _ = cut(s);
+        }
+    }
+}
