@@ -30,9 +30,13 @@
 
 use memchr::memmem;
 
-/// Attributes the parser must keep: `None` = all of them.
+/// What the parser must keep: the attributes (`None` = all of them) and,
+/// of `class` values, the class names (`None` = every class).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Keep(Option<Vec<String>>);
+pub struct Keep {
+    attrs: Option<Vec<String>>,
+    classes: Option<Vec<String>>,
+}
 
 /// Always kept: what selectors read most and what html5ever's tree builder
 /// looks at.
@@ -64,47 +68,83 @@ const PLAIN_PSEUDO: [&str; 18] = [
 ];
 
 impl Keep {
-    /// Every attribute (no filtering).
+    /// Every attribute and class (no filtering).
     pub fn all() -> Keep {
-        Keep(None)
+        Keep {
+            attrs: None,
+            classes: None,
+        }
     }
 
-    /// The attributes the selector specs name, plus [`ALWAYS`]. A spec is a
-    /// selector, a field (`"sel@attr || sel"`) or a marker; anything this
-    /// reader is unsure of (a CSS escape, an unknown pseudo-class) keeps
-    /// every attribute, so a selector can never lose what it matches on.
+    /// The attributes the selector specs name, plus [`ALWAYS`], and the
+    /// class names they name. A spec is a selector, a field (`"sel@attr ||
+    /// sel"`) or a marker; anything this reader is unsure of (a CSS escape,
+    /// an unknown pseudo-class) keeps everything, and a selector on the
+    /// `class` attribute itself (`[class*=x]`) keeps every class, so a
+    /// selector never loses what it matches on.
     pub fn from_specs<'a>(specs: impl IntoIterator<Item = &'a str>) -> Keep {
         let mut names: Vec<String> = ALWAYS.iter().map(|s| s.to_string()).collect();
+        let mut classes = Vec::new();
         for spec in specs {
-            if !named_attributes(spec, &mut names) {
-                return Keep(None);
+            if !named_attributes(spec, &mut names, &mut classes) {
+                return Keep::all();
             }
         }
+        // Only `.name` reads the class list: `[class]` needs it whole. (ALWAYS
+        // holds `class` once; a selector naming it adds it again.)
+        let class_read_whole = names.iter().filter(|n| *n == "class").count() > 1;
         names.sort();
         names.dedup();
-        Keep(Some(names))
+        classes.sort();
+        classes.dedup();
+        Keep {
+            attrs: Some(names),
+            classes: (!class_read_whole).then_some(classes),
+        }
     }
 
     /// The kept attribute names (lower case), `None` = all.
     pub fn names(&self) -> Option<Vec<&str>> {
-        self.0
+        self.attrs
+            .as_ref()
+            .map(|v| v.iter().map(String::as_str).collect())
+    }
+
+    /// The kept class names, `None` = all.
+    pub fn classes(&self) -> Option<Vec<&str>> {
+        self.classes
             .as_ref()
             .map(|v| v.iter().map(String::as_str).collect())
     }
 
     fn keeps(&self, name: &[u8]) -> bool {
-        match &self.0 {
+        match &self.attrs {
             None => true,
             Some(names) => names
                 .iter()
                 .any(|n| n.as_bytes().eq_ignore_ascii_case(name)),
         }
     }
+
+    /// Whether a class token must stay: named by a selector (ASCII case
+    /// folded, since quirks-mode pages match classes that way), or holding
+    /// a character reference this reader does not decode.
+    fn keeps_class(&self, token: &[u8]) -> bool {
+        match &self.classes {
+            None => true,
+            Some(names) => {
+                token.contains(&b'&')
+                    || names
+                        .iter()
+                        .any(|n| n.as_bytes().eq_ignore_ascii_case(token))
+            }
+        }
+    }
 }
 
-/// Adds the attribute names `spec` reads to `names`; false when it cannot
-/// tell (then every attribute must be kept).
-fn named_attributes(spec: &str, names: &mut Vec<String>) -> bool {
+/// Adds the attribute names `spec` reads to `names` and the class names to
+/// `classes`; false when it cannot tell (then everything must be kept).
+fn named_attributes(spec: &str, names: &mut Vec<String>, classes: &mut Vec<String>) -> bool {
     if spec.contains('\\') {
         return false;
     }
@@ -129,6 +169,18 @@ fn named_attributes(spec: &str, names: &mut Vec<String>) -> bool {
         }
         match c {
             b'"' | b'\'' => quote = Some(c),
+            b'.' => {
+                let end = ident(i + 1);
+                if b.get(end).is_some_and(|&n| n >= 0x80) {
+                    // A non-ASCII class name: not worth reading.
+                    return false;
+                }
+                if end > i + 1 {
+                    classes.push(spec[i + 1..end].to_string());
+                }
+                i = end.max(i + 1);
+                continue;
+            }
             b'[' | b'@' => {
                 let mut from = i + 1;
                 while from < b.len() && b[from].is_ascii_whitespace() {
@@ -237,6 +289,7 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
     // The HTML tokenizer's attribute states, reduced to where each
     // attribute starts and ends.
     let mut self_closing = false;
+    let mut seen_class = false;
     let end = loop {
         while j < b.len() && is_space(b[j]) {
             j += 1;
@@ -259,6 +312,8 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
             j += 1;
         }
         let attr_name = &b[start..j];
+        // The value without its quotes, when there is one.
+        let mut value = None;
         let mut k = j;
         while k < b.len() && is_space(b[k]) {
             k += 1;
@@ -270,21 +325,57 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
             }
             match b.get(k) {
                 Some(&q @ (b'"' | b'\'')) => match memchr::memchr(q, &b[k + 1..]) {
-                    Some(p) => j = k + 1 + p + 1,
+                    Some(p) => {
+                        value = Some((k + 1, k + 1 + p));
+                        j = k + 1 + p + 1;
+                    }
                     None => break None,
                 },
                 Some(b'>') | None => j = k,
                 Some(_) => {
+                    let from = k;
                     while k < b.len() && !is_space(b[k]) && b[k] != b'>' {
                         k += 1;
                     }
+                    value = Some((from, k));
                     j = k;
                 }
             }
         }
-        if keep.keeps(attr_name) {
-            out.push(' ');
-            push_squeezed(out, &body[start..j]);
+        if !keep.keeps(attr_name) {
+            continue;
+        }
+        let is_class = keep.classes.is_some() && attr_name.eq_ignore_ascii_case(b"class");
+        if is_class && seen_class {
+            // html5ever keeps the first; this one could only stand in for a
+            // first one cut away below.
+            continue;
+        }
+        seen_class |= is_class;
+        match value {
+            Some((from, to)) if is_class => {
+                // Only the class names a selector asks about; none left = no
+                // attribute (no selector reads the class attribute itself).
+                // A token with a quote can never be a selector's class name.
+                let mut tokens = body[from..to]
+                    .split(|c: char| c.is_ascii_whitespace())
+                    .filter(|t| {
+                        !t.is_empty() && !t.contains('"') && keep.keeps_class(t.as_bytes())
+                    });
+                if let Some(first) = tokens.next() {
+                    out.push_str(" class=\"");
+                    out.push_str(first);
+                    for t in tokens {
+                        out.push(' ');
+                        out.push_str(t);
+                    }
+                    out.push('"');
+                }
+            }
+            _ => {
+                out.push(' ');
+                push_squeezed(out, &body[start..j]);
+            }
         }
     };
     let Some(end) = end else {
@@ -408,10 +499,18 @@ mod tests {
     fn keeps_only_named_attributes_as_written() {
         assert_eq!(
             cut(
-                "<div  style=\"a>b\" class='r x' data-u=q/ hidden><a href=/x/ data-v=1 data-u=\"1  2\">t</a></div>"
+                "<div  style=\"a>b\" class='R x' data-u=q/ hidden><a href=/x/ data-v=1 data-u=\"1  2\">t</a></div>"
             ),
-            "<div class='r x' data-u=q/><a href=/x/ data-u=\"1 2\">t</a></div>"
+            "<div class=\"R\" data-u=q/><a href=/x/ data-u=\"1 2\">t</a></div>"
         );
+        // Only the class names selectors ask about; the first class
+        // attribute stays the one html5ever reads.
+        assert_eq!(
+            cut("<p class=\"a r  b\"><p class=x><p class=\"x\" class=\"r\"><p class=r&amp;>"),
+            "<p class=\"r\"><p><p><p class=\"r&amp;\">"
+        );
+        let keep = Keep::from_specs(["p[class*=r]"]);
+        assert_eq!(prefilter("<p class=\"a r\">", &keep), "<p class=\"a r\">");
         assert_eq!(cut("<br/><img src=a />"), "<br /><img />");
         assert_eq!(cut("<input type=hidden value=1>"), "<input type=hidden>");
         // Raw text: a `<` inside is not a tag.
@@ -437,6 +536,12 @@ mod tests {
         ]);
         assert!(keep.keeps(b"DATA-TYPE") && keep.keeps(b"mu") && keep.keeps(b"data-test-id"));
         assert!(keep.keeps(b"class") && !keep.keeps(b"style"));
+        assert_eq!(
+            keep.classes(),
+            Some(vec!["result", "snippet", "x"]),
+            "class names, not the marker prefix or pseudo-classes"
+        );
+        assert_eq!(Keep::from_specs(["a.résumé"]), Keep::all());
         assert_eq!(Keep::from_specs(["input:checked"]), Keep::all());
         assert_eq!(Keep::from_specs(["a[ns|x]"]), Keep::all());
         assert_eq!(Keep::from_specs(["a[*|x]"]), Keep::all());
