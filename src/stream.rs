@@ -70,6 +70,9 @@ pub struct DedupArgs {
     /// Fewest codes a snippet needs before a match between different titles counts.
     #[arg(long)]
     pub min_codes: Option<usize>,
+    /// About one word pair in N (outside CJK text) is an extra content-defined anchor; 0 = off.
+    #[arg(long)]
+    pub word_anchors: Option<usize>,
     /// Write only the kept records (each as its whole input line).
     #[arg(long)]
     pub unique: bool,
@@ -104,6 +107,7 @@ impl DedupArgs {
             max_distance: self.max_distance.unwrap_or(d.max_distance),
             block_threshold: self.block_threshold.unwrap_or(d.block_threshold),
             min_codes: self.min_codes.unwrap_or(d.min_codes),
+            word_anchors: self.word_anchors.unwrap_or(d.word_anchors),
             ..d
         }
     }

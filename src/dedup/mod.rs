@@ -159,6 +159,10 @@ pub struct Settings {
     /// several queries is boilerplate and ignored (`0` = never); see
     /// [`pipeline`].
     pub boilerplate_titles: u32,
+    /// Feature codes, other scripts than CJK: about one consecutive word
+    /// pair in this many, chosen by a hash of the two words, is an extra
+    /// anchor (`0` = punctuation anchors only); see [`features`].
+    pub word_anchors: usize,
 }
 
 impl Default for Settings {
@@ -173,6 +177,7 @@ impl Default for Settings {
             block_threshold: 0.7,
             min_codes: 4,
             boilerplate_titles: 3,
+            word_anchors: features::WORD_ANCHORS,
         }
     }
 }
@@ -191,6 +196,12 @@ impl Settings {
         }
         if self.window == 0 || self.window > 16 {
             return Err(("window", format!("must be 1 to 16, got {}", self.window)));
+        }
+        if self.word_anchors > 64 {
+            return Err((
+                "word_anchors",
+                format!("must be 0 to 64, got {}", self.word_anchors),
+            ));
         }
         if self.max_distance > 64 {
             return Err((

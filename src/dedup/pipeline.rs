@@ -28,7 +28,9 @@
 //!
 //! - *Too short is no evidence*: a snippet-stage match needs the shorter
 //!   feature string to have at least `min_codes` codes (default 4: start and
-//!   end anchors plus two marks inside). Equal titles are evidence of their
+//!   end anchors plus two marks inside). Only codes at punctuation anchors
+//!   and the snippet ends count here; content-defined word anchors (see
+//!   [`super::features`]) refine `K / M` but are no evidence of length. Equal titles are evidence of their
 //!   own, so the title stage has no minimum.
 //! - *Too frequent is no evidence*: when the stream carries several queries,
 //!   a code kept under `boilerplate_titles` different titles (default 3) is
@@ -123,6 +125,10 @@ pub struct PairScore {
     pub similarity: Option<f64>,
     /// `M`: the smaller code (block, unit) count of the two snippets.
     pub codes: usize,
+    /// The smaller count of codes at punctuation anchors or a snippet's ends
+    /// (what `min_codes` judges; content-defined word anchors add codes but
+    /// not evidence). Equal to `codes` for Rabin and SimHash.
+    pub evidence: usize,
     /// SimHash only: the Hamming distance.
     pub distance: Option<u32>,
     /// The stage that would attach `b` to `a` with the settings given, or
@@ -147,6 +153,7 @@ impl PairScore {
             self.title_equal,
             sim,
             self.codes,
+            self.evidence,
             self.distance,
         )
     }
@@ -159,6 +166,7 @@ fn decide(
     title_equal: bool,
     sim: f64,
     m: usize,
+    evidence: usize,
     distance: Option<u32>,
 ) -> Option<Stage> {
     if m == 0 || method == Method::None {
@@ -169,7 +177,7 @@ fn decide(
     } else {
         Stage::Snippet
     };
-    if !title_equal && m < s.min_codes {
+    if !title_equal && evidence < s.min_codes {
         return None;
     }
     let ok = match method {
@@ -209,6 +217,7 @@ struct Kept {
     index: usize,
     title: u64,
     codes: u32,
+    evidence: u32,
     simhash: SimHash,
 }
 
@@ -358,7 +367,7 @@ impl Deduper {
             scopes: HashMap64::default(),
             count: 0,
             counts: None,
-            extractor: Extractor::new(),
+            extractor: Extractor::new().with_word_anchors(settings.word_anchors),
             codes: Vec::new(),
             blocks: Vec::new(),
             normalized: String::new(),
@@ -466,7 +475,7 @@ impl Deduper {
             return self.simhash_stage(qkey, idx, title, doc);
         }
         let mut codes = std::mem::take(&mut self.codes);
-        fill_codes(
+        let evidence = fill_codes(
             &mut self.extractor,
             &mut self.blocks,
             &mut self.normalized,
@@ -481,16 +490,25 @@ impl Deduper {
             let limit = s.boilerplate_titles.min(255) as u8;
             codes.retain(|&c| counts.get(c) < limit);
         }
+        // Boilerplate codes dropped above take their evidence with them.
+        let evidence = evidence.min(codes.len()) as u32;
         codes.sort_unstable();
-        let verdict = self.match_codes(qkey, idx, title, &codes);
+        let verdict = self.match_codes(qkey, idx, title, &codes, evidence);
         if verdict.is_kept() {
-            self.index_codes(qkey, idx, title, &codes);
+            self.index_codes(qkey, idx, title, &codes, evidence);
         }
         self.codes = codes;
         verdict
     }
 
-    fn match_codes(&mut self, qkey: u64, idx: usize, title: u64, codes: &[FeatureCode]) -> Verdict {
+    fn match_codes(
+        &mut self,
+        qkey: u64,
+        idx: usize,
+        title: u64,
+        codes: &[FeatureCode],
+        evidence: u32,
+    ) -> Verdict {
         let Some(scope) = self.scopes.get_mut(&qkey) else {
             return Verdict::kept(idx);
         };
@@ -516,6 +534,7 @@ impl Deduper {
             let k = std::mem::take(&mut scope.acc[cand as usize]);
             let kept = &scope.kept[cand as usize];
             let m = codes.len().min(kept.codes as usize);
+            let ev = evidence.min(kept.evidence) as usize;
             if m == 0 {
                 continue;
             }
@@ -527,6 +546,7 @@ impl Deduper {
                 title_equal,
                 sim,
                 m,
+                ev,
                 None,
             ) else {
                 continue;
@@ -552,7 +572,14 @@ impl Deduper {
         }
     }
 
-    fn index_codes(&mut self, qkey: u64, idx: usize, title: u64, codes: &[FeatureCode]) {
+    fn index_codes(
+        &mut self,
+        qkey: u64,
+        idx: usize,
+        title: u64,
+        codes: &[FeatureCode],
+        evidence: u32,
+    ) {
         let multi = self.scopes.len() > 1 && self.settings.boilerplate_titles > 0;
         if multi && self.counts.is_none() {
             // Backfill: the first scope's codes were indexed before anyone counted.
@@ -576,6 +603,7 @@ impl Deduper {
             index: idx,
             title,
             codes: codes.len() as u32,
+            evidence,
             simhash: SimHash(0),
         });
         scope.acc.push(0);
@@ -620,7 +648,7 @@ impl Deduper {
                 let title_equal = title != 0 && k.title == title;
                 let m = n.min(k.codes as usize);
                 let d = simhash::hamming_distance(h, k.simhash);
-                decide(Method::SimHash, settings, title_equal, 0.0, m, Some(d)).is_some()
+                decide(Method::SimHash, settings, title_equal, 0.0, m, m, Some(d)).is_some()
             })
         };
         if let Some((id, d)) = found {
@@ -643,6 +671,7 @@ impl Deduper {
             index: idx,
             title,
             codes: n as u32,
+            evidence: n as u32,
             simhash: h,
         });
         Verdict::kept(idx)
@@ -657,7 +686,8 @@ impl Verdict {
 }
 
 /// The codes (feature codes, or Rabin blocks as codes) of a snippet for the
-/// method in `settings`, in text order.
+/// method in `settings`, in text order; returns the evidence count (codes
+/// at punctuation anchors and snippet ends; every block for Rabin).
 fn fill_codes(
     extractor: &mut Extractor,
     blocks: &mut Vec<RabinFingerprint>,
@@ -665,7 +695,7 @@ fn fill_codes(
     snippet: &str,
     s: &Settings,
     out: &mut Vec<FeatureCode>,
-) {
+) -> usize {
     out.clear();
     match s.method {
         Method::FeatureCode => extractor.codes_into(snippet, s.window, s.unit, out),
@@ -673,8 +703,9 @@ fn fill_codes(
             rabin::normalize_into(snippet, normalized);
             rabin::blocks_into(normalized.as_bytes(), blocks);
             out.extend(blocks.iter().map(|b| FeatureCode(b.0)));
+            out.len()
         }
-        Method::SimHash | Method::None => {}
+        Method::SimHash | Method::None => 0,
     }
 }
 
@@ -682,16 +713,21 @@ fn fill_codes(
 /// text order, or Rabin block fingerprints (as codes); empty for SimHash and
 /// `none`.
 pub fn codes(snippet: &str, settings: &Settings) -> Vec<FeatureCode> {
+    codes_and_evidence(snippet, settings).0
+}
+
+/// [`codes`], and how many of them count as evidence for `min_codes`.
+fn codes_and_evidence(snippet: &str, settings: &Settings) -> (Vec<FeatureCode>, usize) {
     let mut out = Vec::new();
-    fill_codes(
-        &mut Extractor::new(),
+    let evidence = fill_codes(
+        &mut Extractor::new().with_word_anchors(settings.word_anchors),
         &mut Vec::new(),
         &mut String::new(),
         snippet,
         settings,
         &mut out,
     );
-    out
+    (out, evidence)
 }
 
 /// The sorted codes of the new record that kept record `cand` also holds.
@@ -720,6 +756,7 @@ pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
         title_equal,
         similarity: None,
         codes: 0,
+        evidence: 0,
         distance: None,
         stage: None,
         shared_codes: Vec::new(),
@@ -735,15 +772,18 @@ pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
                 score.distance = Some(simhash::hamming_distance(ha, hb));
                 score.similarity = Some(simhash::similarity(ha, hb));
                 score.codes = ua.len().min(ub.len());
+                score.evidence = score.codes;
             }
         }
         Method::FeatureCode | Method::Rabin => {
-            let (ca, cb) = (codes(a.snippet, settings), codes(b.snippet, settings));
+            let (ca, ea) = codes_and_evidence(a.snippet, settings);
+            let (cb, eb) = codes_and_evidence(b.snippet, settings);
             let m = ca.len().min(cb.len());
             if m > 0 {
                 score.shared_codes = super::features::shared_codes(&ca, &cb);
                 score.similarity = Some(score.shared_codes.len() as f64 / m as f64);
                 score.codes = m;
+                score.evidence = ea.min(eb);
             }
         }
     }

@@ -103,6 +103,10 @@ pub struct LabArgs {
     /// match between different titles counts; 0 = off).
     #[arg(long)]
     pub min_codes: Option<usize>,
+    /// Override `word_anchors` (about one word pair in N, outside CJK text,
+    /// is an extra content-defined anchor; 0 = punctuation anchors only).
+    #[arg(long)]
+    pub word_anchors: Option<usize>,
     /// Give both texts of a TSV pair the same title (then `os1` decides:
     /// implies `--sweep-os os1`).
     #[arg(long)]
@@ -391,7 +395,7 @@ fn sweep_one(
 }
 
 /// The CSV header of `results.csv`.
-pub const CSV_HEADER: [&str; 19] = [
+pub const CSV_HEADER: [&str; 20] = [
     "method",
     "os1",
     "os2",
@@ -406,6 +410,7 @@ pub const CSV_HEADER: [&str; 19] = [
     "max_distance",
     "block_threshold",
     "min_codes",
+    "word_anchors",
     "tp",
     "fp",
     "fn",
@@ -435,6 +440,7 @@ pub fn write_csv(rows: &[Row], w: impl std::io::Write) -> csv::Result<()> {
             s.max_distance.to_string(),
             format!("{}", s.block_threshold),
             s.min_codes.to_string(),
+            s.word_anchors.to_string(),
             c.tp.to_string(),
             c.fp.to_string(),
             c.fn_.to_string(),
@@ -451,12 +457,13 @@ fn setting_text(r: &Row, sweep_os: SweepOs) -> String {
     let s = &r.settings;
     match s.method {
         Method::FeatureCode => format!(
-            "os1={} os2={} window={} unit={} min_codes={}{}",
+            "os1={} os2={} window={} unit={} min_codes={} word_anchors={}{}",
             s.os1,
             s.os2,
             s.window,
             unit_str(s.unit),
             s.min_codes,
+            s.word_anchors,
             match sweep_os {
                 SweepOs::Os1 => " (os1 swept)",
                 SweepOs::Os2 => "",
@@ -602,6 +609,9 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
     }
     if let Some(v) = args.min_codes {
         base.min_codes = v;
+    }
+    if let Some(v) = args.word_anchors {
+        base.word_anchors = v;
     }
     if let Some(&w) = args.window.first() {
         base.window = w;
