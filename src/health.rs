@@ -524,6 +524,7 @@ impl Health {
             cache_errors: load(&c.cache_errors),
             rate_limited: load(&c.rate_limited),
             overloaded: load(&c.overloaded),
+            policy: PolicySnapshot::from(&self.policy()),
             engines,
         }
     }
@@ -730,8 +731,37 @@ pub struct HealthSnapshot {
     pub rate_limited: u64,
     /// Refused with 503.
     pub overloaded: u64,
+    /// The suspension rules in force (`[health]`).
+    pub policy: PolicySnapshot,
     /// One entry per engine, by name.
     pub engines: Vec<EngineSnapshot>,
+}
+
+/// The [`HealthPolicy`] in force, as `/stats` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PolicySnapshot {
+    /// Failures in a row before the first suspension.
+    pub failures_before_suspend: u32,
+    /// The first suspension after them, in seconds.
+    pub backoff_s: f64,
+    /// The first suspension after a block or an HTTP 429, in seconds.
+    pub blocked_backoff_s: f64,
+    /// The longest suspension, in seconds.
+    pub max_backoff_s: f64,
+    /// Outcomes the reliability is computed over.
+    pub reliability_window: usize,
+}
+
+impl From<&HealthPolicy> for PolicySnapshot {
+    fn from(p: &HealthPolicy) -> Self {
+        PolicySnapshot {
+            failures_before_suspend: p.failures_before_suspend,
+            backoff_s: p.base_backoff.as_secs_f64(),
+            blocked_backoff_s: p.blocked_backoff.as_secs_f64(),
+            max_backoff_s: p.max_backoff.as_secs_f64(),
+            reliability_window: p.window,
+        }
+    }
 }
 
 /// One engine's line on `/stats`.

@@ -847,6 +847,14 @@ async fn health_table_sets_when_and_how_long_engines_are_suspended() {
             .unwrap()
             .clone()
     };
+    assert_eq!(stats["policy"]["failures_before_suspend"], 1, "{stats}");
+    assert_eq!(stats["policy"]["backoff_s"], 42.0, "{stats}");
+    // The page says the rules in force, not the defaults.
+    let (_, _, page) = get(&app, "/stats").await;
+    assert!(
+        page.contains("suspended for 42 s after 1 failure in a row, doubling up to 15 min"),
+        "{page}"
+    );
     let flaky_row = row(&stats, "flaky");
     assert_eq!(flaky_row["suspended"], true, "{flaky_row}");
     let secs = flaky_row["suspended_for_s"].as_u64().unwrap();

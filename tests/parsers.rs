@@ -456,7 +456,8 @@ fn html_pages(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The tree as the selectors see it: every HTML-namespace element in
 /// document order with the attributes `keep` names (whitespace collapsed),
-/// of `class` only the names in `classes` (when given).
+/// of `class` only the names in `classes` (when given: the only ones a
+/// class selector can match).
 fn selector_view(doc: &scraper::Html, keep: &[&str], classes: Option<&[&str]>) -> Vec<String> {
     let html_ns = "http://www.w3.org/1999/xhtml";
     doc.root_element()
@@ -471,9 +472,7 @@ fn selector_view(doc: &scraper::Html, keep: &[&str], classes: Option<&[&str]>) -
                 .filter_map(|(k, v)| {
                     let words = v.split_ascii_whitespace().filter(|w| {
                         k != "class"
-                            || classes.is_none_or(|c| {
-                                c.iter().any(|n| n.eq_ignore_ascii_case(w)) || w.contains('&')
-                            })
+                            || classes.is_none_or(|c| c.iter().any(|n| n.eq_ignore_ascii_case(w)))
                     });
                     let v = words.collect::<Vec<_>>().join(" ");
                     (k != "class" || !v.is_empty()).then(|| format!("{k}={v}"))
@@ -583,7 +582,7 @@ fn prefilter_keeps_what_selectors_and_text_see() {
             &names,
             Some(&classes),
         );
-        let seen = selector_view(&scraper::Html::parse_document(&cut), &names, None);
+        let seen = selector_view(&scraper::Html::parse_document(&cut), &names, Some(&classes));
         assert_eq!(whole.len(), seen.len(), "{}: element count", path.display());
         for (a, b) in whole.iter().zip(&seen) {
             assert_eq!(a, b, "{}: first differing element", path.display());
@@ -600,4 +599,124 @@ fn prefilter_keeps_what_selectors_and_text_see() {
         cut_bytes * 3 < all_bytes,
         "{cut_bytes} of {all_bytes} bytes kept"
     );
+}
+
+/// Markup pieces that stress the tag reader: quotes of both kinds, `>`,
+/// `/`, `=` and `<` inside values, unquoted values, names starting with `=`,
+/// duplicate `class`es, comments in every form html5ever knows, raw-text
+/// elements, stray `<` in text, entities, runs of whitespace.
+fn markup_piece() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let name = prop::sample::select(vec![
+        "div", "p", "a", "span", "li", "ul", "b", "DIV", "title", "textarea", "noscript", "table",
+        "tr", "td", "input", "br", "img",
+    ]);
+    let attr_name = prop::sample::select(vec![
+        "class", "id", "href", "data-x", "style", "=x", "a\"b", "CLASS", "type", "x'y",
+    ]);
+    let value = prop::sample::select(vec![
+        "\"r x\"",
+        "'r  q'",
+        "r",
+        "\"a>b\"",
+        "'a\"b'",
+        "x/",
+        "\"\"",
+        "\"r&amp;s\"",
+        "=",
+        "'<p class=r>'",
+        "\"hidden\"",
+        "a=b",
+    ]);
+    let attr = (
+        attr_name,
+        prop::option::of(value),
+        prop::sample::select(vec![" ", "  ", "\n\t", "", " / "]),
+    )
+        .prop_map(|(n, v, sep)| match v {
+            Some(v) => format!("{sep}{n}={v}"),
+            None => format!("{sep}{n}"),
+        });
+    let start = (
+        name.clone(),
+        prop::collection::vec(attr, 0..4),
+        prop::bool::ANY,
+    )
+        .prop_map(|(n, attrs, closing)| {
+            format!("<{n}{}{}>", attrs.concat(), if closing { "/" } else { "" })
+        });
+    let end = name.prop_map(|n| format!("</{n}>"));
+    let other = prop::sample::select(vec![
+        "text",
+        "a  b\n\n c",
+        " < ",
+        "<3",
+        "&amp;",
+        "<!-- c -->",
+        "<!-->",
+        "<!--->",
+        "<!-- a -- b --!>",
+        "<!doctype html>",
+        "<?xml x?>",
+        "</>",
+        "<script>var a='<p>';</script>",
+        "<style>p{}</style>",
+        "<svg><p class=r></svg>",
+        "<svg/>",
+        "é ü 中",
+    ])
+    .prop_map(str::to_string);
+    prop_oneof![3 => start, 2 => end, 2 => other]
+}
+
+fn all_elements(doc: &scraper::Html) -> Vec<String> {
+    doc.root_element()
+        .descendants()
+        .filter_map(scraper::ElementRef::wrap)
+        .map(|e| {
+            let mut attrs: Vec<String> = e
+                .value()
+                .attrs()
+                .map(|(k, v)| {
+                    format!(
+                        "{k}={}",
+                        v.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+                    )
+                })
+                .collect();
+            attrs.sort();
+            format!("{} {}", e.value().name(), attrs.join(" "))
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+    /// The prefilter reads tags as html5ever does: with every attribute
+    /// kept, the tree of the cut page has the same elements and attributes
+    /// as the tree of the page (SVGs, whose contents the cut drops, aside);
+    /// with a selector's attributes and class names only, the same elements
+    /// with those.
+    #[test]
+    fn prefilter_reads_tags_as_html5ever_does(
+        pieces in proptest::collection::vec(markup_piece(), 0..40)
+    ) {
+        let page = pieces.concat();
+        let whole = scraper::Html::parse_document(&page.replace("<svg/>", "").replace("<svg><p class=r></svg>", ""));
+        let cut = engines::prefilter::prefilter(&page, &engines::prefilter::Keep::all());
+        let seen = scraper::Html::parse_document(&cut.replace("<svg />", ""));
+        proptest::prop_assert_eq!(all_elements(&whole), all_elements(&seen), "page {:?}\ncut {:?}", page, cut);
+        // With a selector's view: its attributes and class names are kept.
+        let keep = engines::prefilter::Keep::from_specs(["p.r@data-x"]);
+        let names = keep.names().unwrap();
+        let classes = keep.classes().unwrap();
+        let cut = engines::prefilter::prefilter(&page, &keep);
+        let seen = scraper::Html::parse_document(&cut.replace("<svg />", ""));
+        proptest::prop_assert_eq!(
+            selector_view(&whole, &names, Some(&classes)),
+            selector_view(&seen, &names, Some(&classes)),
+            "page {:?}\ncut {:?}", page, cut
+        );
+    }
 }

@@ -290,6 +290,10 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
     // attribute starts and ends.
     let mut self_closing = false;
     let mut seen_class = false;
+    // Whether the last attribute written has no value: then a next name
+    // starting with `=` would read as its value once the `/` or the
+    // attributes that stood between them are gone.
+    let mut last_bare = false;
     let end = loop {
         while j < b.len() && is_space(b[j]) {
             j += 1;
@@ -352,6 +356,9 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
             continue;
         }
         seen_class |= is_class;
+        if last_bare && attr_name.first() == Some(&b'=') {
+            out.push_str(" /");
+        }
         match value {
             Some((from, to)) if is_class => {
                 // Only the class names a selector asks about; none left = no
@@ -363,6 +370,7 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
                         !t.is_empty() && !t.contains('"') && keep.keeps_class(t.as_bytes())
                     });
                 if let Some(first) = tokens.next() {
+                    last_bare = false;
                     out.push_str(" class=\"");
                     out.push_str(first);
                     for t in tokens {
@@ -373,6 +381,7 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
                 }
             }
             _ => {
+                last_bare = value.is_none();
                 out.push(' ');
                 push_squeezed(out, &body[start..j]);
             }

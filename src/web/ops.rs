@@ -460,6 +460,20 @@ pub struct StatsPage {
     pub suspended_count: usize,
     /// One row per engine.
     pub engines: Vec<EngineRow>,
+    /// The suspension rules in force, in words (they come from `[health]`).
+    pub policy: String,
+}
+
+/// "30 s", "10 min", "1 h 30 min", "0.3 s".
+fn span(secs: f64) -> String {
+    let whole = secs.round() as u64;
+    match whole {
+        _ if secs < 1.0 => format!("{secs:.1} s"),
+        t if t < 60 || t % 60 != 0 && t < 3600 => format!("{t} s"),
+        t if t < 3600 => format!("{} min", t / 60),
+        t if t % 3600 == 0 => format!("{} h", t / 3600),
+        t => format!("{} h {} min", t / 3600, t % 3600 / 60),
+    }
 }
 
 impl StatsPage {
@@ -487,6 +501,26 @@ impl StatsPage {
             cache_errors: s.cache_errors,
             suspended_count: s.engines.iter().filter(|e| e.suspended).count(),
             engines: s.engines.iter().map(EngineRow::new).collect(),
+            policy: {
+                let p = &s.policy;
+                format!(
+                    "Latency percentiles are exact over each engine's last {} requests; \
+                     reliability is the share of successes among its last {}. An engine is \
+                     suspended for {} after {} failure{} in a row, doubling up to {}; a CAPTCHA \
+                     or HTTP 429 suspends it for {} at once. One success clears it.",
+                    crate::health::LATENCY_RING,
+                    p.reliability_window,
+                    span(p.backoff_s),
+                    p.failures_before_suspend,
+                    if p.failures_before_suspend == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    span(p.max_backoff_s),
+                    span(p.blocked_backoff_s),
+                )
+            },
         }
     }
 }
@@ -587,6 +621,26 @@ mod tests {
         assert!(!same_secret(b"abc", b"abd"));
         assert!(!same_secret(b"abc", b"abcd"));
         assert!(!same_secret(b"", b"a"));
+    }
+
+    #[test]
+    fn spans_read_like_a_person_writes_them() {
+        assert_eq!(span(30.0), "30 s");
+        assert_eq!(span(90.0), "90 s");
+        assert_eq!(span(600.0), "10 min");
+        assert_eq!(span(3600.0), "1 h");
+        assert_eq!(span(5400.0), "1 h 30 min");
+        assert_eq!(span(0.3), "0.3 s");
+        // The defaults read as the page read before `[health]` existed.
+        let page = StatsPage::new(&Health::default().snapshot(SystemTime::now()));
+        assert!(
+            page.policy.contains(
+                "suspended for 30 s after 3 failures in a row, doubling up to 10 min; \
+                 a CAPTCHA or HTTP 429 suspends it for 5 min at once"
+            ),
+            "{}",
+            page.policy
+        );
     }
 
     #[test]
