@@ -278,6 +278,12 @@ fn unwrap_once(link: &str) -> Option<String> {
         }
         _ => None,
     }?;
+    // A protocol-relative target (`uddg=//host/…`) names a page as surely
+    // as an absolute one; engines serve over https, so it gets that scheme.
+    let target = match target.strip_prefix("//") {
+        Some(rest) if !rest.starts_with('/') => format!("https://{rest}"),
+        _ => target,
+    };
     // Opaque tokens (Baidu's usual `link?url=KxhnvX…`, Bing's links back into
     // its own verticals) are not targets: the wrapper is kept.
     is_absolute_http(&target).then_some(target)
@@ -285,7 +291,7 @@ fn unwrap_once(link: &str) -> Option<String> {
 
 fn google_target(query: &str) -> Option<String> {
     param(query, "q")
-        .filter(|t| is_absolute_http(t))
+        .filter(|t| is_absolute_http(t) || t.starts_with("//"))
         .or_else(|| param(query, "url"))
 }
 
