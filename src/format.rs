@@ -178,8 +178,14 @@ pub fn parsed_url(link: &str) -> [String; 6] {
     if let Some(port) = u.port() {
         let _ = write!(netloc, ":{port}");
     }
+    // The url crate gives every http(s) link at least `/`; urlparse keeps
+    // the path as written, so `http://h` and `http://h?q` have none.
+    let full_path = if u.path() == "/" && !path_written(link) {
+        ""
+    } else {
+        u.path()
+    };
     // urlparse splits `;params` off the last path segment only.
-    let full_path = u.path();
     let last_slash = full_path.rfind('/').map_or(0, |i| i + 1);
     let (path, params) = match full_path[last_slash..].find(';') {
         Some(i) => (
@@ -196,6 +202,17 @@ pub fn parsed_url(link: &str) -> [String; 6] {
         u.query().unwrap_or("").to_string(),
         u.fragment().unwrap_or("").to_string(),
     ]
+}
+
+/// Whether `link` has a path after its authority (`http://h/` does,
+/// `http://h` and `http://h?q=1` do not).
+fn path_written(link: &str) -> bool {
+    let Some(start) = link.find("//").map(|i| i + 2) else {
+        return true;
+    };
+    let rest = &link[start..];
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    rest[end..].starts_with('/')
 }
 
 /// The terminal listing: rank, title, link, snippet, engines with
@@ -316,7 +333,13 @@ mod tests {
             ]
         );
         assert_eq!(parsed_url("not a url")[2], "not a url");
-        assert_eq!(parsed_url("http://example.com")[2], "/");
+        // As Python's urlparse: no path written, none given.
+        assert_eq!(parsed_url("http://example.com")[2], "");
+        assert_eq!(parsed_url("http://example.com?q=1")[2], "");
+        assert_eq!(parsed_url("http://example.com?q=1")[4], "q=1");
+        assert_eq!(parsed_url("http://example.com#top")[2], "");
+        assert_eq!(parsed_url("http://example.com/")[2], "/");
+        assert_eq!(parsed_url("https://example.com/a;p")[2], "/a");
     }
 
     fn sample() -> SearchResponse {
