@@ -634,9 +634,15 @@ async fn serve_reloads_on_sighup_and_finishes_searches_on_sigterm() {
     let b = Switchable::spawn("b").await;
     let dir = temp_dir("signals");
     let path = dir.join("engines.toml");
-    // The probing below must not meet the rate limit.
+    // The probing below must not meet the rate limit, and the slow search
+    // (700 ms) must not meet the deadline when a loaded CI machine starves
+    // the debug server.
     let limits = "[limits]\nper_minute = 0\n";
-    std::fs::write(&path, config_text(&[("a", a.base())], limits)).unwrap();
+    let roomy = |text: String| {
+        text.replace("deadline_ms = 1500", "deadline_ms = 8000")
+            .replace("timeout_ms = 1500", "timeout_ms = 8000")
+    };
+    std::fs::write(&path, roomy(config_text(&[("a", a.base())], limits))).unwrap();
     let mut serve = Serve::start(&path);
     let client = reqwest::Client::new();
     let search = |q: &str| {
@@ -652,7 +658,7 @@ async fn serve_reloads_on_sighup_and_finishes_searches_on_sigterm() {
     assert_eq!((a.hits(), b.hits()), (1, 0));
 
     // SIGHUP re-reads the file.
-    std::fs::write(&path, config_text(&[("b", b.base())], limits)).unwrap();
+    std::fs::write(&path, roomy(config_text(&[("b", b.base())], limits))).unwrap();
     serve.signal("HUP");
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
