@@ -263,7 +263,7 @@ async fn searches_over_max_in_flight_get_503_at_once() {
     slow.delay_ms.store(1200, Ordering::SeqCst);
     let config = config(
         &[("slow", slow.base())],
-        "[limits]\nmax_in_flight = 1\nper_minute = 0\n",
+        "autocomplete = \"slow\"\n[limits]\nmax_in_flight = 1\nper_minute = 0\n",
     );
     let app = web::router(AppState::new(Searcher::from_config(config).unwrap()));
     let first = tokio::spawn({
@@ -282,6 +282,13 @@ async fn searches_over_max_in_flight_get_503_at_once() {
         "refused without waiting for the search in flight ({:?})",
         started.elapsed()
     );
+    // Suggestions are not worth a fan-out over the cap: an empty list, at
+    // once, and the engine is not asked.
+    let started = Instant::now();
+    let (status, _, body) = get(&app, "/autocomplete?q=sec").await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, r#"["sec",[]]"#));
+    assert!(started.elapsed() < Duration::from_millis(600));
+    assert_eq!(slow.hits(), 1, "the suggestion did not reach the engine");
     assert_eq!(first.await.unwrap(), StatusCode::OK);
     // The same query as one in flight joins it instead of being refused.
     assert_eq!(get(&app, "/search?q=first").await.0, StatusCode::OK);

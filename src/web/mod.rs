@@ -310,7 +310,12 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
     {
         let mut query = searcher.parse_query(&q, 1);
         query.engines = vec![engine.clone()];
-        let resp = searcher.search(&query, &SearchOptions::default()).await;
+        // Suggestions are a nicety: when `max_in_flight` fan-outs already
+        // run, the box gets none rather than adding to the overload.
+        let resp = searcher
+            .try_search(&query, &SearchOptions::default())
+            .await
+            .unwrap_or_default();
         for s in resp.suggestions {
             if suggestions.len() < MAX_SUGGESTIONS && !suggestions.contains(&s) {
                 suggestions.push(s);
