@@ -657,6 +657,9 @@ impl Searcher {
         let outcomes = futures::future::join_all(futures).await;
         let now = SystemTime::now();
         for (&i, outcome) in selected.iter().zip(&outcomes) {
+            if outcome.result.as_ref().is_err_and(|f| !f.counts_for_health) {
+                continue;
+            }
             health.record(
                 &config.engines[i].name,
                 crate::health::Outcome {
@@ -732,6 +735,11 @@ pub struct Failure {
     pub kind: FailureKind,
     /// A human-readable reason.
     pub reason: String,
+    /// Whether it says anything about the engine's health. A replayed
+    /// engine asked a query its recording does not hold has not failed: it
+    /// was never asked, and suspending it would refuse the queries it does
+    /// hold.
+    pub counts_for_health: bool,
 }
 
 impl Failure {
@@ -739,6 +747,7 @@ impl Failure {
         Failure {
             kind,
             reason: reason.into(),
+            counts_for_health: true,
         }
     }
 }
@@ -874,7 +883,13 @@ async fn replay(
         tokio::task::spawn_blocking(move || recording::Recording::lookup(&dir, &engine, &query))
             .await
             .map_err(|_| Failure::new(FailureKind::Network, "reading the recording failed"))?
-            .map_err(|e| Failure::new(FailureKind::Network, e.to_string()))?;
+            .map_err(|e| {
+                let missing = matches!(e, recording::RecordingError::Missing { .. });
+                Failure {
+                    counts_for_health: !missing,
+                    ..Failure::new(FailureKind::Network, e.to_string())
+                }
+            })?;
     let body = rec
         .response
         .body_bytes()

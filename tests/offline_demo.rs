@@ -7,6 +7,7 @@
 mod support;
 
 use metasift::config::Config;
+use metasift::model::FailureKind;
 use metasift::search::{SearchOptions, Searcher};
 
 fn offline() -> Config {
@@ -64,4 +65,41 @@ async fn the_demo_answers_saved_queries_with_fused_results() {
             "{text}: no result found by two engines"
         );
     }
+}
+
+/// A query the recordings do not hold is not an engine failure: after more
+/// such queries than the suspension threshold, the saved queries are still
+/// answered by every engine that holds them, and none is suspended.
+#[tokio::test]
+async fn queries_without_recordings_do_not_suspend_the_demo_engines() {
+    let config = offline();
+    let threshold = config.health.failures_before_suspend;
+    let searcher = Searcher::from_config(config).unwrap();
+    for n in 0..threshold + 2 {
+        let text = format!("a query nobody recorded {n}");
+        let resp = searcher
+            .search(&searcher.parse_query(&text, 1), &SearchOptions::default())
+            .await;
+        assert!(resp.results.is_empty(), "{text}: {:?}", resp.results);
+        assert!(
+            resp.engines.iter().all(|r| r.failure.is_some()),
+            "{text}: {:?}",
+            resp.engines
+        );
+    }
+    let resp = searcher
+        .search(
+            &searcher.parse_query("javascript tutorial", 1),
+            &SearchOptions::default(),
+        )
+        .await;
+    let suspended: Vec<&str> = resp
+        .engines
+        .iter()
+        .filter(|r| r.failure == Some(FailureKind::Suspended))
+        .map(|r| r.engine.as_str())
+        .collect();
+    assert!(suspended.is_empty(), "suspended: {suspended:?}");
+    let answered = resp.engines.iter().filter(|r| r.results > 0).count();
+    assert!(answered >= 5, "{:?}", resp.engines);
 }
