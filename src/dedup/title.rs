@@ -28,9 +28,11 @@
 //! 4. **Truncation marks and final punctuation**: `...`, `…`, `⋯` and any
 //!    final `.!?,;:` are removed (`People are near water.` ≡ `People are near
 //!    water`). A truncated title therefore equals its full form
-//!    only when the cut fell where the full form ends; [`same_title`] also
-//!    accepts a truncated title that is a prefix of the other, for pairwise
-//!    use (a hash map over [`normalize`] cannot do prefixes).
+//!    only when the cut fell where the full form ends: the pipeline keeps
+//!    only a hash per kept title, which cannot answer "is a prefix of". (A
+//!    pairwise prefix test, `same_title`, was never used by the pipeline and
+//!    was removed; a cut title only loses the looser `os1`: the copy must
+//!    then reach `os2` on its snippet, as different titles do.)
 //!
 //! Steps 3 and 4 repeat until nothing changes, which makes the whole
 //! normalization idempotent: `normalize(normalize(t)) == normalize(t)`.
@@ -211,18 +213,6 @@ pub fn normalize_into(title: &str, out: &mut String) {
 pub fn is_truncated(title: &str) -> bool {
     let t = title.trim_end();
     t.ends_with("..") || t.ends_with('…') || t.ends_with('⋯') || t.ends_with("．．")
-}
-
-/// Whether two raw titles are the same for the title stage: equal normalized
-/// forms, or one was truncated by its engine and its normalized form (at least
-/// 8 characters, so a stub matches nothing) is a prefix of the other's.
-pub fn same_title(a: &str, b: &str) -> bool {
-    let (na, nb) = (normalize(a), normalize(b));
-    if na == nb {
-        return true;
-    }
-    let prefix_of = |short: &str, long: &str| short.chars().count() >= 8 && long.starts_with(short);
-    (is_truncated(a) && prefix_of(&na, &nb)) || (is_truncated(b) && prefix_of(&nb, &na))
 }
 
 /// Characters for which NFKC is the identity, or (full-width ASCII, the
