@@ -251,6 +251,12 @@ fn split_path_query<'a>(host: &'a str, rest: &'a str) -> Pieces<'a> {
 }
 
 fn unwrap_once(link: &str) -> Option<String> {
+    // Every wrapper names its target after a `=` (`q=`, `uddg=`, `u=`,
+    // `/RU=`): one byte search turns away most links before they are split
+    // into pieces (callgrind: ~970 instructions per ordinary link before).
+    if !link.contains('=') {
+        return None;
+    }
     let p = split_pieces(link.trim())?;
     let host = p.host.trim_end_matches('.');
     // Dispatch on the path first: it rejects almost every ordinary link with
