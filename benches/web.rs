@@ -130,18 +130,6 @@ fn bench(c: &mut Criterion) {
     drop((ddg, bing));
 }
 
-const JS_PAGES: [(&str, &str); 6] = [
-    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
-    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
-    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
-    (
-        "startpage",
-        "startpage/wsmcp2026_javascript-tutorial_http.html",
-    ),
-    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
-    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
-];
-
 fn recluster(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -149,12 +137,12 @@ fn recluster(c: &mut Criterion) {
         .build()
         .unwrap();
     let mut config = support::shipped_config();
-    support::keep_only(&mut config, &JS_PAGES.map(|(n, _)| n));
+    support::keep_only(&mut config, &support::pages::JS_PAGES.map(|(n, _)| n));
     config.limits.per_minute = 0;
     // As in tests/web.rs: the asserted 37 → 34 was read off
     // punctuation-only feature codes.
     config.dedup.word_anchors = 0;
-    let servers: Vec<LoopbackEngine> = JS_PAGES
+    let servers: Vec<LoopbackEngine> = support::pages::JS_PAGES
         .iter()
         .map(|(name, page)| {
             let server = rt.block_on(LoopbackEngine::spawn(Behavior::fixture(page)));

@@ -19,19 +19,10 @@ use std::time::Duration;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-/// Name of the shipped preset (`engines.toml`) and its saved page (under
-/// `shared/data/serp/`).
-const ENGINES: [(&str, &str); 6] = [
-    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
-    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
-    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
-    (
-        "startpage",
-        "startpage/wsmcp2026_javascript-tutorial_http.html",
-    ),
-    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
-    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
-];
+/// Name of the shipped preset (`engines.toml`) and its saved page.
+#[path = "../tests/support/pages.rs"]
+mod pages;
+use pages::JS_PAGES as ENGINES;
 
 /// The `[[engine]]` tables written for `metasift serve`.
 #[derive(serde::Serialize)]

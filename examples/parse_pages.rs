@@ -13,17 +13,9 @@ use std::path::Path;
 
 use metasift::config::Config;
 
-const PAGES: [(&str, &str); 6] = [
-    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
-    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
-    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
-    (
-        "startpage",
-        "startpage/wsmcp2026_javascript-tutorial_http.html",
-    ),
-    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
-    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
-];
+#[path = "../tests/support/pages.rs"]
+mod pages;
+use pages::JS_PAGES as PAGES;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds: usize = std::env::args().nth(1).map_or(Ok(1), |s| s.parse())?;

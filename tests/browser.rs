@@ -464,17 +464,7 @@ async fn chromium_reclusters_with_another_os2() {
         );
         return;
     };
-    let pages = [
-        ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
-        ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
-        ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
-        (
-            "startpage",
-            "startpage/wsmcp2026_javascript-tutorial_http.html",
-        ),
-        ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
-        ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
-    ];
+    let pages = support::pages::JS_PAGES;
     let mut config = support::shipped_config();
     support::keep_only(&mut config, &pages.map(|(name, _)| name));
     // The joins asserted below were read off punctuation-only feature codes

@@ -754,28 +754,14 @@ fn web_engines() -> metasift::config::Config {
 
 // ---- re-clustering the cached answers (issue #6) ----------------------------
 
-/// The six engines of `examples/loopback_engines.rs` with their saved
-/// `javascript tutorial` pages of 2026, through the shipped presets.
-const JS_PAGES: [(&str, &str); 6] = [
-    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
-    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
-    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
-    (
-        "startpage",
-        "startpage/wsmcp2026_javascript-tutorial_http.html",
-    ),
-    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
-    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
-];
-
 /// An app over the shipped presets pointed at loopback servers answering
-/// `JS_PAGES`, with an in-memory cache (as `metasift serve` has).
+/// `support::pages::JS_PAGES`, with an in-memory cache (as `metasift serve` has).
 async fn js_engines() -> (axum::Router, Vec<LoopbackEngine>) {
     let mut config = support::shipped_config();
-    let names: Vec<&str> = JS_PAGES.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = support::pages::JS_PAGES.iter().map(|(n, _)| *n).collect();
     support::keep_only(&mut config, &names);
     let mut engines = Vec::new();
-    for (name, page) in JS_PAGES {
+    for (name, page) in support::pages::JS_PAGES {
         let engine = LoopbackEngine::spawn(Behavior::fixture(page)).await;
         support::point_at(&mut config, name, &engine.base_url());
         engines.push(engine);

@@ -23,6 +23,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub mod pages;
+
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, Request, Response, StatusCode, header};
 use metasift::config::{Config, EngineConfig, EngineKind};
