@@ -12,7 +12,7 @@
 // Each browser test uses a different part of this module.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -20,6 +20,10 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use serde_json::{Value, json};
+
+#[path = "serve.rs"]
+mod serve;
+pub use serve::Server;
 
 pub fn find_chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
@@ -32,50 +36,6 @@ pub fn find_chromium() -> Option<PathBuf> {
         }
     }
     None
-}
-
-/// A `metasift serve` child process; killed when dropped.
-pub struct Server {
-    child: Child,
-    pub base: String,
-}
-
-impl Server {
-    pub fn start(config: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_metasift"))
-            .args(["serve", "--config"])
-            .arg(config)
-            .args(["--bind", "127.0.0.1:0"])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start metasift serve");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(url) = line.strip_prefix("listening on ") {
-                    let _ = tx.send(url.trim_end_matches('/').to_string());
-                }
-            }
-        });
-        let base = match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(base) => base,
-            Err(e) => {
-                let _ = child.kill();
-                panic!("metasift serve did not report its address: {e}");
-            }
-        };
-        Server { child, base }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A headless Chromium spoken to over the DevTools pipe.
