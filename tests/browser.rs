@@ -17,292 +17,16 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+#[path = "support/chromium.rs"]
+mod chromium;
 
-use base64::Engine as _;
-use serde_json::{Value, json};
+use std::path::Path;
+
+use chromium::{Browser, Server, TempDir, find_chromium};
+use serde_json::json;
 use support::{Behavior, LoopbackEngine};
 
 const QUERY: &str = "does caffeine affect sleep";
-
-fn find_chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    None
-}
-
-/// A `metasift serve` child process; killed when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    fn start(config: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_metasift"))
-            .args(["serve", "--config"])
-            .arg(config)
-            .args(["--bind", "127.0.0.1:0"])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start metasift serve");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(url) = line.strip_prefix("listening on ") {
-                    let _ = tx.send(url.trim_end_matches('/').to_string());
-                }
-            }
-        });
-        let base = match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(base) => base,
-            Err(e) => {
-                let _ = child.kill();
-                panic!("metasift serve did not report its address: {e}");
-            }
-        };
-        Server { child, base }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A headless Chromium spoken to over the DevTools pipe.
-struct Browser {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
-    pending: Vec<Value>,
-    next_id: u64,
-    session: Option<String>,
-    _profile: TempDir,
-}
-
-impl Browser {
-    fn launch(chromium: &Path) -> Browser {
-        let profile = TempDir::new("chromium-profile");
-        // fd 3 is what Chromium reads commands from, fd 4 where it writes
-        // answers: map them onto our pipes.
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(r#"exec "$0" "$@" 3<&0 4>&1 0</dev/null 1>/dev/null"#)
-            .arg(chromium)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-extensions",
-                "--no-first-run",
-                "--no-default-browser-check",
-                "--mute-audio",
-                "--hide-scrollbars",
-                "--remote-debugging-pipe",
-            ])
-            .arg(format!("--user-data-dir={}", profile.0.display()))
-            .arg("about:blank")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromium");
-        let stdin = child.stdin.take().expect("piped stdin");
-        let mut stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            let mut chunk = [0u8; 64 * 1024];
-            loop {
-                match stdout.read(&mut chunk) {
-                    Ok(0) | Err(_) => return,
-                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                }
-                while let Some(end) = buf.iter().position(|&b| b == 0) {
-                    let msg: Vec<u8> = buf.drain(..=end).collect();
-                    if let Ok(v) = serde_json::from_slice::<Value>(&msg[..msg.len() - 1])
-                        && tx.send(v).is_err()
-                    {
-                        return;
-                    }
-                }
-            }
-        });
-        let mut browser = Browser {
-            child,
-            stdin,
-            messages: rx,
-            pending: Vec::new(),
-            next_id: 1,
-            session: None,
-            _profile: profile,
-        };
-        let target = browser.call("Target.createTarget", json!({ "url": "about:blank" }));
-        let target_id = target["targetId"]
-            .as_str()
-            .expect("a target id")
-            .to_string();
-        let attached = browser.call(
-            "Target.attachToTarget",
-            json!({ "targetId": target_id, "flatten": true }),
-        );
-        browser.session = Some(attached["sessionId"].as_str().expect("a session").into());
-        browser.call("Page.enable", json!({}));
-        browser.call("Runtime.enable", json!({}));
-        browser
-    }
-
-    fn recv(&mut self, deadline: Instant) -> Value {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.messages.recv_timeout(left) {
-            Ok(v) => v,
-            Err(RecvTimeoutError::Timeout) => panic!("chromium did not answer in time"),
-            Err(RecvTimeoutError::Disconnected) => panic!("chromium exited"),
-        }
-    }
-
-    /// Sends a command (to the page session once attached) and waits for its
-    /// answer; events met meanwhile are kept for [`Browser::wait_event`].
-    fn call(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        let mut msg = json!({ "id": id, "method": method, "params": params });
-        if let Some(s) = &self.session {
-            msg["sessionId"] = json!(s);
-        }
-        let mut bytes = serde_json::to_vec(&msg).unwrap();
-        bytes.push(0);
-        self.stdin.write_all(&bytes).expect("write to chromium");
-        self.stdin.flush().expect("flush to chromium");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let v = self.recv(deadline);
-            if v["id"] == json!(id) {
-                if let Some(err) = v.get("error") {
-                    panic!("{method} failed: {err}");
-                }
-                return v["result"].clone();
-            }
-            self.pending.push(v);
-        }
-    }
-
-    fn wait_event(&mut self, method: &str) -> Value {
-        if let Some(i) = self.pending.iter().position(|v| v["method"] == method) {
-            return self.pending.remove(i);
-        }
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let v = self.recv(deadline);
-            if v["method"] == method {
-                return v;
-            }
-        }
-    }
-
-    fn eval(&mut self, expression: &str) -> Value {
-        let r = self.call(
-            "Runtime.evaluate",
-            json!({ "expression": expression, "returnByValue": true }),
-        );
-        if let Some(e) = r.get("exceptionDetails") {
-            panic!("{expression}: {e}");
-        }
-        r["result"]["value"].clone()
-    }
-
-    fn navigate(&mut self, url: &str) {
-        self.pending
-            .retain(|v| v["method"] != "Page.loadEventFired");
-        self.call("Page.navigate", json!({ "url": url }));
-        self.wait_event("Page.loadEventFired");
-    }
-
-    /// A real left click in the middle of the first element matching `css`.
-    fn click(&mut self, css: &str) {
-        let rect = self.eval(&format!(
-            "(() => {{ const e = document.querySelector({css:?}); \
-             if (!e) return null; e.scrollIntoView({{block: 'center'}}); \
-             const r = e.getBoundingClientRect(); \
-             return {{x: r.left + r.width / 2, y: r.top + r.height / 2}}; }})()"
-        ));
-        assert!(!rect.is_null(), "nothing matches {css}");
-        for kind in ["mousePressed", "mouseReleased"] {
-            self.call(
-                "Input.dispatchMouseEvent",
-                json!({ "type": kind, "x": rect["x"], "y": rect["y"],
-                        "button": "left", "clickCount": 1 }),
-            );
-        }
-    }
-
-    fn screenshot(&mut self, file: &Path, width: u32, height: u32, mobile: bool) {
-        self.call(
-            "Emulation.setDeviceMetricsOverride",
-            json!({ "width": width, "height": height,
-                    "deviceScaleFactor": 1, "mobile": mobile }),
-        );
-        let shot = self.call(
-            "Page.captureScreenshot",
-            json!({ "format": "png", "captureBeyondViewport": false }),
-        );
-        let png = base64::engine::general_purpose::STANDARD
-            .decode(shot["data"].as_str().expect("png data"))
-            .expect("base64 png");
-        std::fs::write(file, png).expect("write screenshot");
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(label: &str) -> TempDir {
-        // Unique per call: the tests run at once, and two Chromiums on one
-        // profile folder make the second exit at start.
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("{label}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_searches_and_opens_a_duplicate_group() {
@@ -354,7 +78,7 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
         // Type the query and click Search, like a person.
         b.click("#q");
         b.call("Input.insertText", json!({ "text": QUERY }));
-        b.pending.retain(|v| v["method"] != "Page.loadEventFired");
+        b.forget_events("Page.loadEventFired");
         b.click("form[role=search] button[type=submit]");
         b.wait_event("Page.loadEventFired");
 
@@ -511,7 +235,7 @@ async fn chromium_reclusters_with_another_os2() {
             json!({ "type": "keyUp", "key": "a", "code": "KeyA", "modifiers": 2 }),
         );
         b.call("Input.insertText", json!({ "text": "0.2" }));
-        b.pending.retain(|v| v["method"] != "Page.loadEventFired");
+        b.forget_events("Page.loadEventFired");
         b.click("form.recluster button[type=submit]");
         b.wait_event("Page.loadEventFired");
 

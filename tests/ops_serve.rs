@@ -4,12 +4,14 @@
 
 #[path = "support/redis.rs"]
 mod redis_support;
+#[path = "support/serve.rs"]
+mod serve;
 #[path = "support/mod.rs"]
 mod support;
 
-use std::io::{BufRead, BufReader};
+use serve::Server as Serve;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -514,58 +516,6 @@ async fn reload_swaps_a_good_file_and_refuses_a_broken_one() {
         "{stats}"
     );
     let _ = std::fs::remove_dir_all(dir);
-}
-
-/// A `metasift serve` child process, killed on drop.
-struct Serve {
-    child: Child,
-    base: String,
-    // Held open: the server must never write into a closed pipe.
-    _stdout: BufReader<std::process::ChildStdout>,
-}
-
-impl Serve {
-    fn start(config: &Path) -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_metasift"))
-            .args(["serve", "--config"])
-            .arg(config)
-            .args(["--bind", "127.0.0.1:0"])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start metasift serve");
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Serve {
-            child,
-            base,
-            _stdout: stdout,
-        }
-    }
-
-    fn signal(&self, name: &str) {
-        let ok = Command::new("kill")
-            .args([format!("-{name}"), self.child.id().to_string()])
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "kill -{name}");
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
