@@ -387,6 +387,29 @@ async fn a_100k_character_query_is_refused_clearly() {
         "{}",
         &body[..200.min(body.len())]
     );
+    // A program that asked for CSV gets a CSV: the reason in a column.
+    assert_eq!(
+        resp.headers()[header::CONTENT_TYPE],
+        "text/csv; charset=utf-8"
+    );
+    assert!(
+        body.starts_with("error\n\"the query is 100000 characters long"),
+        "{}",
+        &body[..200.min(body.len())]
+    );
+
+    // And one that asked for a feed gets a feed whose description says why.
+    let (resp, body) = get("/search?q=x&page=0&format=rss").await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        resp.headers()[header::CONTENT_TYPE],
+        "application/rss+xml; charset=utf-8"
+    );
+    assert!(
+        body.contains("<title>metasift: 400 Bad Request</title>") && body.contains("<description>"),
+        "{body}"
+    );
+    assert!(!resp.headers().contains_key(header::RETRY_AFTER));
 }
 
 #[tokio::test]

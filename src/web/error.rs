@@ -2,11 +2,11 @@
 //!
 //! Handlers return `Result<Response, AppError>`; every failure a user can
 //! cause is a 4xx with a sentence saying what to change, rendered in the
-//! format the request asked for (an HTML page, a JSON object or plain text),
+//! format the request asked for (an HTML page, a JSON object, a CSV or a feed),
 //! so neither a browser nor an API client ever sees a bare 500.
 
 use askama::Template;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::pages::{ErrorPage, Layout};
@@ -62,38 +62,92 @@ impl IntoResponse for AppError {
         if status.is_server_error() {
             tracing::error!(%message, "request failed");
         }
-        match self.format() {
-            Format::Json => {
-                let body = serde_json::json!({ "error": message });
-                (status, axum::Json(body)).into_response()
-            }
-            Format::Html => {
-                let page = ErrorPage {
-                    layout: Layout::new(&format!("{} — metasift", status.as_u16())),
-                    status: status.as_u16(),
-                    reason: status.canonical_reason().unwrap_or("Error"),
-                    message: &message,
-                };
-                match page.render() {
-                    Ok(html) => (
-                        status,
-                        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                        html,
-                    )
-                        .into_response(),
-                    Err(_) => plain(status, message),
-                }
-            }
-            Format::Csv | Format::Rss => plain(status, message),
-        }
+        error_response(status, &message, self.format(), None)
     }
 }
 
-fn plain(status: StatusCode, message: String) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        message + "\n",
-    )
-        .into_response()
+/// An error answer in the format the client asked for: an HTML page, a JSON
+/// object, a CSV with the reason in a column, or a feed whose description
+/// is the reason — so a program reading CSV or RSS still gets a document
+/// of its kind. `retry_after_s` (429, 503) adds a `retry_after` field, the
+/// feed's `ttl` and the `Retry-After` header.
+pub fn error_response(
+    status: StatusCode,
+    message: &str,
+    format: Format,
+    retry_after_s: Option<u64>,
+) -> Response {
+    let mut response = match format {
+        Format::Json => {
+            let body = match retry_after_s {
+                Some(s) => serde_json::json!({ "error": message, "retry_after": s }),
+                None => serde_json::json!({ "error": message }),
+            };
+            (status, axum::Json(body)).into_response()
+        }
+        Format::Html => {
+            let page = ErrorPage {
+                layout: Layout::new(&format!("{} — metasift", status.as_u16())),
+                status: status.as_u16(),
+                reason: status.canonical_reason().unwrap_or("Error"),
+                message,
+            };
+            match page.render() {
+                Ok(html) => (
+                    status,
+                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                    html,
+                )
+                    .into_response(),
+                Err(_) => (
+                    status,
+                    [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                    format!("{message}\n"),
+                )
+                    .into_response(),
+            }
+        }
+        Format::Csv => {
+            let reason = message.replace('"', "\"\"");
+            let body = match retry_after_s {
+                Some(s) => format!("error,retry_after\n\"{reason}\",{s}\n"),
+                None => format!("error\n\"{reason}\"\n"),
+            };
+            (
+                status,
+                [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
+                body,
+            )
+                .into_response()
+        }
+        Format::Rss => {
+            let escape = |s: &str| {
+                s.replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+            };
+            let ttl = retry_after_s.map_or(String::new(), |s| {
+                format!("<ttl>{}</ttl>", s.div_ceil(60).max(1))
+            });
+            (
+                status,
+                [(header::CONTENT_TYPE, "application/rss+xml; charset=utf-8")],
+                format!(
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel>\
+                     <title>metasift: {} {}</title><link>/</link><description>{}</description>\
+                     {ttl}</channel></rss>\n",
+                    status.as_u16(),
+                    escape(status.canonical_reason().unwrap_or("Error")),
+                    escape(message),
+                ),
+            )
+                .into_response()
+        }
+    };
+    if let Some(s) = retry_after_s {
+        let headers = response.headers_mut();
+        headers.insert(header::RETRY_AFTER, HeaderValue::from(s));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
 }

@@ -23,7 +23,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
-use super::pages::{ErrorPage, Layout};
+use super::pages::Layout;
 use super::params::Format;
 use crate::cache::Cache;
 use crate::config::{CacheBackend, Config};
@@ -219,66 +219,7 @@ fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &HeaderMap) -> F
 
 /// A refusal (429, 503) in the format the client asked for.
 pub fn refusal(status: StatusCode, message: &str, format: Format, retry_after_s: u64) -> Response {
-    let mut response = match format {
-        Format::Json => (
-            status,
-            axum::Json(serde_json::json!({ "error": message, "retry_after": retry_after_s })),
-        )
-            .into_response(),
-        Format::Html => {
-            let page = ErrorPage {
-                layout: Layout::new(&format!("{} — metasift", status.as_u16())),
-                status: status.as_u16(),
-                reason: status.canonical_reason().unwrap_or("Error"),
-                message,
-            };
-            match page.render() {
-                Ok(html) => (
-                    status,
-                    [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                    html,
-                )
-                    .into_response(),
-                Err(_) => (status, format!("{message}\n")).into_response(),
-            }
-        }
-        // A CSV and a feed a program can still read: the reason in a
-        // column, or as the channel's description.
-        Format::Csv => (
-            status,
-            [(header::CONTENT_TYPE, "text/csv; charset=utf-8")],
-            format!(
-                "error,retry_after\n\"{}\",{retry_after_s}\n",
-                message.replace('"', "\"\"")
-            ),
-        )
-            .into_response(),
-        Format::Rss => {
-            let escape = |s: &str| {
-                s.replace('&', "&amp;")
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;")
-            };
-            (
-                status,
-                [(header::CONTENT_TYPE, "application/rss+xml; charset=utf-8")],
-                format!(
-                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel>\
-                     <title>metasift: {} {}</title><link>/</link><description>{}</description>\
-                     <ttl>{}</ttl></channel></rss>\n",
-                    status.as_u16(),
-                    escape(status.canonical_reason().unwrap_or("Error")),
-                    escape(message),
-                    retry_after_s.div_ceil(60).max(1),
-                ),
-            )
-                .into_response()
-        }
-    };
-    let headers = response.headers_mut();
-    headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    super::error::error_response(status, message, format, Some(retry_after_s))
 }
 
 /// The 503 for a search refused because too many are in flight.
