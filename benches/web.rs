@@ -105,12 +105,7 @@ fn bench(c: &mut Criterion) {
     let get = |uri: String| {
         let app = app.clone();
         async move {
-            let resp = app
-                .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-                .await
-                .unwrap();
-            assert_eq!(resp.status(), StatusCode::OK);
-            let body = resp.into_body().collect().await.unwrap().to_bytes();
+            let body = ok_page(app, uri).await;
             assert!(body.windows(17).any(|w| w == b"<li class=\"result"));
             body.len()
         }
@@ -128,6 +123,16 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
     drop((ddg, bing));
+}
+
+/// The body of a `GET uri` that must answer 200.
+async fn ok_page(app: axum::Router, uri: String) -> axum::body::Bytes {
+    let resp = app
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    resp.into_body().collect().await.unwrap().to_bytes()
 }
 
 fn recluster(c: &mut Criterion) {
@@ -177,12 +182,7 @@ fn recluster(c: &mut Criterion) {
     let get = |uri: String| {
         let app = app.clone();
         async move {
-            let resp = app
-                .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-                .await
-                .unwrap();
-            assert_eq!(resp.status(), StatusCode::OK);
-            let body = resp.into_body().collect().await.unwrap().to_bytes();
+            let body = ok_page(app, uri).await;
             let panel = b"<section class=\"compare\"";
             assert!(body.windows(panel.len()).any(|w| w == panel));
             body.len()

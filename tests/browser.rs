@@ -22,7 +22,7 @@ mod chromium;
 
 use std::path::Path;
 
-use chromium::{Browser, Server, TempDir, find_chromium};
+use chromium::{Browser, Server, TempDir, chromium_or_skip};
 use serde_json::json;
 use support::{Behavior, LoopbackEngine};
 
@@ -30,13 +30,7 @@ const QUERY: &str = "does caffeine affect sleep";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_searches_and_opens_a_duplicate_group() {
-    let Some(chromium) = find_chromium() else {
-        if support::services_required() {
-            panic!("chromium is required (METASIFT_REQUIRE_SERVICES=1) but not on PATH");
-        }
-        eprintln!(
-            "\n!!!!! SKIPPED tests/browser.rs: chromium is not installed (apt-get install chromium) !!!!!\n"
-        );
+    let Some(chromium) = chromium_or_skip("tests/browser.rs") else {
         return;
     };
 
@@ -179,13 +173,7 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
 /// their saved `javascript tutorial` pages through the shipped presets.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_reclusters_with_another_os2() {
-    let Some(chromium) = find_chromium() else {
-        if support::services_required() {
-            panic!("chromium is required (METASIFT_REQUIRE_SERVICES=1) but not on PATH");
-        }
-        eprintln!(
-            "\n!!!!! SKIPPED tests/browser.rs: chromium is not installed (apt-get install chromium) !!!!!\n"
-        );
+    let Some(chromium) = chromium_or_skip("tests/browser.rs") else {
         return;
     };
     let pages = support::pages::JS_PAGES;

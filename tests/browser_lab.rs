@@ -16,22 +16,12 @@ mod chromium;
 
 use std::path::Path;
 
-use chromium::{Browser, Server, TempDir, find_chromium};
+use chromium::{Browser, Server, TempDir, chromium_or_skip};
 use serde_json::json;
-
-fn services_required() -> bool {
-    std::env::var("METASIFT_REQUIRE_SERVICES").is_ok_and(|v| v == "1")
-}
 
 #[test]
 fn chromium_runs_a_lab_sweep() {
-    let Some(chromium) = find_chromium() else {
-        if services_required() {
-            panic!("chromium is required (METASIFT_REQUIRE_SERVICES=1) but not on PATH");
-        }
-        eprintln!(
-            "\n!!!!! SKIPPED tests/browser_lab.rs: chromium is not installed (apt-get install chromium) !!!!!\n"
-        );
+    let Some(chromium) = chromium_or_skip("tests/browser_lab.rs") else {
         return;
     };
     let dir = TempDir::new("lab-serve");

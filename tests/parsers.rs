@@ -522,28 +522,7 @@ fn prefilter_keeps_what_selectors_and_text_see() {
         .engines
         .iter()
         .filter(|e| e.kind == metasift::config::EngineKind::Html)
-        .flat_map(|e| {
-            let p = &e.parse;
-            [
-                &p.results,
-                &p.title,
-                &p.url,
-                &p.snippet,
-                &p.skip,
-                &p.suggestions,
-            ]
-            .into_iter()
-            .flatten()
-            .map(String::as_str)
-            .chain(
-                // Markers that are selectors (the others are page text).
-                p.blocked
-                    .iter()
-                    .chain(&p.no_results)
-                    .map(String::as_str)
-                    .filter(|m| m.starts_with(['.', '#', '[']) || m.starts_with("css:")),
-            )
-        })
+        .flat_map(|e| engines::html::selectors_read(&e.parse))
         .collect();
     // One union over the presets, so each page is parsed twice, not once per
     // preset. Baidu's `[class^="content-right"]` reads class attributes whole

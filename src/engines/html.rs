@@ -38,7 +38,7 @@ use super::markers::Markers;
 use super::prefilter::{Keep, prefilter};
 use super::text::element_text;
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, resolve_link};
-use crate::config::EngineConfig;
+use crate::config::{EngineConfig, ParseConfig};
 use crate::model::Query;
 
 /// One way to read a value out of a result element.
@@ -112,12 +112,39 @@ enum Marker {
     Css(String, Selector),
 }
 
+/// The selector of a marker written as one (see [`Marker`]), `None` for a
+/// text marker.
+fn marker_selector(s: &str) -> Option<&str> {
+    s.strip_prefix("css:")
+        .or_else(|| s.starts_with(['.', '#', '[']).then_some(s))
+}
+
+/// Every CSS selector a parse table reads: the field selectors and the
+/// markers written as selectors. The prefilter keeps the attributes and
+/// class names these name.
+pub fn selectors_read(p: &ParseConfig) -> impl Iterator<Item = &str> {
+    [
+        &p.results,
+        &p.title,
+        &p.url,
+        &p.snippet,
+        &p.skip,
+        &p.suggestions,
+    ]
+    .into_iter()
+    .flatten()
+    .map(String::as_str)
+    .chain(
+        p.blocked
+            .iter()
+            .chain(&p.no_results)
+            .filter_map(|m| marker_selector(m)),
+    )
+}
+
 impl Marker {
     fn new(s: &str) -> Result<Marker, String> {
-        let css = s
-            .strip_prefix("css:")
-            .or_else(|| s.starts_with(['.', '#', '[']).then_some(s));
-        Ok(match css {
+        Ok(match marker_selector(s) {
             Some(sel) => Marker::Css(sel.to_string(), parse_selector(sel)?),
             None => Marker::Text(s.to_lowercase()),
         })
@@ -217,26 +244,7 @@ impl HtmlEngine {
         let blocked_names = text(&blocked);
         let blocked_text = Markers::new(&blocked_names);
         let no_results_text = Markers::new(text(&no_results));
-        // Every selector the parse reads, so the prefilter keeps the
-        // attributes they name.
-        let css_markers = blocked.iter().chain(&no_results).filter_map(|m| match m {
-            Marker::Css(s, _) => Some(s.as_str()),
-            Marker::Text(_) => None,
-        });
-        let keep = Keep::from_specs(
-            [
-                &p.results,
-                &p.title,
-                &p.url,
-                &p.snippet,
-                &p.skip,
-                &p.suggestions,
-            ]
-            .into_iter()
-            .flatten()
-            .map(String::as_str)
-            .chain(css_markers),
-        );
+        let keep = Keep::from_specs(selectors_read(p));
         Ok(HtmlEngine {
             base,
             results,

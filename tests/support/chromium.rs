@@ -25,6 +25,22 @@ use serde_json::{Value, json};
 mod serve;
 pub use serve::Server;
 
+/// Chromium for the test file `test`, or `None` after a loud skip message
+/// when it is not installed — a failure instead under
+/// `METASIFT_REQUIRE_SERVICES=1`.
+pub fn chromium_or_skip(test: &str) -> Option<PathBuf> {
+    let found = find_chromium();
+    if found.is_none() {
+        if std::env::var("METASIFT_REQUIRE_SERVICES").is_ok_and(|v| v == "1") {
+            panic!("chromium is required (METASIFT_REQUIRE_SERVICES=1) but not on PATH");
+        }
+        eprintln!(
+            "\n!!!!! SKIPPED {test}: chromium is not installed (apt-get install chromium) !!!!!\n"
+        );
+    }
+    found
+}
+
 pub fn find_chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     for dir in std::env::split_paths(&path) {
