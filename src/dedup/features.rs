@@ -73,16 +73,92 @@ impl std::fmt::Display for FeatureCode {
 /// Built once: loading jieba's dictionary takes tens of milliseconds.
 static JIEBA: LazyLock<jieba_rs::Jieba> = LazyLock::new(jieba_rs::Jieba::new);
 
-/// One event of the unit stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Event {
+/// The unit stream of one text as the scanners produce it: unit hashes in
+/// order and the anchor positions between them (an anchor at `p` sits
+/// between unit `p - 1` and unit `p`). The scanners call [`Stream::unit`],
+/// [`Stream::word`] and [`Stream::mark`] as they go, so no intermediate list
+/// of events is built and walked again.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Stream {
+    units: Vec<u64>,
+    /// Ascending, never empty after [`Stream::reset`]: the start is an anchor.
+    anchors: Vec<usize>,
+    /// Anchors at punctuation or at the start (the end is counted by
+    /// [`Stream::finish`]): the evidence `min_codes` judges.
+    punct: usize,
+    last_punct: usize,
+    /// The word before, inside the same clause, for content anchors.
+    prev: Option<u64>,
+    /// One word pair in about this many is an anchor; `0` for none.
+    every: u64,
+}
+
+impl Stream {
+    fn reset(&mut self, every: usize) {
+        self.units.clear();
+        self.anchors.clear();
+        self.anchors.push(0);
+        self.punct = 1;
+        self.last_punct = 0;
+        self.prev = None;
+        self.every = every as u64;
+    }
+
+    /// Anchors at `p` unless one is there already.
+    #[inline]
+    fn anchor_at(&mut self, p: usize) {
+        if self.anchors.last().is_none_or(|&a| a != p) {
+            self.anchors.push(p);
+        }
+    }
+
     /// A CJK unit (character or jieba word), by its hash.
-    Unit(u64),
+    #[inline]
+    fn unit(&mut self, h: u64) {
+        self.units.push(h);
+        self.prev = None;
+    }
+
     /// A word of any other script, by its hash: only these can become
-    /// content-defined anchors.
-    Word(u64),
+    /// content-defined anchors. The choice depends on the word pair alone,
+    /// so every engine's window of the same text picks the same pairs.
+    #[inline]
+    fn word(&mut self, h: u64) {
+        if let Some(w) = self.prev
+            && self.every > 0
+            && mix(w.rotate_left(23) ^ h ^ PAIR_SEED).is_multiple_of(self.every)
+        {
+            self.anchor_at(self.units.len());
+        }
+        self.units.push(h);
+        self.prev = Some(h);
+    }
+
     /// A punctuation anchor.
-    Anchor,
+    #[inline]
+    fn mark(&mut self) {
+        let p = self.units.len();
+        self.anchor_at(p);
+        if self.last_punct != p {
+            self.last_punct = p;
+            self.punct += 1;
+        }
+        self.prev = None;
+    }
+
+    /// Closes the stream with the end anchor; returns the evidence count,
+    /// `0` when there are no units.
+    fn finish(&mut self) -> usize {
+        let n = self.units.len();
+        if n == 0 {
+            return 0;
+        }
+        self.anchor_at(n);
+        if self.last_punct != n {
+            self.punct += 1;
+        }
+        self.punct
+    }
 }
 
 /// Finalizer of splitmix64: spreads every input bit over the output.
@@ -211,16 +287,54 @@ fn is_fast_separator(c: char) -> bool {
     }
 }
 
-/// The fast path's normalization of one character: full-width ASCII to
-/// ASCII, the ideographic space to a space, ASCII lowercase.
+/// Classes of an ASCII byte for the fast scanner, one table lookup for all.
+const WORD: u8 = 1;
+const DIGIT: u8 = 2;
+const ALNUM: u8 = 4;
+const ANCHOR: u8 = 8;
+
+/// [`WORD`] (letter, digit or `_`), [`DIGIT`], [`ALNUM`] and [`ANCHOR`]
+/// per ASCII byte.
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        let mut k = 0;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            k |= WORD;
+        }
+        if b.is_ascii_digit() {
+            k |= DIGIT;
+        }
+        if b.is_ascii_alphanumeric() {
+            k |= ALNUM;
+        }
+        if matches!(b, b',' | b'.' | b'!' | b'?' | b';' | b':') {
+            k |= ANCHOR;
+        }
+        t[i] = k;
+        i += 1;
+    }
+    t
+};
+
+/// The code point of the multi-byte UTF-8 sequence starting at `bytes[i]`
+/// (valid: the bytes come from a `&str`), and its length.
 #[inline]
-fn fast_norm(c: char) -> char {
-    let c = match c as u32 {
-        0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-        0x3000 => ' ',
-        _ => c,
-    };
-    c.to_ascii_lowercase()
+fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
+    let b0 = u32::from(bytes[i]);
+    let cont = |j: usize| u32::from(bytes.get(i + j).copied().unwrap_or(0x80) & 0x3F);
+    if b0 < 0xE0 {
+        (((b0 & 0x1F) << 6) | cont(1), 2)
+    } else if b0 < 0xF0 {
+        (((b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
+    } else {
+        (
+            ((b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
+            4,
+        )
+    }
 }
 
 /// Characters that are a unit each in `Unit::Char` mode: Han ideographs (and
@@ -228,9 +342,59 @@ fn fast_norm(c: char) -> char {
 /// split or keep; we treat them like Han, one per unit).
 #[inline]
 fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
+    is_cjk_code(c as u32)
+}
+
+/// [`is_cjk`] of a code point.
+#[inline]
+fn is_cjk_code(c: u32) -> bool {
+    matches!(c,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2EBEF | 0xF900..=0xFAFF
         | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3)
+}
+
+/// The hash of a one-character unit (a CJK character in `Unit::Char` mode).
+#[inline]
+fn char_unit(c: u32) -> u64 {
+    let mut h = UnitHash::new();
+    h.0 = (h.0 ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3);
+    h.finish()
+}
+
+/// Hashes the run of common ideographs (U+4E00–U+9FFF, three bytes each)
+/// at `bytes[i..]` into `units`, one unit each; returns where it stops.
+/// The bulk of a Chinese snippet, without the scanner's per-character
+/// dispatch.
+#[inline]
+fn ideograph_run(bytes: &[u8], mut i: usize, units: &mut Vec<u64>) -> usize {
+    while let Some(&[b0, b1, b2]) = bytes.get(i..i + 3) {
+        // U+4E00 is E4 B8 80, U+9FFF is E9 BF BF.
+        if !(0xE4..=0xE9).contains(&b0) || (b0 == 0xE4 && b1 < 0xB8) {
+            break;
+        }
+        let code =
+            (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
+        units.push(char_unit(code));
+        i += 3;
+    }
+    i
+}
+
+/// Hashes the run of ASCII word bytes (letters, digits, `_`) at `bytes[i..]`
+/// into the word hash `h`, lowercased; returns where it stops and leaves
+/// the class of the last byte in `last`.
+#[inline]
+fn ascii_word_run(bytes: &[u8], mut i: usize, h: &mut UnitHash, last: &mut u8) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        let k = ASCII_CLASS[usize::from(b & 0x7F)];
+        if b >= 0x80 || k & WORD == 0 {
+            break;
+        }
+        h.push(char::from(b.to_ascii_lowercase()));
+        *last = k;
+        i += 1;
+    }
+    i
 }
 
 /// Turns snippets into feature strings; keeps its buffers between calls so
@@ -240,9 +404,7 @@ pub struct Extractor {
     /// One consecutive word pair in about this many is an extra anchor; `0`
     /// keeps punctuation anchors only.
     word_anchors: usize,
-    events: Vec<Event>,
-    units: Vec<u64>,
-    anchors: Vec<usize>,
+    stream: Stream,
     #[cfg(test)]
     chars: Vec<(usize, char)>,
     normalized: String,
@@ -261,9 +423,7 @@ impl Extractor {
     pub fn new() -> Self {
         Extractor {
             word_anchors: WORD_ANCHORS,
-            events: Vec::new(),
-            units: Vec::new(),
-            anchors: Vec::new(),
+            stream: Stream::default(),
             #[cfg(test)]
             chars: Vec::new(),
             normalized: String::new(),
@@ -275,15 +435,6 @@ impl Extractor {
     pub fn with_word_anchors(mut self, every: usize) -> Self {
         self.word_anchors = every;
         self
-    }
-
-    /// Whether the word pair `(prev, word)` is a content-defined anchor.
-    /// The choice depends on the two words alone, so every engine's window
-    /// of the same text picks the same pairs.
-    #[inline]
-    fn picks(&self, prev: u64, word: u64) -> bool {
-        self.word_anchors > 0
-            && mix(prev.rotate_left(23) ^ word ^ PAIR_SEED).is_multiple_of(self.word_anchors as u64)
     }
 
     /// The ordered feature codes of `snippet`, appended to `out` (cleared
@@ -300,61 +451,21 @@ impl Extractor {
         out.clear();
         let window = window.max(1);
         self.scan(snippet, unit);
-        // Units and anchor positions: an anchor at `p` sits between unit p-1 and p.
-        self.units.clear();
-        self.anchors.clear();
-        self.anchors.push(0);
-        let mut punct = 1;
-        let mut last_punct = 0;
-        // The word before, inside the same clause, for content anchors.
-        let mut prev: Option<u64> = None;
-        for i in 0..self.events.len() {
-            match self.events[i] {
-                Event::Unit(h) => {
-                    self.units.push(h);
-                    prev = None;
-                }
-                Event::Word(h) => {
-                    let p = self.units.len();
-                    if let Some(w) = prev
-                        && self.picks(w, h)
-                        && self.anchors.last() != Some(&p)
-                    {
-                        self.anchors.push(p);
-                    }
-                    self.units.push(h);
-                    prev = Some(h);
-                }
-                Event::Anchor => {
-                    let p = self.units.len();
-                    if self.anchors.last() != Some(&p) {
-                        self.anchors.push(p);
-                    }
-                    if last_punct != p {
-                        last_punct = p;
-                        punct += 1;
-                    }
-                    prev = None;
-                }
-            }
-        }
-        let n = self.units.len();
-        if n == 0 {
+        let s = &mut self.stream;
+        let punct = s.finish();
+        if punct == 0 {
             return 0;
         }
-        if self.anchors.last() != Some(&n) {
-            self.anchors.push(n);
-        }
-        if last_punct != n {
-            punct += 1;
-        }
-        for &p in &self.anchors {
+        let units = &s.units;
+        let n = units.len();
+        out.reserve(s.anchors.len());
+        for &p in &s.anchors {
             let mut h = WINDOW_SEED;
-            for &u in &self.units[p.saturating_sub(window)..p] {
+            for &u in &units[p.saturating_sub(window)..p] {
                 h = mix(h ^ u);
             }
             h = mix(h ^ ANCHOR_MARK);
-            for &u in &self.units[p..(p + window).min(n)] {
+            for &u in &units[p..(p + window).min(n)] {
                 h = mix(h ^ u);
             }
             out.push(FeatureCode(h));
@@ -365,133 +476,148 @@ impl Extractor {
     /// The hashes of `text`'s units in order (anchors dropped), for SimHash.
     pub fn units(&mut self, text: &str, unit: Unit) -> &[u64] {
         self.scan(text, unit);
-        self.units.clear();
-        for e in &self.events {
-            if let Event::Unit(h) | Event::Word(h) = *e {
-                self.units.push(h);
-            }
-        }
-        &self.units
+        &self.stream.units
     }
 
-    /// Fills `self.events` from `text`.
+    /// Fills `self.stream` from `text`.
     fn scan(&mut self, text: &str, unit: Unit) {
-        self.events.clear();
+        self.stream.reset(self.word_anchors);
         if !self.scan_fast(text, unit) {
-            self.events.clear();
+            self.stream.reset(self.word_anchors);
             let mut normalized = std::mem::take(&mut self.normalized);
             normalized.clear();
             // Most snippets that reach here hold a letter such as `é` or `β`
             // that NFKC leaves alone: a quick check (a table lookup per
-            // character) is then enough, and recomposition is skipped.
-            if unicode_normalization::is_nfkc_quick(text.chars())
+            // character) is then enough, and recomposition is skipped. ASCII
+            // and Han need no lookup (both are NFKC starters, so leaving them
+            // out can only turn a "yes" into a "maybe", never the reverse).
+            let plain = |c: &char| c.is_ascii() || (0x4E00..=0x9FFF).contains(&u32::from(*c));
+            if unicode_normalization::is_nfkc_quick(text.chars().filter(|c| !plain(c)))
                 == unicode_normalization::IsNormalized::Yes
             {
-                normalized.extend(text.chars().flat_map(char::to_lowercase));
+                text.chars().for_each(|c| push_lower(&mut normalized, c));
             } else {
-                normalized.extend(text.nfkc().flat_map(char::to_lowercase));
+                text.nfkc().for_each(|c| push_lower(&mut normalized, c));
             }
             self.scan_general(&normalized, unit);
             self.normalized = normalized;
         }
     }
 
-    /// ASCII, Han and full-width text, in one pass: the normalization is a
-    /// per-character map (full-width to ASCII, ASCII lowercase), and words
-    /// follow the Unicode word-boundary rules that matter for ASCII (letters
-    /// and digits, `_` joins, `.` `'` between letters or digits and `,` `;`
-    /// between digits stay inside a word). Returns `false` at the first
-    /// character that needs the general normalizer.
+    /// ASCII, Han and full-width text, in one pass over the bytes: the
+    /// normalization is a per-character map (full-width to ASCII, ASCII
+    /// lowercase), and words follow the Unicode word-boundary rules that
+    /// matter for ASCII (letters and digits, `_` joins, `.` `'` between
+    /// letters or digits and `,` `;` between digits stay inside a word).
+    /// Returns `false` at the first character that needs the general
+    /// normalizer.
     fn scan_fast(&mut self, text: &str, unit: Unit) -> bool {
-        let mut word: Option<UnitHash> = None;
+        let bytes = text.as_bytes();
+        let s = &mut self.stream;
+        let mut h = UnitHash::new();
+        let mut in_word = false;
         // A `.` `'` `,` `;` right after a word character, waiting to see
-        // whether the next character continues the word.
-        let mut pending: Option<char> = None;
-        let mut prev_digit = false;
+        // whether the next character continues the word; `0` for none.
+        let mut pending = 0u8;
+        // The class of the word's last character.
+        let mut last = 0u8;
         let mut run_start: Option<usize> = None;
-        for (i, raw) in text.char_indices() {
+        let mut i = 0;
+        while i < bytes.len() {
+            let at = i;
+            let b = bytes[i];
             // One classification per character: CJK units are finished here,
-            // everything else is mapped to the character the rules below see.
-            let c = if raw.is_ascii() {
-                raw.to_ascii_lowercase()
-            } else if matches!(raw as u32, 0x4E00..=0x9FFF) || is_cjk(raw) {
-                // The common ideographs first: one range test instead of the
-                // seven-range match (~10 instructions per character).
-                if let Some(h) = word.take() {
-                    self.events.push(Event::Word(h.finish()));
-                    if pending.take().is_some_and(is_anchor) {
-                        self.events.push(Event::Anchor);
-                    }
-                }
-                if unit == Unit::Word {
-                    run_start.get_or_insert(i);
-                } else {
-                    let mut h = UnitHash::new();
-                    h.push(raw);
-                    self.events.push(Event::Unit(h.finish()));
-                }
-                continue;
+            // everything else is mapped to the ASCII byte the rules below see.
+            let c = if b < 0x80 {
+                i += 1;
+                b.to_ascii_lowercase()
             } else {
-                match raw as u32 {
-                    0xFF01..=0xFF5E => fast_norm(raw),
-                    0x3000 => ' ',
-                    0x3001 | 0x3002 | 0x2026 => raw,
-                    _ if is_fast_separator(raw) => ' ',
+                let (code, len) = decode(bytes, i);
+                i += len;
+                // The common ideographs first: one range test instead of the
+                // seven-range match.
+                if (0x4E00..=0x9FFF).contains(&code) || is_cjk_code(code) {
+                    if in_word {
+                        in_word = false;
+                        s.word(h.finish());
+                        let p = std::mem::take(&mut pending);
+                        if ASCII_CLASS[usize::from(p & 0x7F)] & ANCHOR != 0 {
+                            s.mark();
+                        }
+                    }
+                    if unit == Unit::Word {
+                        run_start.get_or_insert(at);
+                    } else {
+                        s.unit(char_unit(code));
+                        i = ideograph_run(bytes, i, &mut s.units);
+                    }
+                    continue;
+                }
+                match code {
+                    // Full-width ASCII, by offset.
+                    0xFF01..=0xFF5E => ((code - 0xFEE0) as u8).to_ascii_lowercase(),
+                    0x3000 => b' ',
+                    // `、` `。` `…`: anchors that never join a word, like `!`.
+                    0x3001 | 0x3002 | 0x2026 => b'!',
+                    _ if char::from_u32(code).is_some_and(is_fast_separator) => b' ',
                     _ => return false,
                 }
             };
             if let Some(start) = run_start.take() {
-                self.push_jieba(&text[start..i]);
+                push_jieba(s, &text[start..at]);
             }
-            let wc = c.is_ascii_alphanumeric() || c == '_';
-            if let Some(mut h) = word {
-                if let Some(p) = pending.take() {
-                    let joins = match p {
-                        ',' | ';' => c.is_ascii_digit(),
-                        _ => c.is_ascii_alphanumeric(),
+            let k = ASCII_CLASS[usize::from(c & 0x7F)];
+            if in_word {
+                if pending != 0 {
+                    let p = std::mem::take(&mut pending);
+                    let joins = if p == b',' || p == b';' {
+                        k & DIGIT != 0
+                    } else {
+                        k & ALNUM != 0
                     };
                     if joins {
-                        h.push(p);
-                        h.push(c);
-                        prev_digit = c.is_ascii_digit();
-                        word = Some(h);
+                        h.push(char::from(p));
+                        h.push(char::from(c));
+                        last = k;
                         continue;
                     }
-                    self.events.push(Event::Word(h.finish()));
-                    word = None;
-                    if is_anchor(p) {
-                        self.events.push(Event::Anchor);
+                    in_word = false;
+                    s.word(h.finish());
+                    if ASCII_CLASS[usize::from(p)] & ANCHOR != 0 {
+                        s.mark();
                     }
-                } else if wc {
-                    h.push(c);
-                    prev_digit = c.is_ascii_digit();
-                    word = Some(h);
+                } else if k & WORD != 0 {
+                    h.push(char::from(c));
+                    last = k;
+                    i = ascii_word_run(bytes, i, &mut h, &mut last);
                     continue;
-                } else if matches!(c, '.' | '\'') || (matches!(c, ',' | ';') && prev_digit) {
-                    pending = Some(c);
+                } else if c == b'.' || c == b'\'' || ((c == b',' || c == b';') && last & DIGIT != 0)
+                {
+                    pending = c;
                     continue;
                 } else {
-                    self.events.push(Event::Word(h.finish()));
-                    word = None;
+                    in_word = false;
+                    s.word(h.finish());
                 }
             }
-            if wc {
-                let mut h = UnitHash::new();
-                h.push(c);
-                prev_digit = c.is_ascii_digit();
-                word = Some(h);
-            } else if is_anchor(c) {
-                self.events.push(Event::Anchor);
+            if k & WORD != 0 {
+                h = UnitHash::new();
+                h.push(char::from(c));
+                last = k;
+                in_word = true;
+                i = ascii_word_run(bytes, i, &mut h, &mut last);
+            } else if k & ANCHOR != 0 {
+                s.mark();
             }
         }
-        if let Some(h) = word {
-            self.events.push(Event::Word(h.finish()));
-            if pending.is_some_and(is_anchor) {
-                self.events.push(Event::Anchor);
+        if in_word {
+            s.word(h.finish());
+            if pending != 0 && ASCII_CLASS[usize::from(pending)] & ANCHOR != 0 {
+                s.mark();
             }
         }
         if let Some(start) = run_start {
-            self.push_jieba(&text[start..]);
+            push_jieba(s, &text[start..]);
         }
         true
     }
@@ -546,7 +672,7 @@ impl Extractor {
                         break;
                     }
                 }
-                self.events.push(Event::Word(h.finish()));
+                self.stream.word(h.finish());
             } else if is_cjk(c) {
                 if unit == Unit::Word {
                     let mut end = i;
@@ -554,17 +680,17 @@ impl Extractor {
                         end += 1;
                     }
                     let stop = chars.get(end).map_or(text.len(), |e| e.0);
-                    self.push_jieba(&text[start..stop]);
+                    push_jieba(&mut self.stream, &text[start..stop]);
                     i = end;
                 } else {
                     let mut h = UnitHash::new();
                     h.push(c);
-                    self.events.push(Event::Unit(h.finish()));
+                    self.stream.unit(h.finish());
                     i += 1;
                 }
             } else {
                 if is_anchor(c) {
-                    self.events.push(Event::Anchor);
+                    self.stream.mark();
                 }
                 i += 1;
             }
@@ -585,31 +711,45 @@ impl Extractor {
                 if unit == Unit::Word {
                     run.push(first);
                 } else {
-                    self.events.push(Event::Unit(hash_str(seg)));
+                    self.stream.unit(hash_str(seg));
                 }
                 continue;
             }
             if !run.is_empty() {
-                self.push_jieba(&run);
+                push_jieba(&mut self.stream, &run);
                 run.clear();
             }
             if seg.chars().any(char::is_alphanumeric) {
-                self.events.push(Event::Word(hash_str(seg)));
+                self.stream.word(hash_str(seg));
             } else if seg.chars().any(is_anchor) {
-                self.events.push(Event::Anchor);
+                self.stream.mark();
             }
         }
         if !run.is_empty() {
-            self.push_jieba(&run);
+            push_jieba(&mut self.stream, &run);
             run.clear();
         }
         self.run = run;
     }
+}
 
-    fn push_jieba(&mut self, run: &str) {
-        for token in JIEBA.cut(run, false) {
-            self.events.push(Event::Unit(hash_str(token.word)));
-        }
+/// Pushes `c` lowercased. `char::to_lowercase` searches a table of
+/// about 1,400 ranges; ASCII and CJK (the most of any snippet) skip it.
+#[inline]
+fn push_lower(out: &mut String, c: char) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+    } else if is_cjk(c) {
+        out.push(c);
+    } else {
+        out.extend(c.to_lowercase());
+    }
+}
+
+/// Splits a run of CJK text into jieba words, one unit each.
+fn push_jieba(stream: &mut Stream, run: &str) {
+    for token in JIEBA.cut(run, false) {
+        stream.unit(hash_str(token.word));
     }
 }
 
@@ -799,11 +939,11 @@ mod tests {
             }
             compared += 1;
             for unit in [Unit::Char, Unit::Word] {
-                a.events.clear();
+                a.stream.reset(WORD_ANCHORS);
                 assert!(a.scan_fast(t, unit));
-                b.events.clear();
+                b.stream.reset(WORD_ANCHORS);
                 b.scan_fast_reference(t, unit);
-                assert_eq!(a.events, b.events, "{t:?} {unit:?}");
+                assert_eq!(a.stream, b.stream, "{t:?} {unit:?}");
             }
         }
         assert!(compared >= 10, "{compared} texts compared");
