@@ -16,7 +16,10 @@
 //!   clause while its translation gets an anchor per item. Quotes, brackets,
 //!   dashes, `|` and `/` are *not* anchors: sites swap them freely (`“”` vs
 //!   `""`, `-` vs `—`) for the same text, so they only separate units. A run
-//!   of anchors (`?!`, `...`, `。”，`) is one anchor. A `.` inside a word
+//!   of anchors (`?!`, `...`, `。”，`) is one anchor. The typographic
+//!   apostrophes `‘` `’` are folded to `'`, which Unicode word boundaries
+//!   keep inside a word (`don’t` and `don't` are one unit, the same one).
+//!   A `.` inside a word
 //!   (`3.14`, `jingyan.baidu.com`, `U.S`) is not an anchor: Unicode word
 //!   boundaries keep it in the word.
 //! - **The snippet start and end are anchors too**, always: engines cut
@@ -132,6 +135,16 @@ impl Stream {
         }
         self.units.push(h);
         self.prev = Some(h);
+    }
+
+    /// A word by its hash and the or-ed classes of its characters, unless
+    /// it holds no letter or digit: a lone `_` is a segment of its own
+    /// under Unicode word boundaries, and no word.
+    #[inline]
+    fn word_of(&mut self, h: UnitHash, seen: u8) {
+        if seen & ALNUM != 0 {
+            self.word(h.finish());
+        }
     }
 
     /// A punctuation anchor.
@@ -276,7 +289,7 @@ fn is_fast(c: char) -> bool {
 #[inline]
 fn is_fast_separator(c: char) -> bool {
     match c as u32 {
-        0x2018..=0x201D | 0x2013 | 0x2014 | 0x2022 | 0x2030 | 0x2039 | 0x203A => true,
+        0x201A..=0x201D | 0x2013 | 0x2014 | 0x2022 | 0x2030 | 0x2039 | 0x203A => true,
         0x300A..=0x3011 | 0x3014..=0x3017 | 0xD7 | 0xF7 => true,
         0x2190..=0x21FF | 0x2200..=0x22FF | 0x2500..=0x25FF | 0x2600..=0x26FF => {
             !c.is_alphanumeric()
@@ -292,9 +305,12 @@ const WORD: u8 = 1;
 const DIGIT: u8 = 2;
 const ALNUM: u8 = 4;
 const ANCHOR: u8 = 8;
+const LETTER: u8 = 16;
+/// `·`: joins two letters into one word, like `'` (Unicode's `MidLetter`).
+const MID_LETTER: u8 = 32;
 
-/// [`WORD`] (letter, digit or `_`), [`DIGIT`], [`ALNUM`] and [`ANCHOR`]
-/// per ASCII byte.
+/// [`WORD`] (letter, digit or `_`), [`DIGIT`], [`ALNUM`], [`ANCHOR`] and
+/// [`LETTER`] per ASCII byte.
 static ASCII_CLASS: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut i = 0;
@@ -313,11 +329,54 @@ static ASCII_CLASS: [u8; 128] = {
         if matches!(b, b',' | b'.' | b'!' | b'?' | b';' | b':') {
             k |= ANCHOR;
         }
+        if b.is_ascii_alphabetic() {
+            k |= LETTER;
+        }
         t[i] = k;
         i += 1;
     }
     t
 };
+
+/// How the fast scanner takes a character outside ASCII, CJK and the
+/// full-width forms, when it can.
+enum Other {
+    /// A Latin or Greek letter NFKC leaves alone, by its lowercase: it
+    /// belongs to a word like an ASCII letter (`café`, `straße`, `β`).
+    Letter(char),
+    /// A sign that only separates units: those of [`is_fast_separator`],
+    /// and Latin-1 signs such as `§` `©` `®` `°` `«` `»` that NFKC leaves
+    /// alone (Unicode word boundaries give them the class `Other`).
+    Separator,
+}
+
+/// [`Other`] for `code`, or `None` when the general normalizer must take
+/// the snippet: compatibility forms (`①`, `ª`, `²`), combining marks, other
+/// scripts. A character NFKC leaves alone on its own stays so in any
+/// context unless a combining mark follows, and a mark sends the snippet to
+/// the general path anyway.
+fn other_char(code: u32) -> Option<Other> {
+    let c = char::from_u32(code)?;
+    if is_fast_separator(c) {
+        return Some(Other::Separator);
+    }
+    let stable = || {
+        unicode_normalization::is_nfkc_quick(std::iter::once(c))
+            == unicode_normalization::IsNormalized::Yes
+    };
+    match code {
+        0xC0..=0x24F | 0x370..=0x3FF if c.is_alphabetic() && stable() => {
+            let mut lower = c.to_lowercase();
+            match (lower.next(), lower.next()) {
+                (Some(l), None) => Some(Other::Letter(l)),
+                _ => None,
+            }
+        }
+        // Not the soft hyphen: word boundaries skip it inside a word.
+        0xA1..=0xBF if code != 0xAD && !c.is_alphanumeric() && stable() => Some(Other::Separator),
+        _ => None,
+    }
+}
 
 /// The code point of the multi-byte UTF-8 sequence starting at `bytes[i]`
 /// (valid: the bytes come from a `&str`), and its length.
@@ -381,10 +440,16 @@ fn ideograph_run(bytes: &[u8], mut i: usize, units: &mut Vec<u64>) -> usize {
 }
 
 /// Hashes the run of ASCII word bytes (letters, digits, `_`) at `bytes[i..]`
-/// into the word hash `h`, lowercased; returns where it stops and leaves
-/// the class of the last byte in `last`.
+/// into the word hash `h`, lowercased; returns where it stops, leaves the
+/// class of the last byte in `last` and or-s all classes into `seen`.
 #[inline]
-fn ascii_word_run(bytes: &[u8], mut i: usize, h: &mut UnitHash, last: &mut u8) -> usize {
+fn ascii_word_run(
+    bytes: &[u8],
+    mut i: usize,
+    h: &mut UnitHash,
+    last: &mut u8,
+    seen: &mut u8,
+) -> usize {
     while let Some(&b) = bytes.get(i) {
         let k = ASCII_CLASS[usize::from(b & 0x7F)];
         if b >= 0x80 || k & WORD == 0 {
@@ -392,6 +457,7 @@ fn ascii_word_run(bytes: &[u8], mut i: usize, h: &mut UnitHash, last: &mut u8) -
         }
         h.push(char::from(b.to_ascii_lowercase()));
         *last = k;
+        *seen |= k;
         i += 1;
     }
     i
@@ -516,21 +582,25 @@ impl Extractor {
         let s = &mut self.stream;
         let mut h = UnitHash::new();
         let mut in_word = false;
-        // A `.` `'` `,` `;` right after a word character, waiting to see
-        // whether the next character continues the word; `0` for none.
-        let mut pending = 0u8;
+        // A `.` `'` `,` `;` `·` right after a word character, waiting to see
+        // whether the next character continues the word; `\0` for none.
+        let mut pending = '\0';
         // The class of the word's last character.
         let mut last = 0u8;
+        // The classes of all its characters, or-ed.
+        let mut seen = 0u8;
         let mut run_start: Option<usize> = None;
         let mut i = 0;
         while i < bytes.len() {
             let at = i;
             let b = bytes[i];
             // One classification per character: CJK units are finished here,
-            // everything else is mapped to the ASCII byte the rules below see.
-            let c = if b < 0x80 {
+            // everything else is mapped to the character the rules below see
+            // and its class.
+            let (c, k) = if b < 0x80 {
                 i += 1;
-                b.to_ascii_lowercase()
+                let c = b.to_ascii_lowercase();
+                (char::from(c), ASCII_CLASS[usize::from(c)])
             } else {
                 let (code, len) = decode(bytes, i);
                 i += len;
@@ -539,9 +609,8 @@ impl Extractor {
                 if (0x4E00..=0x9FFF).contains(&code) || is_cjk_code(code) {
                     if in_word {
                         in_word = false;
-                        s.word(h.finish());
-                        let p = std::mem::take(&mut pending);
-                        if ASCII_CLASS[usize::from(p & 0x7F)] & ANCHOR != 0 {
+                        s.word_of(h, seen);
+                        if is_anchor(std::mem::take(&mut pending)) {
                             s.mark();
                         }
                     }
@@ -555,64 +624,80 @@ impl Extractor {
                 }
                 match code {
                     // Full-width ASCII, by offset.
-                    0xFF01..=0xFF5E => ((code - 0xFEE0) as u8).to_ascii_lowercase(),
-                    0x3000 => b' ',
+                    0xFF01..=0xFF5E => {
+                        let c = ((code - 0xFEE0) as u8).to_ascii_lowercase();
+                        (char::from(c), ASCII_CLASS[usize::from(c)])
+                    }
+                    // The ideographic and the no-break space (NFKC: a space).
+                    0x3000 | 0xA0 => (' ', 0),
                     // `、` `。` `…`: anchors that never join a word, like `!`.
-                    0x3001 | 0x3002 | 0x2026 => b'!',
-                    _ if char::from_u32(code).is_some_and(is_fast_separator) => b' ',
-                    _ => return false,
+                    0x3001 | 0x3002 | 0x2026 => ('!', ANCHOR),
+                    // The middle dot joins letters (`MidLetter`).
+                    0xB7 => ('·', MID_LETTER),
+                    // Typographic apostrophes: see [`push_lower`].
+                    0x2018 | 0x2019 => ('\'', ASCII_CLASS[usize::from(b'\'')]),
+                    _ => match other_char(code) {
+                        Some(Other::Letter(l)) => (l, WORD | ALNUM | LETTER),
+                        Some(Other::Separator) => (' ', 0),
+                        None => return false,
+                    },
                 }
             };
             if let Some(start) = run_start.take() {
                 push_jieba(s, &text[start..at]);
             }
-            let k = ASCII_CLASS[usize::from(c & 0x7F)];
             if in_word {
-                if pending != 0 {
+                if pending != '\0' {
                     let p = std::mem::take(&mut pending);
-                    let joins = if p == b',' || p == b';' {
-                        k & DIGIT != 0
-                    } else {
-                        k & ALNUM != 0
+                    let joins = match p {
+                        ',' | ';' => k & DIGIT != 0,
+                        '·' => k & LETTER != 0,
+                        _ => k & ALNUM != 0,
                     };
                     if joins {
-                        h.push(char::from(p));
-                        h.push(char::from(c));
+                        h.push(p);
+                        h.push(c);
                         last = k;
+                        seen |= k;
                         continue;
                     }
                     in_word = false;
-                    s.word(h.finish());
-                    if ASCII_CLASS[usize::from(p)] & ANCHOR != 0 {
+                    s.word_of(h, seen);
+                    if is_anchor(p) {
                         s.mark();
                     }
                 } else if k & WORD != 0 {
-                    h.push(char::from(c));
+                    h.push(c);
                     last = k;
-                    i = ascii_word_run(bytes, i, &mut h, &mut last);
+                    seen |= k;
+                    i = ascii_word_run(bytes, i, &mut h, &mut last, &mut seen);
                     continue;
-                } else if c == b'.' || c == b'\'' || ((c == b',' || c == b';') && last & DIGIT != 0)
+                } else if c == '.'
+                    || c == '\''
+                    || ((c == ',' || c == ';') && last & DIGIT != 0)
+                    || (k & MID_LETTER != 0 && last & LETTER != 0)
                 {
                     pending = c;
                     continue;
                 } else {
                     in_word = false;
-                    s.word(h.finish());
+                    s.word_of(h, seen);
                 }
             }
             if k & WORD != 0 {
                 h = UnitHash::new();
-                h.push(char::from(c));
+                h.push(c);
                 last = k;
+                seen = k;
                 in_word = true;
-                i = ascii_word_run(bytes, i, &mut h, &mut last);
+                i = ascii_word_run(bytes, i, &mut h, &mut last, &mut seen);
             } else if k & ANCHOR != 0 {
                 s.mark();
             }
         }
         if in_word {
-            s.word(h.finish());
-            if pending != 0 && ASCII_CLASS[usize::from(pending)] & ANCHOR != 0 {
+            s.word_of(h, seen);
+            if is_anchor(pending) {
                 s.mark();
             }
         }
@@ -645,11 +730,14 @@ impl Extractor {
             if word_char(c) {
                 let mut h = UnitHash::new();
                 h.push(c);
+                // A lone `_` is no word (no letter or digit).
+                let mut alnum = c.is_ascii_alphanumeric();
                 i += 1;
                 while i < chars.len() {
                     let c = norm(chars[i].1);
                     if word_char(c) {
                         h.push(c);
+                        alnum |= c.is_ascii_alphanumeric();
                         i += 1;
                         continue;
                     }
@@ -672,7 +760,9 @@ impl Extractor {
                         break;
                     }
                 }
-                self.stream.word(h.finish());
+                if alnum {
+                    self.stream.word(h.finish());
+                }
             } else if is_cjk(c) {
                 if unit == Unit::Word {
                     let mut end = i;
@@ -733,14 +823,19 @@ impl Extractor {
     }
 }
 
-/// Pushes `c` lowercased. `char::to_lowercase` searches a table of
-/// about 1,400 ranges; ASCII and CJK (the most of any snippet) skip it.
+/// Pushes `c` lowercased, with the typographic apostrophes `‘` `’` folded
+/// to `'`: sites print `don't` and `don’t` for the same text, and Unicode
+/// word boundaries treat all three alike (between letters or digits they
+/// join one word). `char::to_lowercase` searches a table of about 1,400
+/// ranges; ASCII and CJK (the most of any snippet) skip it.
 #[inline]
 fn push_lower(out: &mut String, c: char) {
     if c.is_ascii() {
         out.push(c.to_ascii_lowercase());
     } else if is_cjk(c) {
         out.push(c);
+    } else if matches!(c, '\u{2018}' | '\u{2019}') {
+        out.push('\'');
     } else {
         out.extend(c.to_lowercase());
     }
@@ -877,6 +972,10 @@ mod tests {
         );
         assert_eq!(codes("Hello, World"), codes("ＨＥＬＬＯ，ｗｏｒｌｄ"));
         assert_eq!(codes("Café, au lait"), codes("CAFÉ, AU LAIT"));
+        // Typographic apostrophes, on the fast path and (`①`) the general one.
+        assert_eq!(codes("don’t stop, it’s"), codes("don't stop, it's"));
+        assert_eq!(codes("① don’t stop, it’s"), codes("① don't stop, it's"));
+        assert_ne!(codes("don’t stop, it’s"), codes("don t stop, it s"));
     }
 
     #[test]
@@ -948,6 +1047,78 @@ mod tests {
         }
         assert!(compared >= 10, "{compared} texts compared");
         eprintln!("{compared} texts compared");
+    }
+
+    /// The general path: NFKC, lowercase, Unicode word boundaries.
+    fn general_stream(ex: &mut Extractor, text: &str, unit: Unit) {
+        ex.stream.reset(WORD_ANCHORS);
+        let mut normalized = String::new();
+        text.nfkc().for_each(|c| push_lower(&mut normalized, c));
+        ex.scan_general(&normalized, unit);
+    }
+
+    #[test]
+    fn fast_path_letters_agree_with_general_path() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/corpus/");
+        let mut texts: Vec<String> = [
+            "Café au lait, s'il vous plaît. Straße · Ελληνικά ΣΟΦΊΑ!",
+            "l·l, a·b, 1·2, ·x, x·, 张三·李四。",
+            "§ 3 © 2024 Ü-Bahn ® 40° «quoted» ¿qué? ¡sí!",
+            "no\u{a0}break\u{a0}space; 3.14",
+            "Çà et là… ÀÉÎÕÜ àéîõü ÿ Ÿ ŒUVRE œuvre Ǆ",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if let Ok(t) =
+            std::fs::read_to_string(format!("{root}dureader_search_zh/search_results.jsonl"))
+        {
+            for line in t.lines() {
+                let v: serde_json::Value = serde_json::from_str(line).expect("DuReader line");
+                for r in v["results"].as_array().into_iter().flatten() {
+                    for key in ["title", "snippet"] {
+                        texts.extend(r[key].as_str().map(str::to_string));
+                    }
+                }
+            }
+        }
+        for f in [
+            "ag_news_en/test.csv",
+            "searchsnippets_en/SearchSnippets.txt",
+            "nlpcc2017_headlines_zh/headlines.tsv",
+        ] {
+            if let Ok(t) = std::fs::read_to_string(format!("{root}{f}")) {
+                texts.extend(t.lines().map(str::to_string));
+            }
+        }
+        let (mut a, mut b) = (Extractor::new(), Extractor::new());
+        let mut compared = 0;
+        let mut differ = Vec::new();
+        for t in &texts {
+            // Only texts the old fast path sent to the general one.
+            if t.chars().all(is_fast) {
+                continue;
+            }
+            for unit in [Unit::Char, Unit::Word] {
+                a.stream.reset(WORD_ANCHORS);
+                if !a.scan_fast(t, unit) {
+                    continue;
+                }
+                compared += 1;
+                general_stream(&mut b, t, unit);
+                if a.stream != b.stream {
+                    differ.push(t.clone());
+                }
+            }
+        }
+        eprintln!("{compared} texts compared");
+        assert!(
+            differ.is_empty(),
+            "{} differ: {:?}",
+            differ.len(),
+            &differ[..differ.len().min(3)]
+        );
+        assert!(compared >= 20, "{compared} texts compared");
     }
 
     #[test]
