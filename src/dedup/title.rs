@@ -387,88 +387,134 @@ fn fold_other(c: char, out: &mut String, pending_space: &mut bool) {
     }
 }
 
-/// What [`fold_fast`] does with an ASCII byte.
-const ASCII_PENDING: u8 = 0;
-const ASCII_COPY: u8 = 1;
-const ASCII_SEP: u8 = 2;
+/// Classes of bytes in [`fold_fast`]: printable ASCII copied as it is
+/// (`PLAIN`), an upper-case letter, a separator (`-|_`) or `:`, ASCII
+/// whitespace or a control, the lead byte of an ideograph U+5000–U+9FFF
+/// (`E5`–`E9`), the lead byte `E4` (U+4000–U+4FFF, ideographs from U+4E00),
+/// and everything else.
+const PLAIN: u8 = 0;
+const UPPER: u8 = 1;
+const SEP: u8 = 2;
+const SPACE: u8 = 3;
+const CJK: u8 = 4;
+const E4: u8 = 5;
+const OTHER: u8 = 6;
 
-/// Spaces and controls leave a pending space; printable bytes are copied;
-/// the separators of [`is_sep`] and `:` are copied and remembered.
-static ASCII_CLASS: [u8; 128] = {
-    let mut t = [ASCII_PENDING; 128];
-    let mut i = 0x21;
-    while i < 0x7f {
-        t[i] = ASCII_COPY;
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut i = 0;
+    while i < 0x80 {
+        let b = i as u8;
+        t[i] = if b <= b' ' || b == 0x7f {
+            SPACE
+        } else if b.is_ascii_uppercase() {
+            UPPER
+        } else if matches!(b, b'-' | b'|' | b'_' | b':') {
+            SEP
+        } else {
+            PLAIN
+        };
         i += 1;
     }
-    t[b'-' as usize] = ASCII_SEP;
-    t[b'|' as usize] = ASCII_SEP;
-    t[b'_' as usize] = ASCII_SEP;
-    t[b':' as usize] = ASCII_SEP;
+    let mut i = 0xe5;
+    while i <= 0xe9 {
+        t[i] = CJK;
+        i += 1;
+    }
+    t[0xe4] = E4;
     t
 };
 
 /// `fold_checked::<true>` over bytes: ASCII and the ideographs U+4E00–U+9FFF
-/// (lead byte `E4` with a second byte from `B8`, or `E5`–`E9`) are copied in
-/// runs, not char by char, and upper-case ASCII is lowered once at the end;
-/// other characters go through [`fold_other`]. `None` (with `out` half
-/// written) when a character needs NFKC; otherwise the lowest byte position
-/// in `out` where a separator may start (`out.len()` when there is none), so
-/// [`strip_site_suffix`] need not scan below it.
+/// are copied in runs, not char by char (a single space between two ASCII
+/// letters or digits stays in the run: it is kept anyway), and upper-case
+/// ASCII is lowered once at the end; other characters go through
+/// [`fold_other`]. `None` (with `out` half written) when a character needs
+/// NFKC; otherwise the lowest byte position in `out` where a separator may
+/// start (`out.len()` when there is none), so [`strip_site_suffix`] need not
+/// scan below it.
 fn fold_fast(title: &str, out: &mut String) -> Option<usize> {
     let b = title.as_bytes();
     let mut lowest_sep = usize::MAX;
     let mut pending = false;
     let mut upper = false;
-    // `b[run..i]` is copied verbatim when the run ends.
+    // `b[run..i]` is copied verbatim when the run ends; while a space is
+    // pending, `run == i`.
     let mut run = 0;
     let mut i = 0;
     while i < b.len() {
         let x = b[i];
-        if x < 0x80 {
-            match ASCII_CLASS[usize::from(x)] {
-                ASCII_PENDING => {
-                    out.push_str(title.get(run..i).unwrap_or_default());
-                    pending = true;
-                    i += 1;
-                    run = i;
-                    continue;
-                }
-                class => {
-                    if pending {
-                        emit_pending(out, x.is_ascii_alphanumeric());
-                        pending = false;
-                    }
-                    if class == ASCII_SEP {
-                        lowest_sep = lowest_sep.min(out.len() + (i - run));
-                    }
-                    upper |= x.is_ascii_uppercase();
-                    i += 1;
-                    continue;
-                }
-            }
-        }
-        if (0xe5..=0xe9).contains(&x) || (x == 0xe4 && b.get(i + 1).is_some_and(|&y| y >= 0xb8)) {
+        let class = BYTE_CLASS[usize::from(x)];
+        let cjk = class == CJK || (class == E4 && b.get(i + 1).is_some_and(|&y| y >= 0xb8));
+        if cjk {
             // Not a word character: a pending space just goes.
             pending = false;
             i += 3;
             continue;
         }
-        out.push_str(title.get(run..i).unwrap_or_default());
-        let c = title.get(i..).and_then(|t| t.chars().next())?;
-        if !skips_nfkc(c) {
-            return None;
+        if !pending {
+            match class {
+                PLAIN => {
+                    i += 1;
+                    continue;
+                }
+                UPPER => {
+                    upper = true;
+                    i += 1;
+                    continue;
+                }
+                SEP => {
+                    lowest_sep = lowest_sep.min(out.len() + (i - run));
+                    i += 1;
+                    continue;
+                }
+                SPACE
+                    if x == b' '
+                        && i > run
+                        && b[i - 1].is_ascii_alphanumeric()
+                        && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) =>
+                {
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
         }
-        let before = out.len();
-        fold_other(c, out, &mut pending);
-        if let Some(p) = out.as_bytes()[before..]
-            .iter()
-            .position(|&y| matches!(y, b'-' | b'|' | b'_' | b':' | 0xc2))
-        {
-            lowest_sep = lowest_sep.min(before + p);
+        match class {
+            SPACE => {
+                out.push_str(title.get(run..i).unwrap_or_default());
+                pending = true;
+                i += 1;
+                run = i;
+            }
+            PLAIN | UPPER | SEP => {
+                // A pending space before printable ASCII: the run starts here.
+                emit_pending(out, x.is_ascii_alphanumeric());
+                pending = false;
+                upper |= class == UPPER;
+                if class == SEP {
+                    lowest_sep = lowest_sep.min(out.len());
+                }
+                i += 1;
+            }
+            _ => {
+                out.push_str(title.get(run..i).unwrap_or_default());
+                let c = title.get(i..).and_then(|t| t.chars().next())?;
+                if !skips_nfkc(c) {
+                    return None;
+                }
+                let before = out.len();
+                fold_other(c, out, &mut pending);
+                if let Some(p) = out.as_bytes()[before..]
+                    .iter()
+                    .position(|&y| matches!(y, b'-' | b'|' | b'_' | b':' | 0xc2))
+                {
+                    lowest_sep = lowest_sep.min(before + p);
+                }
+                i += c.len_utf8();
+                run = i;
+            }
         }
-        i += c.len_utf8();
-        run = i;
     }
     out.push_str(title.get(run..).unwrap_or_default());
     if upper {
@@ -483,10 +529,6 @@ fn emit_pending(out: &mut String, word: bool) {
     if word && out.chars().next_back().is_some_and(is_word) {
         out.push(' ');
     }
-}
-
-fn is_sep(c: char) -> bool {
-    matches!(c, '-' | '|' | '_' | '·')
 }
 
 /// Removes truncation marks and site-name suffixes until nothing changes.
@@ -520,6 +562,59 @@ fn strip_truncation(out: &mut String) {
 
 /// Longest segment any rule strips, in bytes: 30 characters of up to 4 bytes.
 const MAX_SEGMENT_BYTES: usize = 120;
+
+/// FNV-1a, usable in a `const` table.
+const fn fnv1a(b: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < b.len() {
+        h ^= b[i] as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+/// Slots of [`KNOWN_TABLE`]: a power of two, about four per name, so a
+/// lookup almost always probes one slot.
+const KNOWN_SLOTS: usize = 512;
+
+/// Open-addressed hash table of [`KNOWN_SITES`] (index + 1; 0 is empty):
+/// one hash and one comparison per segment instead of the binary search's
+/// eight comparisons.
+static KNOWN_TABLE: [u8; KNOWN_SLOTS] = {
+    assert!(KNOWN_SITES.len() < 255 && KNOWN_SITES.len() * 2 < KNOWN_SLOTS);
+    let mut t = [0u8; KNOWN_SLOTS];
+    let mut k = 0;
+    while k < KNOWN_SITES.len() {
+        let mut s = fnv1a(KNOWN_SITES[k].as_bytes()) as usize & (KNOWN_SLOTS - 1);
+        while t[s] != 0 {
+            s = (s + 1) & (KNOWN_SLOTS - 1);
+        }
+        t[s] = (k + 1) as u8;
+        k += 1;
+    }
+    t
+};
+
+/// Whether `segment` is one of [`KNOWN_SITES`].
+fn is_known_site(segment: &str) -> bool {
+    if segment.len() > MAX_KNOWN_BYTES {
+        return false;
+    }
+    let mut s = fnv1a(segment.as_bytes()) as usize & (KNOWN_SLOTS - 1);
+    loop {
+        match KNOWN_TABLE[s] {
+            0 => return false,
+            k => {
+                if KNOWN_SITES.get(usize::from(k) - 1) == Some(&segment) {
+                    return true;
+                }
+            }
+        }
+        s = (s + 1) & (KNOWN_SLOTS - 1);
+    }
+}
 
 /// Longest entry of [`KNOWN_SITES`], in bytes.
 const MAX_KNOWN_BYTES: usize = {
@@ -563,13 +658,30 @@ fn strip_at(out: &mut String, pos: usize, sep_len: usize, last: bool) -> bool {
     if segment.is_empty() {
         return false;
     }
-    let head = out[..pos].trim_end_matches(|c: char| is_sep(c) || c == ' ' || c == ':');
-    let mut head_chars = head.chars();
-    if head_chars.next().is_none() || head_chars.next().is_none() {
+    // The head loses the separators, spaces and colons before the segment:
+    // bytes suffice, as all are ASCII but `·` (`C2 B7`).
+    let b = out.as_bytes();
+    let mut h = pos;
+    loop {
+        if h > 0 && matches!(b[h - 1], b'-' | b'|' | b'_' | b' ' | b':') {
+            h -= 1;
+        } else if h > 1 && b[h - 1] == 0xb7 && b[h - 2] == 0xc2 {
+            h -= 2;
+        } else {
+            break;
+        }
+    }
+    let head = &out[..h];
+    // At least two characters.
+    if head.len() <= head.chars().next().map_or(0, char::len_utf8) {
         return false;
     }
-    let sep = out[pos..].chars().next().unwrap_or('-');
-    let strip = (segment.len() <= MAX_KNOWN_BYTES && KNOWN_SITES.binary_search(&segment).is_ok())
+    let sep = if b[pos] == 0xc2 {
+        '·'
+    } else {
+        char::from(b[pos])
+    };
+    let strip = is_known_site(segment)
         || (last && (ends_with_domain(segment) || generic_site(sep, segment, head)));
     if strip {
         let len = head.len();
@@ -579,7 +691,7 @@ fn strip_at(out: &mut String, pos: usize, sep_len: usize, last: bool) -> bool {
 }
 
 /// The last separator that ends before byte `end` and is found at or above
-/// byte `floor`, as (byte position, length): the characters of [`is_sep`],
+/// byte `floor`, as (byte position, length): `-`, `|`, `_`, `·`,
 /// and `::` (a single `:` starts a subtitle, not a site name). Scans bytes:
 /// every separator is ASCII but `·` (`C2 B7`), and a `B7` byte after `C2` can
 /// only be that character.
@@ -617,6 +729,15 @@ static SEP_BYTE: [bool; 256] = {
 /// The segment is a domain name, or a short name ending in one
 /// (`游民星空 gamersky.com`, folded to `游民星空gamersky.com`).
 fn ends_with_domain(segment: &str) -> bool {
+    // A domain ends in a lower-case top-level label: most segments end
+    // otherwise and need no further look.
+    if !segment
+        .as_bytes()
+        .last()
+        .is_some_and(u8::is_ascii_lowercase)
+    {
+        return false;
+    }
     let name_len = segment
         .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '.')
         .len();
@@ -639,6 +760,15 @@ fn is_domain(s: &str) -> bool {
 
 /// The general rule for short segments that look like a site name.
 fn generic_site(sep: char, segment: &str, head: &str) -> bool {
+    let max_chars = match sep {
+        '|' | '·' | ':' => 30,
+        '-' | '_' => 6,
+        _ => return false,
+    };
+    // More than four bytes a character: too long, without counting.
+    if segment.len() > 4 * max_chars {
+        return false;
+    }
     let seg_chars = segment.chars().count();
     let fits = match sep {
         '|' | '·' | ':' => {
@@ -655,11 +785,10 @@ fn generic_site(sep: char, segment: &str, head: &str) -> bool {
         }
         _ => false,
     };
-    // The head must be at least twice as long as the segment.
-    fits && head
-        .chars()
-        .nth((2 * seg_chars).saturating_sub(1))
-        .is_some()
+    // The head must be at least twice as long as the segment (in
+    // characters, of one to four bytes each: the byte length often decides).
+    let need = (2 * seg_chars).max(1);
+    fits && (head.len() >= 4 * need || (head.len() >= need && head.chars().count() >= need))
 }
 
 /// The title normalization as it was before [`fold_fast`] and the bounded
@@ -667,6 +796,10 @@ fn generic_site(sep: char, segment: &str, head: &str) -> bool {
 #[cfg(test)]
 mod reference {
     use super::*;
+
+    fn is_sep(c: char) -> bool {
+        matches!(c, '-' | '|' | '_' | '·')
+    }
 
     pub(super) fn normalize(title: &str) -> String {
         let mut out = String::new();
@@ -763,6 +896,42 @@ mod reference {
             None
         })
     }
+
+    /// The segment is a domain name, or a short name ending in one
+    /// (`游民星空 gamersky.com`, folded to `游民星空gamersky.com`).
+    fn ends_with_domain(segment: &str) -> bool {
+        let name_len = segment
+            .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '.')
+            .len();
+        segment.split(' ').count() <= 4
+            && segment.chars().count() <= 30
+            && is_domain(&segment[name_len..])
+    }
+
+    /// The general rule for short segments that look like a site name.
+    fn generic_site(sep: char, segment: &str, head: &str) -> bool {
+        let seg_chars = segment.chars().count();
+        let fits = match sep {
+            '|' | '·' | ':' => {
+                seg_chars <= 30
+                    && segment.split(' ').count() <= 4
+                    && segment.chars().any(char::is_alphanumeric)
+            }
+            '-' | '_' => {
+                seg_chars <= 6
+                    && segment.chars().any(is_cjk)
+                    && segment
+                        .chars()
+                        .all(|c| is_cjk(c) || c.is_ascii_alphanumeric())
+            }
+            _ => false,
+        };
+        // The head must be at least twice as long as the segment.
+        fits && head
+            .chars()
+            .nth((2 * seg_chars).saturating_sub(1))
+            .is_some()
+    }
 }
 
 #[cfg(test)]
@@ -780,6 +949,22 @@ mod tests {
             fold(s.chars(), &mut o);
             assert_eq!(&o, s, "KNOWN_SITES entries must be in folded form");
         }
+    }
+
+    #[test]
+    fn known_table_finds_exactly_the_known_sites() {
+        for s in KNOWN_SITES {
+            assert!(is_known_site(s), "{s}");
+            let cut = s.char_indices().last().map_or(0, |(i, _)| i);
+            for other in [format!("{s}x"), s[..cut].to_string(), s.to_uppercase()] {
+                assert_eq!(
+                    is_known_site(&other),
+                    KNOWN_SITES.binary_search(&other.as_str()).is_ok(),
+                    "{other}"
+                );
+            }
+        }
+        assert!(!is_known_site(""));
     }
 
     #[test]
@@ -913,6 +1098,15 @@ mod tests {
                 for field in line.split('"') {
                     check_against_reference(field, &mut buf);
                     compared += 1;
+                }
+            }
+        }
+        // Segments at the length limits, in four-byte characters.
+        for n in [5, 6, 7, 29, 30, 31] {
+            let seg = "𠀀".repeat(n);
+            for sep in ["-", "_", "|", "·", "::"] {
+                for head in ["标题".repeat(n), "标题".repeat(n + 1), "ab".repeat(4 * n)] {
+                    check_against_reference(&format!("{head}{sep}{seg}"), &mut buf);
                 }
             }
         }
