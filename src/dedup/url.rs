@@ -38,7 +38,11 @@
 //!
 //! Speed: the key is built by hand in one pass into one buffer; the `url`
 //! crate is only asked about hosts that are not plain lower-case ASCII (IDN,
-//! percent-escaped or bracketed IPv6 hosts).
+//! percent-escaped or bracketed IPv6 hosts). Plain links (printable ASCII
+//! with nothing to escape or decode, a plain host without port, no `.` path
+//! segment, no redirect wrapper) take a shorter path of a few byte scans that
+//! copies host, path and a single parameter as they are; the tests check it
+//! against the general path on random links.
 
 use std::borrow::Cow;
 
@@ -86,6 +90,16 @@ pub fn normalize(link: &str) -> Option<String> {
 /// Reusing one buffer across records saves an allocation per key.
 pub fn normalize_into(link: &str, out: &mut String) -> bool {
     out.clear();
+    if write_simple(link, out) {
+        return true;
+    }
+    out.clear();
+    normalize_general(link, out)
+}
+
+/// [`normalize_into`] for any link: the reference [`write_simple`] is
+/// tested against.
+fn normalize_general(link: &str, out: &mut String) -> bool {
     let target = unwrapped(link);
     let cleaned = strip_tabs_newlines(trim_c0(&target));
     write_normalized(&cleaned, out)
@@ -260,7 +274,8 @@ fn unwrap_once(link: &str) -> Option<String> {
     let p = split_pieces(link.trim())?;
     let host = p.host.trim_end_matches('.');
     // Dispatch on the path first: it rejects almost every ordinary link with
-    // one length comparison.
+    // one length comparison. (`may_wrap` repeats this dispatch: keep the two
+    // in step.)
     let target = match p.path {
         // Root-relative wrappers only make sense on the engine's own page.
         "/url" if host.is_empty() || is_google(host) => google_target(p.query),
@@ -293,6 +308,17 @@ fn unwrap_once(link: &str) -> Option<String> {
     // Opaque tokens (Baidu's usual `link?url=KxhnvX…`, Bing's links back into
     // its own verticals) are not targets: the wrapper is kept.
     is_absolute_http(&target).then_some(target)
+}
+
+/// Whether a link with this host and path could be a wrapper that
+/// [`unwrap_once`] unwraps: its dispatch, without the parsing.
+fn may_wrap(host: &str, path: &str) -> bool {
+    let host = host.trim_end_matches('.');
+    matches!(
+        path,
+        "/url" | "/l/" | "/l" | "/ck/a" | "/link" | "/l.php" | "/redirect"
+    ) || host_is(host, "yahoo.com")
+        || host_is(host, "aol.com")
 }
 
 fn google_target(query: &str) -> Option<String> {
@@ -390,6 +416,173 @@ fn strip_tabs_newlines(s: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(s)
     }
+}
+
+/// Bits of [`LINK_CLASS`]: a byte [`write_simple`] leaves to the general
+/// path; a `=`, which a redirect wrapper needs.
+const NOT_SIMPLE: u8 = 1;
+const EQUALS: u8 = 2;
+
+/// [`write_simple`] handles links of printable ASCII that needs no escaping,
+/// but not `%` (escapes), `\\` (a `/`), `@` (user info) or `[]` (IPv6 hosts).
+static LINK_CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if !PLAIN[i] || matches!(b, b'\\' | b'@' | b'[' | b']') {
+            t[i] = NOT_SIMPLE;
+        }
+        i += 1;
+    }
+    t[b'=' as usize] = EQUALS;
+    t
+};
+
+/// Bits of [`HOST_CLASS`]: a byte of a plain host name; an upper-case
+/// letter; a dot.
+const HOST: u8 = 1;
+const UPPER: u8 = 2;
+const DOT: u8 = 4;
+
+static HOST_CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'_') {
+            t[i] = HOST;
+        } else if b.is_ascii_uppercase() {
+            t[i] = HOST | UPPER;
+        }
+        i += 1;
+    }
+    t[b'.' as usize] = HOST | DOT;
+    t
+};
+
+/// The common case of [`normalize_into`] in a few byte scans and no copies
+/// but the output: an `http(s)` link of plain printable ASCII, with a plain
+/// host and no port, that is no redirect wrapper, and whose path has no `.`
+/// segment. `false` (with `out` half written) for anything else, which the
+/// general path then handles; on `true`, `out` is exactly what that path
+/// writes (the tests compare the two on random links).
+fn write_simple(link: &str, out: &mut String) -> bool {
+    // One pass, without branches, also rules out what `trim_c0` and
+    // `strip_tabs_newlines` would change.
+    let class = link
+        .bytes()
+        .fold(0, |acc, x| acc | LINK_CLASS[usize::from(x)]);
+    if class & NOT_SIMPLE != 0 {
+        return false;
+    }
+    // `http:` or `https:` in any case: `| 0x20` lower-cases a letter, and
+    // no byte left here (printable ASCII) turns into one of these by it.
+    let lb = link.as_bytes();
+    let scheme_len = match lb.get(..6) {
+        Some(&[h, t1, t2, p, s, c]) if [h | 0x20, t1 | 0x20, t2 | 0x20, p | 0x20] == *b"http" => {
+            if s == b':' {
+                5
+            } else if s | 0x20 == b's' && c == b':' {
+                6
+            } else {
+                return false;
+            }
+        }
+        _ => return false,
+    };
+    let rest = &link[scheme_len..];
+    let b = rest.as_bytes();
+    let mut i = 0;
+    while i < b.len() && b[i] == b'/' {
+        i += 1;
+    }
+    let host_start = i;
+    let mut host_class = 0;
+    while i < b.len() {
+        let c = HOST_CLASS[usize::from(b[i])];
+        if c == 0 {
+            break;
+        }
+        host_class |= c;
+        i += 1;
+    }
+    if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
+        // A port, or a byte no plain host has.
+        return false;
+    }
+    let raw_host = &rest[host_start..i];
+    let host = raw_host.strip_suffix('.').unwrap_or(raw_host);
+    if host.is_empty() || host.starts_with('.') {
+        return false;
+    }
+    out.push_str("https://");
+    let start = out.len();
+    out.push_str(host);
+    if host_class & UPPER != 0 {
+        out[start..].make_ascii_lowercase();
+    }
+    // Only a label before the last two is ever folded.
+    if host_class & DOT != 0 && host.bytes().filter(|&x| x == b'.').count() >= 2 {
+        fold_host_labels(out, start);
+    }
+    let path_start = i;
+    while i < b.len() && !matches!(b[i], b'?' | b'#') {
+        // `/.` in the path needs dot resolution (`b[path_start]` is `/` when
+        // the path is not empty: a host never ends in `/`).
+        if b[i] == b'.' && i > path_start && b[i - 1] == b'/' {
+            return false;
+        }
+        i += 1;
+    }
+    let path_end = i;
+    let q = (i < b.len() && b[i] == b'?').then_some(i);
+    while i < b.len() && b[i] != b'#' {
+        i += 1;
+    }
+    let frag = i;
+    // Every wrapper names its target after a `=`, and has one of a few paths
+    // or a Yahoo / AOL host; `unwrap_once` sees the same host and path when
+    // the scheme is followed by exactly two slashes, else it is asked anyway.
+    if class & EQUALS != 0
+        && (host_start != 2 || may_wrap(raw_host, &rest[path_start..path_end]))
+        && unwrap_once(link).is_some()
+    {
+        return false;
+    }
+    // Leading and trailing `/` go; so does the whole path when that is all.
+    let mut p0 = path_start;
+    let mut p1 = path_end;
+    while p0 < p1 && b[p0] == b'/' {
+        p0 += 1;
+    }
+    while p1 > p0 && b[p1 - 1] == b'/' {
+        p1 -= 1;
+    }
+    if p1 > p0 {
+        out.push('/');
+        out.push_str(&rest[p0..p1]);
+    }
+    if let Some(q) = q {
+        let query = &rest[q + 1..frag];
+        if query.contains('&') {
+            write_query(query, out);
+        } else {
+            // A single parameter needs no sorting and no scratch buffer.
+            let name = query.split_once('=').map_or(query, |(n, _)| n);
+            if !((name.is_empty() && query.len() <= 1) || is_tracking_param(name)) {
+                out.push('?');
+                out.push_str(query);
+            }
+        }
+    }
+    if let Some(f) = rest.get(frag + 1..)
+        && (f.starts_with('!') || f.starts_with('/'))
+    {
+        out.push('#');
+        out.push_str(f);
+    }
+    true
 }
 
 fn write_normalized(s: &str, out: &mut String) -> bool {
@@ -757,6 +950,152 @@ mod tests {
             host("https://Bücher.example/x").as_deref(),
             Some("xn--bcher-kva.example")
         );
+    }
+
+    /// Pieces links are made of, heavy on what [`write_simple`] treats
+    /// specially or leaves to the general path.
+    const PIECES: &[&str] = &[
+        "http:",
+        "https:",
+        "HTTP://",
+        "https://",
+        "//",
+        "/",
+        "///",
+        "\\",
+        "www.",
+        "m.",
+        "mobile.",
+        "WWW.",
+        "en.",
+        "a",
+        "Z",
+        "0",
+        "example",
+        "com",
+        ".",
+        "..",
+        "-",
+        "_",
+        ":",
+        ":80",
+        ":443",
+        ":8080",
+        "@",
+        "user@",
+        "[::1]",
+        "?",
+        "&",
+        "=",
+        "#",
+        "#!",
+        "#/",
+        "%",
+        "%7e",
+        "%2F",
+        "%20",
+        " ",
+        "\t",
+        "\n",
+        "\u{1}",
+        "é",
+        "中",
+        "utm_source=x",
+        "q=1",
+        "b=2",
+        "fbclid=z",
+        "./",
+        "../",
+        "/.",
+        "/..",
+        ".x",
+        "!",
+        "~",
+        "+",
+        ";",
+        ",",
+        "'",
+        "\"",
+        "<",
+        "|",
+        "^",
+        "{",
+        "google.com/url?q=",
+        "https://www.google.com/url?q=https://a.com/x&sa=U",
+        "duckduckgo.com/l/?uddg=",
+        "https%3A%2F%2Fb.com%2Fy",
+    ];
+
+    fn general(link: &str) -> (bool, String) {
+        let mut out = String::new();
+        let ok = normalize_general(link, &mut out);
+        (ok, if ok { out } else { String::new() })
+    }
+
+    fn fast(link: &str) -> (bool, String) {
+        let mut out = String::from("stale");
+        let ok = normalize_into(link, &mut out);
+        (ok, if ok { out } else { String::new() })
+    }
+
+    #[test]
+    fn simple_path_agrees_with_general_on_test_links() {
+        let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/url_cases.toml");
+        let text = std::fs::read_to_string(cases).unwrap_or_default();
+        let mut compared = 0;
+        for field in text.split('"') {
+            assert_eq!(fast(field), general(field), "{field:?}");
+            compared += 1;
+        }
+        for link in [
+            "https://zhidao.example/123/4",
+            "http://www.zhidao.example/123/4?utm_source=bench#top",
+            "https://news.example/story/7/mirror",
+            "https://a.com/x/?b=1&a=2#!/y",
+            "https://a.com?",
+            "https://a.com/?=",
+            "https://a.com/#",
+            "https://a.com./.x",
+        ] {
+            assert_eq!(fast(link), general(link), "{link:?}");
+            compared += 1;
+        }
+        assert!(compared > 100, "{compared} links compared");
+    }
+
+    #[test]
+    fn may_wrap_lets_every_wrapper_through() {
+        let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/url_cases.toml");
+        let text = std::fs::read_to_string(cases).unwrap_or_default();
+        let mut wrappers = 0;
+        for field in text.split('"') {
+            if unwrap_once(field).is_some() {
+                let p = split_pieces(field.trim()).expect("a wrapper has pieces");
+                assert!(may_wrap(p.host, p.path), "{field:?}");
+                wrappers += 1;
+            }
+        }
+        assert!(wrappers >= 20, "{wrappers} wrappers");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn simple_path_agrees_with_general(
+            head in proptest::sample::select(&["http://", "https://", "HTTPS://www.", "http:", "//", ""][..]),
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..16),
+        ) {
+            let link = String::from(head) + &parts.concat();
+            proptest::prop_assert_eq!(fast(&link), general(&link), "{:?}", link);
+        }
+
+        #[test]
+        fn simple_path_agrees_with_general_on_any_text(
+            link in "(https?://)?[a-zA-Z0-9./?#&=%:@_!~-]{0,30}",
+        ) {
+            proptest::prop_assert_eq!(fast(&link), general(&link), "{:?}", link);
+        }
     }
 
     #[test]
