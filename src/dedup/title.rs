@@ -242,19 +242,74 @@ fn fold_general(title: &str, out: &mut String) {
         out.clear();
         // A title the quick check finds in NFKC already (`→`, `★`, …) is its
         // own NFKC: no need to build it, the costliest step by far.
-        if is_nfkc_quick(title.chars()) == IsNormalized::Yes {
+        if is_nfkc_quick_yes(title) {
             fold(title.chars(), out);
         } else {
-            let nf: String = title.nfkc().collect();
+            let mut nf = String::with_capacity(title.len() + 8);
+            nfkc_into(title, &mut nf);
             fold(nf.chars(), out);
         }
         // Lower-casing can, for a few characters, leave a string that NFKC
         // would still change; one more round settles it.
-        if !out.is_ascii() && is_nfkc_quick(out.chars()) != IsNormalized::Yes {
+        if !out.is_ascii() && !is_nfkc_quick_yes(out) {
             let again: String = out.nfkc().collect();
             out.clear();
             fold(again.chars(), out);
         }
+    }
+}
+
+/// ASCII and the ideographs U+4E00–U+9FFF: their own NFKC, canonical
+/// combining class 0, and nothing before them composes with them, so NFKC
+/// (and its quick check) can start afresh at each.
+fn is_nfkc_boundary(c: char) -> bool {
+    c.is_ascii() || matches!(c, '\u{4e00}'..='\u{9fff}')
+}
+
+/// `is_nfkc_quick(s) == Yes`, asked only of the runs between
+/// [`is_nfkc_boundary`] characters: the quick check's state starts afresh
+/// at each of them anyway, and it costs a few hundred instructions a
+/// character.
+fn is_nfkc_quick_yes(s: &str) -> bool {
+    let mut start = None;
+    for (i, c) in s.char_indices() {
+        match (is_nfkc_boundary(c), start) {
+            (true, Some(st)) => {
+                if is_nfkc_quick(s[st..i].chars()) != IsNormalized::Yes {
+                    return false;
+                }
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    start.is_none_or(|st| is_nfkc_quick(s[st..].chars()) == IsNormalized::Yes)
+}
+
+/// Appends the NFKC form of `title` to `nf`, piece by piece. ASCII and the
+/// ideographs U+4E00–U+9FFF are their own NFKC, and nothing before them
+/// composes with them or reorders across them (a composition boundary), so
+/// the title is cut before each, and only pieces other than a lone such
+/// character go through the normalizer: in a Chinese title with one `…`,
+/// one piece of one character instead of the whole title.
+fn nfkc_into(title: &str, nf: &mut String) {
+    let mut flush = |piece: &str| {
+        let mut chars = piece.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if is_nfkc_boundary(c) => nf.push(c),
+            _ => nf.extend(piece.nfkc()),
+        }
+    };
+    let mut start = 0;
+    for (i, c) in title.char_indices() {
+        if i > start && is_nfkc_boundary(c) {
+            flush(&title[start..i]);
+            start = i;
+        }
+    }
+    if start < title.len() {
+        flush(&title[start..]);
     }
 }
 
@@ -1137,6 +1192,24 @@ mod tests {
         "BBC News",
         "Reuters",
     ];
+
+    proptest::proptest! {
+        #[test]
+        fn piecewise_nfkc_is_nfkc(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..16),
+            tail in "\\PC{0,8}",
+        ) {
+            let t = parts.concat() + &tail;
+            let mut nf = String::new();
+            nfkc_into(&t, &mut nf);
+            proptest::prop_assert_eq!(&nf, &t.nfkc().collect::<String>(), "{:?}", t);
+            proptest::prop_assert_eq!(
+                is_nfkc_quick_yes(&t),
+                is_nfkc_quick(t.chars()) == IsNormalized::Yes,
+                "{:?}", t
+            );
+        }
+    }
 
     fn check_against_reference(t: &str, buf: &mut String) {
         normalize_into(t, buf);
