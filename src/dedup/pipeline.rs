@@ -222,26 +222,44 @@ struct Kept {
 }
 
 /// Kept records (local indices) holding one code, ascending, one entry per
-/// occurrence so `K` can be counted as a multiset.
-#[derive(Debug, Clone)]
-enum Postings {
-    One(u32),
-    Many(Vec<u32>),
-}
+/// occurrence so `K` can be counted as a multiset: one record inline (most
+/// codes), or, with [`Postings::LIST`] set, an index into [`Scope::lists`].
+/// Four bytes, so the tree's nodes stay small: an enum holding a `Vec` was
+/// 24 bytes a value, shifted on every insert and dropped one by one.
+#[derive(Debug, Clone, Copy)]
+struct Postings(u32);
 
 impl Postings {
-    fn as_slice(&self) -> &[u32] {
-        match self {
-            Postings::One(x) => std::slice::from_ref(x),
-            Postings::Many(v) => v,
+    const LIST: u32 = 1 << 31;
+
+    /// The kept records of `self`, with `lists` the scope's.
+    fn holders<'a>(&'a self, lists: &'a [Vec<u32>]) -> &'a [u32] {
+        if self.0 & Self::LIST == 0 {
+            std::slice::from_ref(&self.0)
+        } else {
+            &lists[(self.0 & !Self::LIST) as usize]
         }
     }
 
-    fn push(&mut self, x: u32) {
-        match self {
-            Postings::One(y) => *self = Postings::Many(vec![*y, x]),
-            Postings::Many(v) => v.push(x),
+    /// `n` occurrences of kept record `x`, a new entry.
+    fn new(x: u32, n: usize, lists: &mut Vec<Vec<u32>>) -> Postings {
+        if n == 1 {
+            Postings(x)
+        } else {
+            lists.push(vec![x; n]);
+            Postings(Self::LIST | (lists.len() - 1) as u32)
         }
+    }
+
+    /// Adds `n` occurrences of kept record `x`.
+    fn push(&mut self, x: u32, n: usize, lists: &mut Vec<Vec<u32>>) {
+        if self.0 & Self::LIST == 0 {
+            let mut v = Vec::with_capacity(1 + n);
+            v.push(self.0);
+            lists.push(v);
+            self.0 = Self::LIST | (lists.len() - 1) as u32;
+        }
+        lists[(self.0 & !Self::LIST) as usize].extend(std::iter::repeat_n(x, n));
     }
 }
 
@@ -251,6 +269,8 @@ struct Scope {
     urls: HashMap64<url::UrlKey, usize>,
     kept: Vec<Kept>,
     postings: BTreeMap<FeatureCode, Postings>,
+    /// The posting lists of codes held by more than one kept record.
+    lists: Vec<Vec<u32>>,
     /// Which codes `postings` may hold, so most lookups skip the tree.
     present: CodeFilter,
     bands: Option<BandIndex>,
@@ -575,7 +595,7 @@ impl Deduper {
             let Some(p) = scope.postings.get(&run[0]) else {
                 continue;
             };
-            for cands in p.as_slice().chunk_by(|a, b| a == b) {
+            for cands in p.holders(&scope.lists).chunk_by(|a, b| a == b) {
                 let cand = cands[0] as usize;
                 let Some(k) = scope.acc.get_mut(cand) else {
                     continue;
@@ -644,7 +664,7 @@ impl Deduper {
             let mut pairs = ScalableBloom::new(1 << 16, 0.001);
             for scope in self.scopes.values() {
                 for (&code, p) in &scope.postings {
-                    for local in p.as_slice().chunk_by(|a, b| a == b) {
+                    for local in p.holders(&scope.lists).chunk_by(|a, b| a == b) {
                         let t = scope.kept.get(local[0] as usize).map_or(0, |k| k.title);
                         count_title(&mut counts, &mut pairs, code, t);
                     }
@@ -667,18 +687,10 @@ impl Deduper {
         for run in codes.chunk_by(|a, b| a == b) {
             match scope.postings.entry(run[0]) {
                 Entry::Vacant(v) => {
-                    if run.len() == 1 {
-                        v.insert(Postings::One(local));
-                    } else {
-                        v.insert(Postings::Many(vec![local; run.len()]));
-                    }
+                    v.insert(Postings::new(local, run.len(), &mut scope.lists));
                     scope.present.insert(run[0], &scope.postings);
                 }
-                Entry::Occupied(mut o) => {
-                    for _ in 0..run.len() {
-                        o.get_mut().push(local);
-                    }
-                }
+                Entry::Occupied(mut o) => o.get_mut().push(local, run.len(), &mut scope.lists),
             }
             if let Some((counts, pairs)) = &mut self.counts {
                 count_title(counts, pairs, run[0], title);
@@ -793,7 +805,11 @@ fn shared_with(scope: &Scope, codes: &[FeatureCode], cand: u32) -> Vec<FeatureCo
     let mut out = Vec::new();
     for run in codes.chunk_by(|a, b| a == b) {
         if let Some(p) = scope.postings.get(&run[0]) {
-            let m = p.as_slice().iter().filter(|&&x| x == cand).count();
+            let m = p
+                .holders(&scope.lists)
+                .iter()
+                .filter(|&&x| x == cand)
+                .count();
             out.extend(std::iter::repeat_n(run[0], run.len().min(m)));
         }
     }
