@@ -68,14 +68,21 @@ pub fn unwrap_redirect(link: &str) -> String {
 /// Like [`unwrap_redirect`], but borrows when `link` is not a wrapper (the
 /// common case), so callers on a hot path allocate nothing.
 pub fn unwrapped(link: &str) -> Cow<'_, str> {
-    let mut cur = Cow::Borrowed(link);
-    for _ in 0..MAX_UNWRAP_DEPTH {
-        match unwrap_once(&cur) {
-            Some(target) => cur = Cow::Owned(target),
+    match unwrap_once(link) {
+        Some(target) => Cow::Owned(unwrap_more(target)),
+        None => Cow::Borrowed(link),
+    }
+}
+
+/// The rest of [`unwrapped`] once `link` has been unwrapped one level.
+fn unwrap_more(mut target: String) -> String {
+    for _ in 1..MAX_UNWRAP_DEPTH {
+        match unwrap_once(&target) {
+            Some(next) => target = next,
             None => break,
         }
     }
-    cur
+    target
 }
 
 /// The normalized form of `link` used only as a dedup key (never shown).
@@ -90,19 +97,37 @@ pub fn normalize(link: &str) -> Option<String> {
 /// Reusing one buffer across records saves an allocation per key.
 pub fn normalize_into(link: &str, out: &mut String) -> bool {
     out.clear();
-    if write_simple(link, out) {
-        return true;
-    }
+    let target = match write_simple(link, out) {
+        Simple::Written => return true,
+        // The wrapper the fast path found is not unwrapped twice.
+        Simple::Wrapper(first) => Cow::Owned(unwrap_more(first)),
+        Simple::No => unwrapped(link),
+    };
     out.clear();
-    normalize_general(link, out)
+    write_unwrapped(&target, out)
 }
 
 /// [`normalize_into`] for any link: the reference [`write_simple`] is
 /// tested against.
+#[cfg(test)]
 fn normalize_general(link: &str, out: &mut String) -> bool {
-    let target = unwrapped(link);
-    let cleaned = strip_tabs_newlines(trim_c0(&target));
+    write_unwrapped(&unwrapped(link), out)
+}
+
+/// [`normalize_into`] after the redirect wrappers are gone.
+fn write_unwrapped(target: &str, out: &mut String) -> bool {
+    let cleaned = strip_tabs_newlines(trim_c0(target));
     write_normalized(&cleaned, out)
+}
+
+/// What [`write_simple`] made of a link.
+enum Simple {
+    /// The key is written.
+    Written,
+    /// A redirect wrapper, unwrapped one level.
+    Wrapper(String),
+    /// Not a plain link: the general path must do it.
+    No,
 }
 
 /// The 64-bit fingerprint of `normalize(link)`; links that do not parse get a
@@ -464,17 +489,18 @@ static HOST_CLASS: [u8; 256] = {
 /// The common case of [`normalize_into`] in a few byte scans and no copies
 /// but the output: an `http(s)` link of plain printable ASCII, with a plain
 /// host and no port, that is no redirect wrapper, and whose path has no `.`
-/// segment. `false` (with `out` half written) for anything else, which the
-/// general path then handles; on `true`, `out` is exactly what that path
-/// writes (the tests compare the two on random links).
-fn write_simple(link: &str, out: &mut String) -> bool {
+/// segment. [`Simple::No`] or [`Simple::Wrapper`] (with `out` half
+/// written) for anything else, which the general path then handles; on
+/// [`Simple::Written`], `out` is exactly what that path writes (the tests
+/// compare the two on random links).
+fn write_simple(link: &str, out: &mut String) -> Simple {
     // One pass, without branches, also rules out what `trim_c0` and
     // `strip_tabs_newlines` would change.
     let class = link
         .bytes()
         .fold(0, |acc, x| acc | LINK_CLASS[usize::from(x)]);
     if class & NOT_SIMPLE != 0 {
-        return false;
+        return Simple::No;
     }
     // `http:` or `https:` in any case: `| 0x20` lower-cases a letter, and
     // no byte left here (printable ASCII) turns into one of these by it.
@@ -486,10 +512,10 @@ fn write_simple(link: &str, out: &mut String) -> bool {
             } else if s | 0x20 == b's' && c == b':' {
                 6
             } else {
-                return false;
+                return Simple::No;
             }
         }
-        _ => return false,
+        _ => return Simple::No,
     };
     let rest = &link[scheme_len..];
     let b = rest.as_bytes();
@@ -509,12 +535,12 @@ fn write_simple(link: &str, out: &mut String) -> bool {
     }
     if i < b.len() && !matches!(b[i], b'/' | b'?' | b'#') {
         // A port, or a byte no plain host has.
-        return false;
+        return Simple::No;
     }
     let raw_host = &rest[host_start..i];
     let host = raw_host.strip_suffix('.').unwrap_or(raw_host);
     if host.is_empty() || host.starts_with('.') {
-        return false;
+        return Simple::No;
     }
     out.push_str("https://");
     let start = out.len();
@@ -531,7 +557,7 @@ fn write_simple(link: &str, out: &mut String) -> bool {
         // `/.` in the path needs dot resolution (`b[path_start]` is `/` when
         // the path is not empty: a host never ends in `/`).
         if b[i] == b'.' && i > path_start && b[i - 1] == b'/' {
-            return false;
+            return Simple::No;
         }
         i += 1;
     }
@@ -546,9 +572,9 @@ fn write_simple(link: &str, out: &mut String) -> bool {
     // the scheme is followed by exactly two slashes, else it is asked anyway.
     if class & EQUALS != 0
         && (host_start != 2 || may_wrap(raw_host, &rest[path_start..path_end]))
-        && unwrap_once(link).is_some()
+        && let Some(target) = unwrap_once(link)
     {
-        return false;
+        return Simple::Wrapper(target);
     }
     // Leading and trailing `/` go; so does the whole path when that is all.
     let mut p0 = path_start;
@@ -582,7 +608,7 @@ fn write_simple(link: &str, out: &mut String) -> bool {
         out.push('#');
         out.push_str(f);
     }
-    true
+    Simple::Written
 }
 
 fn write_normalized(s: &str, out: &mut String) -> bool {
@@ -1056,6 +1082,8 @@ mod tests {
             "https://a.com/?=",
             "https://a.com/#",
             "https://a.com./.x",
+            // Nested wrappers: Google's around DuckDuckGo's.
+            "https://www.google.com/url?q=https://duckduckgo.com/l/?uddg=https://b.com/y",
         ] {
             assert_eq!(fast(link), general(link), "{link:?}");
             compared += 1;
