@@ -45,8 +45,8 @@
 //!   evidence for a different-title match by having many words.
 //! - **Hashing** is per unit (a word: a 64-bit fold over its normalized
 //!   characters, then a strong mix; a CJK character: its code point) and
-//!   per window (the units mixed in one by one, in order, with a marker at
-//!   the anchor), so `ab|c` and `a|bc` differ and order
+//!   per window (the units folded in one by one, in order, with a marker at
+//!   the anchor, then one strong mix), so `ab|c` and `a|bc` differ and order
 //!   inside a window matters: word-set-equal sentences with swapped entities
 //!   (PAWS-X) get different codes.
 //!
@@ -540,16 +540,20 @@ impl Extractor {
         let units = &s.units;
         let n = units.len();
         out.reserve(s.anchors.len());
+        // Each step (xor, multiply by an odd constant, rotate) is a
+        // bijection of the state, so windows that differ in one unit differ
+        // before the final mix; one full mix per code, not one per unit.
+        let step = |h: u64, u: u64| (h ^ u).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31);
         for &p in &s.anchors {
             let mut h = WINDOW_SEED;
             for &u in &units[p.saturating_sub(window)..p] {
-                h = mix(h ^ u);
+                h = step(h, u);
             }
-            h = mix(h ^ ANCHOR_MARK);
+            h = step(h, ANCHOR_MARK);
             for &u in &units[p..(p + window).min(n)] {
-                h = mix(h ^ u);
+                h = step(h, u);
             }
-            out.push(FeatureCode(h));
+            out.push(FeatureCode(mix(h)));
         }
         punct
     }
