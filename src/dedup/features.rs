@@ -43,9 +43,10 @@
 //!   snippet ends, and `min_codes` judges that count, so a one-line question
 //!   (`What are some tips on … at Capital Bank?`) does not turn into enough
 //!   evidence for a different-title match by having many words.
-//! - **Hashing** is per unit (a 64-bit fold over its normalized characters,
-//!   then a strong mix) and per window (the units' hashes folded in order,
-//!   with a marker at the anchor), so `ab|c` and `a|bc` differ and order
+//! - **Hashing** is per unit (a word: a 64-bit fold over its normalized
+//!   characters, then a strong mix; a CJK character: its code point) and
+//!   per window (the units mixed in one by one, in order, with a marker at
+//!   the anchor), so `ab|c` and `a|bc` differ and order
 //!   inside a window matters: word-set-equal sentences with swapped entities
 //!   (PAWS-X) get different codes.
 //!
@@ -425,12 +426,13 @@ fn is_cjk_code(c: u32) -> bool {
         | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3)
 }
 
-/// The hash of a one-character unit (a CJK character in `Unit::Char` mode).
+/// The unit of a CJK character in `Unit::Char` mode: its code point. The
+/// window hash mixes every unit in, and SimHash every pair of units, so a
+/// hash of its own would only cost time (the bulk of a Chinese snippet is
+/// such characters); words and jieba words are hashed, being strings.
 #[inline]
 fn char_unit(c: u32) -> u64 {
-    let mut h = UnitHash::new();
-    h.0 = (h.0 ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3);
-    h.finish()
+    u64::from(c)
 }
 
 /// Hashes the run of common ideographs (U+4E00–U+9FFF, three bytes each)
@@ -553,8 +555,19 @@ impl Extractor {
     }
 
     /// The hashes of `text`'s units in order (anchors dropped), for SimHash.
+    /// SimHash was tuned (and its thresholds chosen) with every unit
+    /// hashed, so a CJK character's code point (see [`char_unit`]) gets the
+    /// hash of its one character here. A word hash below `0x110000` (one in
+    /// 2^44) would be rehashed too, harmlessly.
     pub fn units(&mut self, text: &str, unit: Unit) -> &[u64] {
         self.scan(text, unit);
+        for u in &mut self.stream.units {
+            if *u < 0x11_0000 {
+                let mut h = UnitHash::new();
+                h.0 = (h.0 ^ *u).wrapping_mul(0x0000_0100_0000_01b3);
+                *u = h.finish();
+            }
+        }
         &self.stream.units
     }
 
@@ -786,9 +799,7 @@ impl Extractor {
                     push_jieba(&mut self.stream, &text[start..stop]);
                     i = end;
                 } else {
-                    let mut h = UnitHash::new();
-                    h.push(c);
-                    self.stream.unit(h.finish());
+                    self.stream.unit(char_unit(u32::from(c)));
                     i += 1;
                 }
             } else {
@@ -814,7 +825,7 @@ impl Extractor {
                 if unit == Unit::Word {
                     run.push(first);
                 } else {
-                    self.stream.unit(hash_str(seg));
+                    self.stream.unit(char_unit(u32::from(first)));
                 }
                 continue;
             }
