@@ -540,6 +540,13 @@ fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
                     i += 1;
                 } else if class == CJK {
                     i += 3;
+                } else if x == b' '
+                    && i > run
+                    && b[i - 1].is_ascii_alphanumeric()
+                    && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
+                {
+                    // One space between two ASCII words: kept anyway.
+                    i += 1;
                 } else {
                     break;
                 }
@@ -555,24 +562,10 @@ fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
             i += 3;
             continue;
         }
-        if !pending {
-            match class {
-                SEP => {
-                    seps.note(out.len() + (i - run));
-                    i += 1;
-                    continue;
-                }
-                SPACE
-                    if x == b' '
-                        && i > run
-                        && b[i - 1].is_ascii_alphanumeric()
-                        && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) =>
-                {
-                    i += 1;
-                    continue;
-                }
-                _ => {}
-            }
+        if !pending && class == SEP {
+            seps.note(out.len() + (i - run));
+            i += 1;
+            continue;
         }
         match class {
             SPACE => {
@@ -858,31 +851,45 @@ fn is_domain(s: &str) -> bool {
 
 /// The general rule for short segments that look like a site name.
 fn generic_site(sep: char, segment: &str, head: &str) -> bool {
-    let max_chars = match sep {
-        '|' | '·' | ':' => 30,
-        '-' | '_' => 6,
+    // `-` and `_` (which also join words) take only short CJK names.
+    let cjk_rule = match sep {
+        '|' | '·' | ':' => false,
+        '-' | '_' => true,
         _ => return false,
     };
+    let max_chars = if cjk_rule { 6 } else { 30 };
     // More than four bytes a character: too long, without counting.
     if segment.len() > 4 * max_chars {
         return false;
     }
-    let seg_chars = segment.chars().count();
-    let fits = match sep {
-        '|' | '·' | ':' => {
-            seg_chars <= 30
-                && segment.split(' ').count() <= 4
-                && segment.chars().any(char::is_alphanumeric)
+    // One pass over the segment, stopping as soon as a rule fails.
+    let mut seg_chars = 0;
+    let mut spaces = 0;
+    let mut any = false;
+    for c in segment.chars() {
+        seg_chars += 1;
+        if seg_chars > max_chars {
+            return false;
         }
-        '-' | '_' => {
-            seg_chars <= 6
-                && segment.chars().any(is_cjk)
-                && segment
-                    .chars()
-                    .all(|c| is_cjk(c) || c.is_ascii_alphanumeric())
+        if cjk_rule {
+            // `-`, `_`: CJK (at least one) and ASCII letters and digits only.
+            if is_cjk(c) {
+                any = true;
+            } else if !c.is_ascii_alphanumeric() {
+                return false;
+            }
+        } else {
+            // `|`, `·`, `::`: at most four words, something alphanumeric.
+            if c == ' ' {
+                spaces += 1;
+                if spaces >= 4 {
+                    return false;
+                }
+            }
+            any = any || c.is_alphanumeric();
         }
-        _ => false,
-    };
+    }
+    let fits = any;
     // The head must be at least twice as long as the segment (in
     // characters, of one to four bytes each: the byte length often decides).
     let need = (2 * seg_chars).max(1);
@@ -1238,6 +1245,20 @@ mod tests {
                     check_against_reference(field, &mut buf);
                     compared += 1;
                 }
+            }
+        }
+        // Segments at the word limit after `|`.
+        for words in [
+            "one two three",
+            "one two three four",
+            "one two three four five",
+        ] {
+            for sep in [" | ", " · ", " :: ", " - "] {
+                let t = format!(
+                    "A head long enough for any segment at all, {}{sep}{words}",
+                    "x".repeat(60)
+                );
+                check_against_reference(&t, &mut buf);
             }
         }
         // Segments at the length limits, in four-byte characters.
