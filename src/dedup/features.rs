@@ -1098,17 +1098,8 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        if let Ok(t) =
-            std::fs::read_to_string(format!("{root}dureader_search_zh/search_results.jsonl"))
-        {
-            for line in t.lines() {
-                let v: serde_json::Value = serde_json::from_str(line).expect("DuReader line");
-                for r in v["results"].as_array().into_iter().flatten() {
-                    for key in ["title", "snippet"] {
-                        texts.extend(r[key].as_str().map(str::to_string));
-                    }
-                }
-            }
+        for (title, snippet) in crate::dedup::test_data::dureader_results().unwrap_or_default() {
+            texts.extend([title, snippet]);
         }
         for f in [
             "ag_news_en/test.csv",

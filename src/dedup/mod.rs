@@ -212,3 +212,29 @@ impl Settings {
         Ok(())
     }
 }
+
+/// Real data for the unit tests of the files of this module.
+#[cfg(test)]
+pub(crate) mod test_data {
+    /// `(title, snippet)` of every DuReader Baidu result in `shared/data`, or
+    /// `None`, said loudly, when the data is not beside the crate.
+    pub(crate) fn dureader_results() -> Option<Vec<(String, String)>> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            eprintln!("SKIPPED: {path} is missing; shared/data must sit beside the crate");
+            return None;
+        };
+        let mut out = Vec::new();
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("DuReader line");
+            for r in v["results"].as_array().into_iter().flatten() {
+                let field = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+                out.push((field("title"), field("snippet")));
+            }
+        }
+        Some(out)
+    }
+}

@@ -1000,21 +1000,10 @@ mod tests {
     /// copy of the first record under a new link and title is still found.
     #[test]
     fn a_large_scope_finds_an_early_record() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
-        );
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("SKIP: {path} missing");
+        let Some(results) = crate::dedup::test_data::dureader_results() else {
             return;
         };
-        let mut snippets = Vec::new();
-        for line in text.lines() {
-            let v: serde_json::Value = serde_json::from_str(line).expect("DuReader line");
-            for r in v["results"].as_array().into_iter().flatten() {
-                snippets.extend(r["snippet"].as_str().map(str::to_string));
-            }
-        }
+        let snippets: Vec<String> = results.into_iter().map(|(_, s)| s).collect();
         let first = snippets
             .iter()
             .position(|s| s.chars().count() >= 80)

@@ -989,35 +989,24 @@ mod reference {
     }
 
     /// Byte positions and lengths of separators, last first: the characters of
-    /// [`is_sep`], and `::` (a single `:` starts a subtitle, not a site name).
-    /// Scans bytes: every separator is ASCII but `·` (`C2 B7`), and a `B7` byte
-    /// after `C2` can only be that character.
+    /// [`is_sep`], and `::` (a single `:` starts a subtitle, not a site name),
+    /// among the last `MAX_SEGMENT_BYTES + 2` bytes (a separator further back
+    /// leaves a segment no rule strips). Character by character, so it checks
+    /// the byte loop of [`super::separator_before`] rather than repeating it.
     fn separators_rev(s: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let b = s.as_bytes();
-        // A separator further back leaves a segment no rule strips.
-        let window = b.len().saturating_sub(MAX_SEGMENT_BYTES + 2);
-        let mut i = b.len();
-        // A plain loop with a table test per byte: the iterator adaptor version
-        // cost ~1,000 instructions per title (callgrind), most of a title's cost.
-        std::iter::from_fn(move || {
-            while i > window {
-                i -= 1;
-                let c = b[i];
-                if !SEP_BYTE[usize::from(c)] {
-                    continue;
+        let window = s.len().saturating_sub(MAX_SEGMENT_BYTES + 2);
+        s.char_indices()
+            .rev()
+            .take_while(move |&(i, c)| i + c.len_utf8() > window)
+            .filter_map(move |(i, c)| {
+                if is_sep(c) {
+                    Some((i, c.len_utf8()))
+                } else if c == ':' && s[i + 1..].starts_with(':') {
+                    Some((i, 2))
+                } else {
+                    None
                 }
-                match c {
-                    b'-' | b'|' | b'_' => return Some((i, 1)),
-                    b':' if b.get(i + 1) == Some(&b':') => return Some((i, 2)),
-                    0xb7 if i > 0 && b[i - 1] == 0xc2 => {
-                        i -= 1;
-                        return Some((i, 2));
-                    }
-                    _ => {}
-                }
-            }
-            None
-        })
+            })
     }
 
     /// The segment is a domain name, or a short name ending in one
