@@ -13,8 +13,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use metasift::dedup::features::Extractor;
-use metasift::dedup::{Deduper, Method, Settings, Stage, Unit, dedup};
+use metasift_dedup::features::Extractor;
+use metasift_dedup::{Deduper, Method, Settings, Stage, Unit, dedup};
 
 #[path = "support/records.rs"]
 mod records;

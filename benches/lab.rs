@@ -9,9 +9,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use metasift::dedup::{Method, Settings};
 use metasift::lab::metrics;
 use metasift::lab::synth::{self, Corpus, SynthOptions};
+use metasift_dedup::{Method, Settings};
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
 

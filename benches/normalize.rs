@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use metasift::dedup::{title, url};
+use metasift_dedup::{title, url};
 
 const SERP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/serp");
 const DUREADER: &str = concat!(

@@ -161,7 +161,7 @@ fn recluster(c: &mut Criterion) {
     );
     let query = searcher.parse_query("javascript tutorial", 1);
     let (gathered, _) = rt.block_on(searcher.answers(&query, false)).unwrap();
-    let requested = metasift::dedup::Settings {
+    let requested = metasift_dedup::Settings {
         os2: 0.2,
         ..configured.clone()
     };

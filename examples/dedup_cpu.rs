@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 
-use metasift::dedup::{Settings, dedup};
+use metasift_dedup::{Settings, dedup};
 
 #[path = "../benches/support/records.rs"]
 mod records;

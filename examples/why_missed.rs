@@ -10,10 +10,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use metasift::dedup::{Deduper, Doc, Settings, similarity};
 use metasift::lab::data::{LoadOptions, load};
 use metasift::lab::metrics;
 use metasift::lab::synth::{self, Corpus, SynthOptions};
+use metasift_dedup::{Deduper, Doc, Settings, similarity};
 
 /// Precision / recall of the default settings on both synthetic corpora
 /// and on the real pair files (the false-merge guards).

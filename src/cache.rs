@@ -46,9 +46,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::config::{CacheBackend, CacheConfig};
-use crate::dedup;
 use crate::limit::Overloaded;
 use crate::model::{Query, SearchResponse};
+use metasift_dedup as dedup;
 
 /// Shortest interval between two warnings about a failing backend.
 pub const WARN_EVERY: Duration = Duration::from_secs(30);

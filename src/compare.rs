@@ -34,9 +34,9 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dedup::{self, Stage};
 use crate::fusion::{self, EngineAnswer};
 use crate::model::{EngineResult, MergedResult};
+use metasift_dedup::{self as dedup, Stage};
 
 /// What happened to a group; see the module docs for the exact rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

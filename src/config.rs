@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::dedup;
+use metasift_dedup as dedup;
 
 /// Errors met while loading a configuration file.
 #[derive(Debug, thiserror::Error)]

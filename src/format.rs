@@ -316,8 +316,8 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dedup::Stage;
     use crate::model::{Duplicate, FailureKind};
+    use metasift_dedup::Stage;
 
     #[test]
     fn urlparse_parts() {

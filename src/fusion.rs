@@ -5,7 +5,7 @@
 //!    configuration order). This is the "fused-rank order" the dedup pipeline
 //!    needs: the record it keeps for a group is the best-placed one, from the
 //!    most trusted engine.
-//! 2. **Dedup** with [`crate::dedup::Deduper`]; every later member of a group
+//! 2. **Dedup** with [`metasift_dedup::Deduper`]; every later member of a group
 //!    is attached to the kept record as a [`Duplicate`], never dropped.
 //! 3. **Score** a group as Σ `weight / position` over *all* its members —
 //!    weights are added, never multiplied, and duplicates contribute — so a
@@ -15,8 +15,8 @@
 //!    kept record's own link: normalization only builds the dedup key.
 //! 5. **Sort** by score, ties keeping first-seen order.
 
-use crate::dedup::{self, Deduper, Doc};
 use crate::model::{Duplicate, EngineResult, MergedResult};
+use metasift_dedup::{self as dedup, Deduper, Doc};
 
 /// One engine's answer as fusion sees it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -10,7 +10,7 @@
 //! | --- | --- |
 //! | [`config`] | `engines.toml` types, defaults, validation |
 //! | [`model`] | plain records shared by the layers |
-//! | [`dedup`] | the method — pure, no async, no HTTP |
+//! | [`metasift_dedup`] | the method — its own crate: pure, no async, no HTTP |
 //! | [`engines`] | one `Engine` trait, one file per kind |
 //! | [`search`] | fan-out under deadlines, engine health, cache |
 //! | [`fusion`] | scoring and merging of duplicate groups |
@@ -26,7 +26,6 @@
 pub mod cache;
 pub mod compare;
 pub mod config;
-pub mod dedup;
 pub mod engines;
 pub mod format;
 pub mod fusion;

@@ -31,13 +31,13 @@ use futures::StreamExt;
 
 use crate::cache::{Cache, Cacheable, Source, answers_key, cache_key};
 use crate::config::{Config, EngineConfig, ServerConfig};
-use crate::dedup;
 use crate::engines::{Engine, Parsed};
 use crate::fusion::{self, EngineAnswer};
 use crate::health::{Admission, Counters, Health};
 use crate::limit::{InFlight, Overloaded};
 use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
 use crate::recording;
+use metasift_dedup as dedup;
 
 /// Most redirects followed before an engine is reported as failing: enough
 /// for `http → https → www.` hops, short of any loop.

@@ -34,8 +34,8 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
-use crate::dedup::pipeline::UrlFilter;
-use crate::dedup::{Deduper, Doc, Method, Settings, Stage, Unit};
+use metasift_dedup::pipeline::UrlFilter;
+use metasift_dedup::{Deduper, Doc, Method, Settings, Stage, Unit};
 
 /// Arguments of `metasift dedup`.
 #[derive(Debug, Clone, clap::Args)]

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use metasift::dedup::{Deduper, Doc, Settings, Stage};
+use metasift_dedup::{Deduper, Doc, Settings, Stage};
 use serde::Deserialize;
 
 const DUREADER: &str = concat!(

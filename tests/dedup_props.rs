@@ -2,8 +2,8 @@
 //! every record gets exactly one verdict; a record's cluster is itself or an
 //! earlier kept record; the pair score agrees with the stream.
 
-use metasift::dedup::features::{self, FeatureCode};
-use metasift::dedup::{Doc, Method, Settings, Unit, dedup, similarity};
+use metasift_dedup::features::{self, FeatureCode};
+use metasift_dedup::{Doc, Method, Settings, Unit, dedup, similarity};
 use proptest::prelude::*;
 
 /// Pieces that make overlapping snippets likely: words, CJK characters,

@@ -1,7 +1,7 @@
 //! Runs `tests/data/near_duplicates.toml`: real near-duplicate and distinct
 //! cases, each with the verdict its last record must get.
 
-use metasift::dedup::{Deduper, Doc, Method, Settings, Stage};
+use metasift_dedup::{Deduper, Doc, Method, Settings, Stage};
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]

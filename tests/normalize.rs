@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use metasift::dedup::{title, url};
+use metasift_dedup::{title, url};
 use proptest::prelude::*;
 use serde::Deserialize;
 

@@ -11,10 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use metasift::cache::{Cache, Source, cache_key};
-use metasift::dedup;
 use metasift::health::{Admission, Health, HealthPolicy, Outcome};
 use metasift::limit::{Decision, LimitsConfig, RateLimiter};
 use metasift::model::{EngineReport, FailureKind, MergedResult, Query, SearchResponse};
+use metasift_dedup as dedup;
 use redis_support::RedisServer;
 
 fn t(secs: u64) -> SystemTime {

@@ -10,9 +10,9 @@
 use std::path::Path;
 
 use metasift::config::Config;
-use metasift::dedup::{Method, Settings};
 use metasift::lab::metrics::{self, Confusion};
 use metasift::lab::synth::{self, Corpus, SynthOptions};
+use metasift_dedup::{Method, Settings};
 
 const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
 

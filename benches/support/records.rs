@@ -6,7 +6,7 @@
 //! under a different title. Include it with
 //! `#[path = "…/benches/support/records.rs"] mod records;`.
 
-use metasift::dedup::Doc;
+use metasift_dedup::Doc;
 use serde::Deserialize;
 
 const DUREADER: &str = concat!(

@@ -11,8 +11,8 @@
 //! positives precision is 1 (nothing was merged wrongly), with no true
 //! positives in the data recall is 1.
 
-use crate::dedup::pipeline::PairScore;
-use crate::dedup::{self, Doc, Settings};
+use metasift_dedup::pipeline::PairScore;
+use metasift_dedup::{self as dedup, Doc, Settings};
 
 use super::data::{Labeled, Pair, Rec, RecordSet};
 

@@ -28,7 +28,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::dedup::{Method, Settings, Unit};
+use metasift_dedup::{Method, Settings, Unit};
 
 use data::{DataFile, Labeled, LoadOptions};
 use metrics::Confusion;

@@ -24,8 +24,8 @@ use serde_json::json;
 
 use super::{LabError, SweepOs, points, series};
 use crate::config::Config;
-use crate::dedup::{Method, Settings};
 use crate::search::{SearchOptions, Searcher};
+use metasift_dedup::{Method, Settings};
 
 /// What `--queries` needs besides the sweep.
 #[derive(Debug, Clone)]

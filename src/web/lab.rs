@@ -31,8 +31,8 @@ use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::pages::Layout;
-use crate::dedup::{Method, Settings};
 use crate::lab::{self, SweepOs, data};
+use metasift_dedup::{Method, Settings};
 
 /// Largest upload, in bytes.
 pub const MAX_UPLOAD: usize = 2 * 1024 * 1024;

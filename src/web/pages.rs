@@ -9,8 +9,8 @@ use askama::Template;
 use url::Url;
 
 use crate::config::Config;
-use crate::dedup::Method;
 use crate::model::{MergedResult, SearchResponse};
+use metasift_dedup::Method;
 
 use super::params::{Format, SearchParams};
 use super::statics;
@@ -297,7 +297,7 @@ impl ComparisonView {
     }
 }
 
-fn settings_line(s: &crate::dedup::Settings) -> String {
+fn settings_line(s: &metasift_dedup::Settings) -> String {
     format!("{}, os1 {:.2}, os2 {:.2}", s.method.as_str(), s.os1, s.os2)
 }
 
@@ -550,9 +550,9 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
                 engine: d.engine.clone(),
                 stage: d.stage.as_str(),
                 why: match d.stage {
-                    crate::dedup::Stage::Url => "same address".into(),
-                    crate::dedup::Stage::Title => "same title, similar snippet".into(),
-                    crate::dedup::Stage::Snippet => "similar snippet".into(),
+                    metasift_dedup::Stage::Url => "same address".into(),
+                    metasift_dedup::Stage::Title => "same title, similar snippet".into(),
+                    metasift_dedup::Stage::Snippet => "similar snippet".into(),
                 },
                 similarity: d
                     .similarity

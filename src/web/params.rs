@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use url::form_urlencoded;
 
-use crate::dedup::{self, Method};
+use metasift_dedup::{self as dedup, Method};
 
 use super::error::AppError;
 

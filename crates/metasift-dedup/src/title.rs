@@ -1216,11 +1216,11 @@ mod tests {
     fn fast_paths_agree_with_reference_on_real_titles() {
         let corpus = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
+            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
         );
         let news = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/corpus/ag_news_en/test.csv"
+            "/../../../shared/data/corpus/ag_news_en/test.csv"
         );
         let mut buf = String::new();
         let mut compared = 0;

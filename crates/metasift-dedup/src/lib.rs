@@ -1,7 +1,8 @@
 //! The duplicate-removal method — pure: plain records in, clusters out.
 //!
-//! No async, no HTTP, no templates, no logging and no panics on odd input
-//! (`.ci/run` greps that no web or async crate is named here).
+//! No async, no HTTP, no templates, no logging and no panics on odd input:
+//! this crate's manifest names no web or async crate, so the compiler keeps
+//! it that way.
 //!
 //! Records are processed in fused-rank order. The first record of a duplicate
 //! group is kept; every later one is attached to it with the [`Stage`] and
@@ -221,7 +222,7 @@ pub(crate) mod test_data {
     pub(crate) fn dureader_results() -> Option<Vec<(String, String)>> {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
+            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
         );
         let Ok(text) = std::fs::read_to_string(path) else {
             eprintln!("SKIPPED: {path} is missing; shared/data must sit beside the crate");

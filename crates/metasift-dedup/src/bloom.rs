@@ -135,7 +135,7 @@ impl ScalableBloom {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dedup::features::mix;
+    use crate::features::mix;
 
     #[test]
     fn no_false_negatives_and_rate_holds_while_growing() {

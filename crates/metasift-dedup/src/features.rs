@@ -1037,7 +1037,7 @@ mod tests {
     fn one_pass_scanner_agrees_with_reference() {
         let corpus = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
+            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
         );
         let mut texts: Vec<String> = [
             "a.b, 1,000; 3.14. e.g. don't 'quoted' x_y ,,, end.",
@@ -1087,7 +1087,7 @@ mod tests {
 
     #[test]
     fn fast_path_letters_agree_with_general_path() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/corpus/");
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/corpus/");
         let mut texts: Vec<String> = [
             "Café au lait, s'il vous plaît. Straße · Ελληνικά ΣΟΦΊΑ!",
             "l·l, a·b, 1·2, ·x, x·, 张三·李四。",
@@ -1098,7 +1098,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        for (title, snippet) in crate::dedup::test_data::dureader_results().unwrap_or_default() {
+        for (title, snippet) in crate::test_data::dureader_results().unwrap_or_default() {
             texts.extend([title, snippet]);
         }
         for f in [
