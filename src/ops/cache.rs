@@ -21,7 +21,7 @@
 //! - `redis`: values are JSON, written with `SET key value PX ms`, so
 //!   several processes share one cache. Redis going away never fails a search: every call has a short timeout, a
 //!   failure counts as a miss (or a skipped write), one warning is logged at
-//!   most every [`WARN_EVERY`], and the connection manager reconnects when
+//!   most every [`super::redis::WARN_EVERY`], and the connection manager reconnects when
 //!   Redis is back.
 //!
 //! **Coalescing.** Concurrent identical searches that miss share one
@@ -38,23 +38,18 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::limit::Overloaded;
+use super::redis::{REDIS_TIMEOUT, WarnGate, redis_manager};
 use crate::config::{CacheBackend, CacheConfig};
-use crate::limit::Overloaded;
 use crate::model::{Query, SearchResponse};
 use metasift_dedup as dedup;
-
-/// Shortest interval between two warnings about a failing backend.
-pub const WARN_EVERY: Duration = Duration::from_secs(30);
-
-/// How long one Redis call may take before it counts as failed.
-const REDIS_TIMEOUT: Duration = Duration::from_millis(300);
 
 /// Errors met while setting up a cache.
 #[derive(Debug, thiserror::Error)]
@@ -67,55 +62,6 @@ pub enum CacheError {
         /// What the client said.
         source: redis::RedisError,
     },
-}
-
-/// Lets one warning through per [`WARN_EVERY`] and counts the rest, so a
-/// Redis outage under load writes a line every half minute, not thousands.
-#[derive(Debug, Default)]
-pub struct WarnGate {
-    last: Mutex<Option<Instant>>,
-    suppressed: AtomicU64,
-}
-
-impl WarnGate {
-    /// Whether a warning may be written at `now`.
-    pub fn allow_at(&self, now: Instant) -> bool {
-        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
-        match *last {
-            Some(t) if now.saturating_duration_since(t) < WARN_EVERY => {
-                self.suppressed.fetch_add(1, Ordering::Relaxed);
-                false
-            }
-            _ => {
-                *last = Some(now);
-                true
-            }
-        }
-    }
-
-    /// Logs `what failed: error` unless a warning was logged lately.
-    pub fn warn(&self, what: &str, error: &str) {
-        if self.allow_at(Instant::now()) {
-            let suppressed = self.suppressed.swap(0, Ordering::Relaxed);
-            tracing::warn!(
-                suppressed,
-                "{what}: Redis unavailable ({error}); going on without it"
-            );
-        }
-    }
-}
-
-/// A Redis connection manager that connects lazily and retries briefly, so
-/// a missing Redis neither blocks start-up nor stalls a search.
-pub(crate) fn redis_manager(url: &str) -> Result<redis::aio::ConnectionManager, redis::RedisError> {
-    let client = redis::Client::open(url)?;
-    let config = redis::aio::ConnectionManagerConfig::new()
-        .set_number_of_retries(1)
-        .set_min_delay(Duration::from_millis(50))
-        .set_max_delay(Duration::from_millis(500))
-        .set_connection_timeout(Some(Duration::from_millis(250)))
-        .set_response_timeout(Some(REDIS_TIMEOUT));
-    redis::aio::ConnectionManager::new_lazy_with_config(client, config)
 }
 
 /// The query's part of a key: what changes which engines are asked and
@@ -704,15 +650,5 @@ mod tests {
         ] {
             assert_ne!(k, answers_key(&other), "{other:?}");
         }
-    }
-
-    #[test]
-    fn warn_gate_lets_one_through_per_interval() {
-        let g = WarnGate::default();
-        let t = Instant::now();
-        assert!(g.allow_at(t));
-        assert!(!g.allow_at(t + Duration::from_secs(1)));
-        assert!(!g.allow_at(t + Duration::from_secs(29)));
-        assert!(g.allow_at(t + Duration::from_secs(31)));
     }
 }
