@@ -40,7 +40,7 @@ impl Default for HealthConfig {
 
 impl HealthConfig {
     /// Values that parse but cannot work, as `(key, message)`.
-    pub fn problems(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn problems(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if self.failures_before_suspend == 0 {
             out.push((

@@ -41,7 +41,7 @@ impl Default for LimitsConfig {
 
 impl LimitsConfig {
     /// The limits `/autocomplete` runs under: its own rate and burst.
-    pub fn autocomplete(&self) -> LimitsConfig {
+    pub(crate) fn autocomplete(&self) -> LimitsConfig {
         LimitsConfig {
             per_minute: self.autocomplete_per_minute,
             burst: self.autocomplete_burst,
@@ -50,12 +50,12 @@ impl LimitsConfig {
     }
 
     /// `T`, the time one search "costs"; `None` when the limit is off.
-    pub fn emission_interval(&self) -> Option<Duration> {
+    pub(crate) fn emission_interval(&self) -> Option<Duration> {
         (self.per_minute > 0).then(|| Duration::from_secs(60) / self.per_minute)
     }
 
     /// Values that parse but cannot work, as `(key, message)`.
-    pub fn problems(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn problems(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if self.per_minute > 0 && self.burst == 0 {
             out.push((

@@ -123,7 +123,7 @@ pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> St
 /// The cache key of the engine answers to a query: `metasift:answers:v1:`
 /// and a 128-bit hash of [`cache_key`]'s parts without the dedup settings
 /// and `explain`, which only change how the answers are fused.
-pub fn answers_key(query: &Query) -> String {
+pub(crate) fn answers_key(query: &Query) -> String {
     let json = serde_json::to_vec(&AnswerParts::of(query)).unwrap_or_default();
     format!(
         "metasift:answers:v1:{:032x}",
@@ -136,7 +136,7 @@ pub fn answers_key(query: &Query) -> String {
 /// allocator overhead and moka's bookkeeping, which on real answers comes
 /// to about twice the JSON. `strings` is the number of separately
 /// allocated strings it holds.
-pub fn json_weight<T: Serialize>(value: &T, strings: usize) -> u32 {
+pub(crate) fn json_weight<T: Serialize>(value: &T, strings: usize) -> u32 {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -153,14 +153,17 @@ pub fn json_weight<T: Serialize>(value: &T, strings: usize) -> u32 {
 }
 
 /// Whether a response is worth remembering: at least one engine answered.
-pub fn cacheable(r: &SearchResponse) -> bool {
+pub(crate) fn cacheable(r: &SearchResponse) -> bool {
     r.engines.iter().any(|e| e.failure.is_none())
 }
 
 /// A value the cache can hold: a fused page ([`SearchResponse`]) or the
-/// engine answers of a fan-out ([`crate::search::Gathered`]). Each kind
-/// has keys of its own, so a key always names values of one type.
-pub trait Cacheable: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
+/// engine answers of a fan-out (the search layer's `Gathered`, which
+/// implements this where it is defined, so the cache never names it). Each
+/// kind has keys of its own, so a key always names values of one type.
+pub(crate) trait Cacheable:
+    Clone + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// Whether it is worth storing at all (an outage is not).
     fn worth_storing(&self) -> bool;
     /// Marks a value as served from the cache.
@@ -287,7 +290,7 @@ impl Cache {
     /// The cache `[cache]` describes. A Redis cache connects lazily, so an
     /// unreachable Redis is not an error here (searches go on uncached).
     /// `ttl_s = 0` turns storage off (coalescing still applies).
-    pub fn from_config(config: &CacheConfig) -> Result<Self, CacheError> {
+    pub(crate) fn from_config(config: &CacheConfig) -> Result<Self, CacheError> {
         let ttl = Duration::from_secs(config.ttl_s);
         if config.ttl_s == 0 {
             return Ok(Cache::off());
@@ -326,24 +329,13 @@ impl Cache {
     }
 
     /// How long entries live (zero when nothing is stored).
-    pub fn ttl(&self) -> Duration {
+    pub(crate) fn ttl(&self) -> Duration {
         self.inner.ttl
     }
 
     /// Counters of what the cache did.
     pub fn stats(&self) -> &CacheStats {
         &self.inner.stats
-    }
-
-    /// The stored answer under `key`, if any (a backend failure is a miss).
-    pub async fn get(&self, key: &str) -> Option<Arc<SearchResponse>> {
-        self.inner.get(key).await
-    }
-
-    /// Stores `value` under `key` for the TTL (a backend failure is logged
-    /// and skipped).
-    pub async fn put(&self, key: &str, value: Arc<SearchResponse>) {
-        self.inner.put(key, value, Duration::MAX).await;
     }
 
     /// The answer under `key`: from the backend, from an identical search
@@ -405,7 +397,7 @@ impl Cache {
     /// TTL). A refusal ([`Overloaded`]) is shared with the searches that
     /// joined it and never stored; so is a value not
     /// [`Cacheable::worth_storing`].
-    pub async fn get_or_try_for<V, F, Fut>(
+    pub(crate) async fn get_or_try_for<V, F, Fut>(
         &self,
         key: &str,
         produce: F,

@@ -36,17 +36,17 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 
 use crate::config::HealthConfig;
-use crate::model::{EngineReport, FailureKind};
+use crate::model::FailureKind;
 
 /// Upper bounds (ms) of the latency histogram buckets; `+Inf` is implied.
-pub const LATENCY_BUCKETS_MS: [u64; 11] =
+pub(crate) const LATENCY_BUCKETS_MS: [u64; 11] =
     [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000];
 
 /// How many recent latency samples the percentiles are computed over.
-pub const LATENCY_RING: usize = 256;
+pub(crate) const LATENCY_RING: usize = 256;
 
 /// Every failure kind, in a fixed order (for arrays and stable output).
-pub const FAILURE_KINDS: [FailureKind; 9] = [
+pub(crate) const FAILURE_KINDS: [FailureKind; 9] = [
     FailureKind::Timeout,
     FailureKind::Network,
     FailureKind::TooManyRequests,
@@ -140,16 +140,6 @@ pub struct Outcome {
     pub results: usize,
     /// `None` when it answered.
     pub failure: Option<FailureKind>,
-}
-
-impl From<&EngineReport> for Outcome {
-    fn from(r: &EngineReport) -> Self {
-        Outcome {
-            elapsed: Duration::from_millis(r.elapsed_ms),
-            results: r.results,
-            failure: r.failure,
-        }
-    }
 }
 
 /// Whether to ask an engine now.
@@ -290,7 +280,7 @@ pub struct Counters {
 
 impl Counters {
     /// Adds one to a counter.
-    pub fn bump(counter: &AtomicU64) {
+    pub(crate) fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -340,7 +330,7 @@ impl Health {
 
     /// Applies a new policy (a reload): counts, failure streaks and running
     /// suspensions stay; the next failures are judged by the new numbers.
-    pub fn set_policy(&self, policy: HealthPolicy) {
+    pub(crate) fn set_policy(&self, policy: HealthPolicy) {
         *self.inner.policy.write().unwrap_or_else(|p| p.into_inner()) = policy;
     }
 
@@ -386,13 +376,6 @@ impl Health {
             .entry(engine.to_string())
             .or_insert_with(EngineState::new)
             .record(&policy, outcome, now);
-    }
-
-    /// Records every engine report of one search at `now`.
-    pub fn record_reports(&self, reports: &[EngineReport], now: SystemTime) {
-        for r in reports {
-            self.record(&r.engine, Outcome::from(r), now);
-        }
     }
 
     /// A serializable picture of every engine and counter at `now`.

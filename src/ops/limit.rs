@@ -66,7 +66,11 @@ impl Decision {
 /// The client a request counts against: the socket's peer, or the first
 /// `X-Forwarded-For` hop when the proxy in front is trusted (falling back to
 /// the peer when the header is missing or not an address).
-pub fn client_ip(peer: SocketAddr, forwarded_for: Option<&str>, trust_forwarded: bool) -> IpAddr {
+pub(crate) fn client_ip(
+    peer: SocketAddr,
+    forwarded_for: Option<&str>,
+    trust_forwarded: bool,
+) -> IpAddr {
     if trust_forwarded
         && let Some(first) = forwarded_for.and_then(|h| h.split(',').next())
         && let Ok(ip) = first.trim().parse::<IpAddr>()
@@ -95,7 +99,7 @@ const SWEEP_AT: usize = 10_000;
 
 /// The in-memory limiter of one process.
 #[derive(Debug)]
-pub struct LocalLimiter {
+pub(crate) struct LocalLimiter {
     interval: Option<Duration>,
     burst: u32,
     clients: Mutex<HashMap<IpAddr, Instant>>,
@@ -103,7 +107,7 @@ pub struct LocalLimiter {
 
 impl LocalLimiter {
     /// A limiter for these limits.
-    pub fn new(config: &LimitsConfig) -> Self {
+    pub(crate) fn new(config: &LimitsConfig) -> Self {
         LocalLimiter {
             interval: config.emission_interval(),
             burst: config.burst,
@@ -112,7 +116,7 @@ impl LocalLimiter {
     }
 
     /// Decides for `client` at `now` (and counts the search when allowed).
-    pub fn check_at(&self, client: IpAddr, now: Instant) -> Decision {
+    pub(crate) fn check_at(&self, client: IpAddr, now: Instant) -> Decision {
         let Some(t) = self.interval else {
             return Decision::Allow;
         };
@@ -130,7 +134,8 @@ impl LocalLimiter {
     }
 
     /// Clients currently tracked.
-    pub fn tracked(&self) -> usize {
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
         self.clients.lock().map_or(0, |c| c.len())
     }
 }
@@ -185,7 +190,7 @@ impl std::fmt::Debug for RateLimiter {
 
 impl RateLimiter {
     /// An in-memory limiter.
-    pub fn local(config: &LimitsConfig) -> Self {
+    pub(crate) fn local(config: &LimitsConfig) -> Self {
         RateLimiter::build(config, None, "")
     }
 
@@ -202,7 +207,7 @@ impl RateLimiter {
 
     /// The `/autocomplete` limiter: `config.autocomplete()`'s budget, in
     /// Redis (under keys of its own) when `redis_url` is given.
-    pub fn autocomplete(
+    pub(crate) fn autocomplete(
         config: &LimitsConfig,
         redis_url: Option<&str>,
     ) -> Result<Self, redis::RedisError> {
@@ -227,7 +232,7 @@ impl RateLimiter {
     }
 
     /// The limits in force.
-    pub fn config(&self) -> &LimitsConfig {
+    pub(crate) fn config(&self) -> &LimitsConfig {
         &self.inner.config
     }
 

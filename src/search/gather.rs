@@ -40,7 +40,7 @@ pub struct Gathered {
 
 impl Gathered {
     /// How long ago the fan-out ended (zero for a clock set back).
-    pub fn age(&self) -> Duration {
+    pub(crate) fn age(&self) -> Duration {
         Duration::from_millis(unix_millis(SystemTime::now()).saturating_sub(self.fetched_at_ms))
     }
 
@@ -48,7 +48,7 @@ impl Gathered {
     /// `per_page` results — the same answers can be fused again under other
     /// settings (the lab, and re-clustering on the results page) with no new
     /// fan-out.
-    pub fn fuse(
+    pub(crate) fn fuse(
         &self,
         query: &Query,
         settings: &dedup::Settings,

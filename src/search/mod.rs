@@ -219,7 +219,7 @@ impl Searcher {
     }
 
     /// The cache this searcher uses.
-    pub fn cache(&self) -> &Cache {
+    pub(crate) fn cache(&self) -> &Cache {
         &self.inner.cache
     }
 
