@@ -1,5 +1,5 @@
 //! The `[health]` table: when a failing member engine is suspended and for
-//! how long. Plain numbers the admin writes; [`crate::ops::health`] turns them
+//! how long. Plain numbers the admin writes; `ops::health` turns them
 //! into the policy it applies (so config never depends on the ops layer).
 
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! The `[limits]` table: the per-client rate limits and the cap on searches
-//! in flight. Plain numbers; [`crate::ops::limit`] enforces them.
+//! in flight. Plain numbers; `ops::limit` enforces them.
 
 use std::time::Duration;
 
