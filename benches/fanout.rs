@@ -99,7 +99,7 @@ async fn fetch_only(client: &reqwest::Client, urls: &[String]) -> usize {
 
 async fn search(s: &Searcher) -> usize {
     let q = s.parse_query("javascript tutorial", 1);
-    let resp = s.search(&q, &SearchOptions::default()).await;
+    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
     assert!(
         resp.engines.iter().all(|r| r.failure.is_none()),
         "{:?}",

@@ -60,7 +60,9 @@ fn bench(c: &mut Criterion) {
     });
     let searcher = Searcher::new(Arc::new(config.clone()), reqwest::Client::new());
     let query = searcher.parse_query(QUERY, 1);
-    let resp = rt.block_on(searcher.search(&query, &SearchOptions::default()));
+    let resp = rt
+        .block_on(searcher.search(&query, &SearchOptions::default()))
+        .unwrap();
     assert_eq!(
         resp.results.len(),
         10,
@@ -157,10 +159,12 @@ fn recluster(c: &mut Criterion) {
         .collect();
     let configured = config.dedup.clone();
     let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
-        metasift::cache::Cache::memory(std::time::Duration::from_secs(3600), 64 << 20),
+        metasift::ops::cache::Cache::memory(std::time::Duration::from_secs(3600), 64 << 20),
     );
     let query = searcher.parse_query("javascript tutorial", 1);
-    let (gathered, _) = rt.block_on(searcher.answers(&query, false)).unwrap();
+    let (_, gathered) = rt
+        .block_on(searcher.answers(&query, &SearchOptions::default()))
+        .unwrap();
     let requested = metasift_dedup::Settings {
         os2: 0.2,
         ..configured.clone()

@@ -17,6 +17,12 @@ use serde::{Deserialize, Serialize};
 
 use metasift_dedup as dedup;
 
+mod health;
+mod limits;
+
+pub use health::HealthConfig;
+pub use limits::LimitsConfig;
+
 /// Errors met while loading a configuration file.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -53,9 +59,9 @@ pub struct Config {
     /// `[cache]`
     pub cache: CacheConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
-    pub limits: crate::limit::LimitsConfig,
+    pub limits: LimitsConfig,
     /// `[health]`: when failing engines are suspended, and for how long.
-    pub health: crate::health::HealthConfig,
+    pub health: HealthConfig,
     /// `[lab]`: the researcher's bench at `/lab`.
     pub lab: LabConfig,
     /// `[[engine]]`

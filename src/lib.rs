@@ -12,28 +12,22 @@
 //! | [`model`] | plain records shared by the layers |
 //! | [`metasift_dedup`] | the method — its own crate: pure, no async, no HTTP |
 //! | [`engines`] | one `Engine` trait, one file per kind |
-//! | [`search`] | fan-out under deadlines, engine health, cache |
+//! | [`search`] | the query (bangs, engine choice), fan-out under deadlines, recording |
 //! | [`fusion`] | scoring and merging of duplicate groups |
 //! | [`compare`] | which groups formed or split between two fusions |
 //! | [`format`] | SearXNG JSON and terminal text of a response |
 //! | [`web`] | axum router, handlers, output formats |
 //! | [`lab`] | threshold sweeps, metrics, plots |
-//! | [`recording`] | saved engine answers for offline replay |
-//! | [`health`] | per-engine health, suspension, `/stats` and `/metrics` |
-//! | [`cache`] | fused-result and engine-answer cache (memory or Redis), coalescing |
-//! | [`limit`] | per-client rate limit, cap on searches in flight |
+//! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
 
-pub mod cache;
 pub mod compare;
 pub mod config;
 pub mod engines;
 pub mod format;
 pub mod fusion;
-pub mod health;
 pub mod lab;
-pub mod limit;
 pub mod model;
-pub mod recording;
+pub mod ops;
 pub mod search;
 pub mod stream;
 pub mod web;

@@ -96,7 +96,7 @@ fn search(
     let searcher = Searcher::from_config(load_config(config)?)?.with_recording(record, replay);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let q = searcher.parse_query(query, page);
-    let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()));
+    let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()))?;
     if format == "json" {
         let json = SearxngResponse::from_response(&response);
         println!("{}", serde_json::to_string_pretty(&json)?);

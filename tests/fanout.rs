@@ -84,7 +84,7 @@ async fn agreeing_engines_are_fused_once_with_all_engines() {
     .await;
     let s = searcher(&[("a", &a), ("b", &b)], 3000, 2000);
     let q = s.parse_query("rust lang", 2);
-    let resp = s.search(&q, &SearchOptions::default()).await;
+    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
 
     assert!(
         resp.engines.iter().all(|r| r.failure.is_none()),
@@ -114,7 +114,7 @@ async fn shortcut_asks_one_engine_alone() {
     let q = s.parse_query("!beta hello", 1);
     assert_eq!(q.text, "hello");
     assert_eq!(q.engines, vec!["beta"]);
-    let resp = s.search(&q, &SearchOptions::default()).await;
+    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
     assert_eq!(resp.engines.len(), 1);
     assert_eq!(resp.results[0].url, "https://b.example/");
     assert_eq!(a.requests(), 0);
@@ -201,7 +201,7 @@ async fn hostile_engines_cost_only_their_own_timeout() {
 
     let started = Instant::now();
     let q = s.parse_query("hello", 1);
-    let resp = s.search(&q, &SearchOptions::default()).await;
+    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
     let took = started.elapsed();
     // Every engine was bounded by its own timeout; allow scheduling noise on
     // a loaded 2-core machine but far less than a second engine timeout.
@@ -274,7 +274,8 @@ async fn the_deadline_bounds_slow_engines_with_long_timeouts() {
     let started = Instant::now();
     let resp = s
         .search(&s.parse_query("x", 1), &SearchOptions::default())
-        .await;
+        .await
+        .unwrap();
     assert!(
         started.elapsed() < Duration::from_millis(1500),
         "{:?}",
@@ -303,14 +304,16 @@ async fn a_recorded_search_replays_without_the_engines() {
         .clone()
         .with_recording(Some(dir.clone()), None)
         .search(&q, &SearchOptions::default())
-        .await;
+        .await
+        .unwrap();
     assert_eq!(live.results.len(), 2);
     drop((a, b));
 
     let replayed = s
         .with_recording(None, Some(dir.clone()))
         .search(&q, &SearchOptions::default())
-        .await;
+        .await
+        .unwrap();
     assert_eq!(replayed.results, live.results);
     assert_eq!(report(&replayed, "b").failure, Some(FailureKind::Http5xx));
     // A query never recorded is reported, not fetched.
@@ -325,7 +328,8 @@ async fn s_missing(dir: &std::path::Path) -> metasift::model::EngineReport {
     let s = searcher(&[("a", &a)], 3000, 2000).with_recording(None, Some(dir.to_path_buf()));
     let resp = s
         .search(&s.parse_query("never asked", 1), &SearchOptions::default())
-        .await;
+        .await
+        .unwrap();
     assert_eq!(a.requests(), 0);
     resp.engines[0].clone()
 }
@@ -387,7 +391,7 @@ async fn check_fusion(members: &[(&str, &str)], query: &str) -> Vec<((String, St
     let client = http_client(&m.config.server).unwrap();
     let s = Searcher::new(Arc::new(m.config.clone()), client);
     let q = s.parse_query(query, 1);
-    let resp = s.search(&q, &SearchOptions::default()).await;
+    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
     for r in &resp.engines {
         assert_eq!(r.failure, None, "{query}: {r:?}");
         assert!(r.results > 0, "{query}: {r:?}");
@@ -612,7 +616,7 @@ async fn hostile_engines_through_shipped_presets() {
     let s = Searcher::new(Arc::new(config), client);
     let started = Instant::now();
     let q = s.parse_query("javascript tutorial", 1);
-    let resp = s.search(&q, &SearchOptions::default()).await;
+    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
     let took = started.elapsed();
     assert!(
         took < Duration::from_millis(800 + 600),

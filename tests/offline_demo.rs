@@ -48,7 +48,8 @@ async fn the_demo_answers_saved_queries_with_fused_results() {
     for (text, min_engines) in [("javascript tutorial", 5), ("Hello", 5)] {
         let resp = searcher
             .search(&searcher.parse_query(text, 1), &SearchOptions::default())
-            .await;
+            .await
+            .unwrap();
         let answered: Vec<&str> = resp
             .engines
             .iter()
@@ -79,7 +80,8 @@ async fn queries_without_recordings_do_not_suspend_the_demo_engines() {
         let text = format!("a query nobody recorded {n}");
         let resp = searcher
             .search(&searcher.parse_query(&text, 1), &SearchOptions::default())
-            .await;
+            .await
+            .unwrap();
         assert!(resp.results.is_empty(), "{text}: {:?}", resp.results);
         assert!(
             resp.engines.iter().all(|r| r.failure.is_some()),
@@ -92,7 +94,8 @@ async fn queries_without_recordings_do_not_suspend_the_demo_engines() {
             &searcher.parse_query("javascript tutorial", 1),
             &SearchOptions::default(),
         )
-        .await;
+        .await
+        .unwrap();
     let suspended: Vec<&str> = resp
         .engines
         .iter()

@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use metasift::cache::{Cache, Source, cache_key};
-use metasift::health::{Admission, Health, HealthPolicy, Outcome};
-use metasift::limit::{Decision, LimitsConfig, RateLimiter};
+use metasift::config::LimitsConfig;
 use metasift::model::{EngineReport, FailureKind, MergedResult, Query, SearchResponse};
+use metasift::ops::cache::{Cache, Source, cache_key};
+use metasift::ops::health::{Admission, Health, HealthPolicy, Outcome};
+use metasift::ops::limit::{Decision, RateLimiter};
 use metasift_dedup as dedup;
 use redis_support::RedisServer;
 
@@ -449,11 +450,14 @@ fn limits_table_is_validated_with_its_line() {
 fn health_table_is_validated_with_its_line_and_defaults_to_the_policy() {
     use std::path::Path;
 
+    use metasift::config::HealthConfig;
     use metasift::config::{Config, ConfigError};
-    use metasift::health::HealthConfig;
 
     // The defaults are today's numbers, and the shipped file says them.
-    assert_eq!(HealthConfig::default().policy(), HealthPolicy::default());
+    assert_eq!(
+        HealthPolicy::from(&HealthConfig::default()),
+        HealthPolicy::default()
+    );
     assert_eq!(Config::default().health, HealthConfig::default());
     let shipped = Config::load(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -469,7 +473,7 @@ fn health_table_is_validated_with_its_line_and_defaults_to_the_policy() {
         Path::new("ops.toml"),
     )
     .unwrap();
-    let p = ok.health.policy();
+    let p = HealthPolicy::from(&ok.health);
     assert_eq!(p.failures_before_suspend, 5);
     assert_eq!(
         p.backoff(5, FailureKind::Timeout),
@@ -545,7 +549,7 @@ fn health_table_is_validated_with_its_line_and_defaults_to_the_policy() {
 /// permit, so after enough hang-ups every new search got 503.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn abandoned_searches_finish_and_release_their_permit() {
-    use metasift::limit::{InFlight, Overloaded};
+    use metasift::ops::limit::{InFlight, Overloaded};
 
     let cache = Cache::memory(Duration::from_secs(60), 16 << 20);
     let permits = InFlight::new(1);

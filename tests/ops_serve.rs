@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use metasift::cache::Cache;
 use metasift::config::Config;
-use metasift::health::{Health, HealthPolicy};
 use metasift::model::FailureKind;
+use metasift::ops::cache::Cache;
+use metasift::ops::health::{Health, HealthPolicy};
 use metasift::search::{SearchOptions, Searcher};
 use metasift::web::{self, AppState};
 use tower::ServiceExt;
@@ -139,7 +139,7 @@ async fn flapping_engine_is_suspended_then_asked_again() {
     flaky.set(500);
     for i in 0..3 {
         let q = searcher.parse_query(&format!("flap {i}"), 1);
-        let r = searcher.search(&q, &opts).await;
+        let r = searcher.search(&q, &opts).await.unwrap();
         let f = r.engines.iter().find(|e| e.engine == "flaky").unwrap();
         assert_eq!(f.failure, Some(FailureKind::Http5xx));
         assert_eq!(r.results.len(), 5, "the good engine still answers");
@@ -150,7 +150,8 @@ async fn flapping_engine_is_suspended_then_asked_again() {
     flaky.set(200);
     let r = searcher
         .search(&searcher.parse_query("flap 3", 1), &opts)
-        .await;
+        .await
+        .unwrap();
     let f = r.engines.iter().find(|e| e.engine == "flaky").unwrap();
     assert_eq!(f.failure, Some(FailureKind::Suspended));
     assert!(
@@ -185,7 +186,8 @@ async fn flapping_engine_is_suspended_then_asked_again() {
     tokio::time::sleep(Duration::from_millis(350)).await;
     let r = searcher
         .search(&searcher.parse_query("flap 4", 1), &opts)
-        .await;
+        .await
+        .unwrap();
     let f = r.engines.iter().find(|e| e.engine == "flaky").unwrap();
     assert_eq!(f.failure, None, "{f:?}");
     assert_eq!(r.results.len(), 10);

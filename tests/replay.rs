@@ -9,7 +9,7 @@ mod support;
 use std::path::PathBuf;
 
 use metasift::model::{FailureKind, SearchResponse};
-use metasift::recording::{Recording, import_saved_pages};
+use metasift::search::recording::{Recording, import_saved_pages};
 use metasift::search::{SearchOptions, Searcher};
 use support::{Behavior, LoopbackEngine};
 
@@ -64,7 +64,8 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
         .clone()
         .with_recording(Some(dir.clone()), None)
         .search(&query, &SearchOptions::default())
-        .await;
+        .await
+        .unwrap();
     for report in &live.engines {
         assert!(
             report.failure.is_none() && report.results > 0,
@@ -81,7 +82,10 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
 
     // The engines go away: without the recording every one of them fails…
     drop(servers);
-    let gone = searcher.search(&query, &SearchOptions::default()).await;
+    let gone = searcher
+        .search(&query, &SearchOptions::default())
+        .await
+        .unwrap();
     assert!(gone.results.is_empty());
     assert!(gone.engines.iter().all(|r| r.failure.is_some()));
 
@@ -90,7 +94,8 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
         .clone()
         .with_recording(None, Some(dir.clone()))
         .search(&query, &SearchOptions::default())
-        .await;
+        .await
+        .unwrap();
     assert_eq!(comparable(&replayed), comparable(&live));
 
     // A query that was never recorded is reported per engine, not invented.
@@ -100,7 +105,8 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
         .clone()
         .with_recording(None, Some(dir.clone()))
         .search(&other, &SearchOptions::default())
-        .await;
+        .await
+        .unwrap();
     assert!(missing.results.is_empty());
     for r in &missing.engines {
         assert_eq!(r.failure, Some(FailureKind::Network), "{r:?}");
@@ -139,7 +145,10 @@ async fn saved_pages_import_as_recordings_that_parse() {
         ("google_news", "\"caffeine sleep\""),
     ] {
         let query = searcher.parse_query(&format!("!{name} {text}"), 1);
-        let resp = searcher.search(&query, &SearchOptions::default()).await;
+        let resp = searcher
+            .search(&query, &SearchOptions::default())
+            .await
+            .unwrap();
         let r = resp.engines.iter().find(|r| r.engine == name).unwrap();
         assert!(r.failure.is_none() && r.results >= 1, "{r:?}");
         assert!(!resp.results.is_empty());
@@ -164,7 +173,8 @@ async fn a_folder_of_saved_pages_replays_directly() {
             &searcher.parse_query("javascript tutorial", 1),
             &SearchOptions::default(),
         )
-        .await;
+        .await
+        .unwrap();
     for name in engines {
         let r = resp.engines.iter().find(|r| r.engine == name).unwrap();
         assert!(r.failure.is_none() && r.results >= 5, "{r:?}");

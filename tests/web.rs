@@ -795,7 +795,7 @@ async fn js_engines() -> (axum::Router, Vec<LoopbackEngine>) {
     // word anchors (issue #2) make the similarities finer and change them.
     config.dedup.word_anchors = 0;
     let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
-        metasift::cache::Cache::memory(std::time::Duration::from_secs(60), 16 << 20),
+        metasift::ops::cache::Cache::memory(std::time::Duration::from_secs(60), 16 << 20),
     );
     (web::router(AppState::new(searcher)), engines)
 }

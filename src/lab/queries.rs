@@ -116,7 +116,10 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
 
     for text in &queries {
         let query = searcher.parse_query(text, 1);
-        let gathered = runtime.block_on(searcher.gather(&query));
+        // One search at a time, so never refused for load.
+        let (_, gathered) = runtime
+            .block_on(searcher.answers(&query, &SearchOptions::default()))
+            .map_err(|e| LabError::BadArgument(format!("{text:?}: {e}")))?;
         // Duplicates carry no snippet; the engines' own records do.
         let snippets: BTreeMap<(&str, &str), &str> = gathered
             .answers
@@ -141,11 +144,8 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
         }
         for s in &all_series {
             for (threshold, settings) in points(s, run.sweep, run.sweep_os) {
-                let opts = SearchOptions {
-                    dedup: Some(settings.clone()),
-                    explain: false,
-                };
-                let resp = searcher.fuse(&query, &gathered, &opts);
+                let per_page = searcher.config().server.results_per_page;
+                let resp = gathered.fuse(&query, &settings, false, per_page);
                 let groups = resp
                     .results
                     .iter()

@@ -64,8 +64,8 @@ impl AppState {
     /// with an in-memory rate limiter from its `[limits]`; not reloadable.
     pub fn new(searcher: Searcher) -> AppState {
         let limits = &searcher.config().limits;
-        let limiter = crate::limit::RateLimiter::local(limits);
-        let suggest_limiter = crate::limit::RateLimiter::local(&limits.autocomplete());
+        let limiter = crate::ops::limit::RateLimiter::local(limits);
+        let suggest_limiter = crate::ops::limit::RateLimiter::local(&limits.autocomplete());
         AppState::from_live(
             ops::Live {
                 searcher,
@@ -224,11 +224,11 @@ async fn search(
         .clone()
         .filter(|s| *s != config.dedup && matches!(params.format, Format::Html | Format::Json));
     let (resp, comparison) = match compare_with {
-        None => match searcher.try_search(&query, &opts).await {
+        None => match searcher.search(&query, &opts).await {
             Ok(resp) => (resp, None),
             Err(_) => return Ok(ops::overloaded(params.format)),
         },
-        Some(requested) => match searcher.try_search_with_answers(&query, &opts).await {
+        Some(requested) => match searcher.answers(&query, &opts).await {
             Ok((resp, gathered)) => {
                 let comparison =
                     SettingsComparison::of(&gathered.answers, &config.dedup, &requested);
@@ -313,7 +313,7 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         // Suggestions are a nicety: when `max_in_flight` fan-outs already
         // run, the box gets none rather than adding to the overload.
         let resp = searcher
-            .try_search(&query, &SearchOptions::default())
+            .search(&query, &SearchOptions::default())
             .await
             .unwrap_or_default();
         for s in resp.suggestions {

@@ -25,10 +25,10 @@ use axum::response::{IntoResponse, Response};
 use super::AppState;
 use super::pages::Layout;
 use super::params::Format;
-use crate::cache::Cache;
 use crate::config::{CacheBackend, Config};
-use crate::health::{EngineSnapshot, Health, HealthSnapshot};
-use crate::limit::{Decision, RateLimiter, client_ip};
+use crate::ops::cache::Cache;
+use crate::ops::health::{EngineSnapshot, Health, HealthPolicy, HealthSnapshot};
+use crate::ops::limit::{Decision, RateLimiter, client_ip};
 use crate::search::Searcher;
 
 /// What a reload swaps: the searcher and the rate limiters.
@@ -53,7 +53,7 @@ pub enum OpsError {
     Search(#[from] crate::search::SearchError),
     /// The cache or the limiter could not be set up (a malformed Redis URL).
     #[error("{0}")]
-    Cache(#[from] crate::cache::CacheError),
+    Cache(#[from] crate::ops::cache::CacheError),
     /// No configuration file is known to reload from.
     #[error("this server was not started from a configuration file")]
     NoFile,
@@ -86,7 +86,7 @@ impl Live {
             Some(p) if same_cache && p.limiter.config() == &config.limits => p.limiter.clone(),
             _ if config.cache.backend == CacheBackend::Redis => {
                 RateLimiter::redis(&config.limits, &config.cache.url).map_err(|source| {
-                    crate::cache::CacheError::RedisUrl {
+                    crate::ops::cache::CacheError::RedisUrl {
                         url: config.cache.url.clone(),
                         source,
                     }
@@ -103,13 +103,13 @@ impl Live {
                 p.suggest_limiter.clone()
             }
             _ => RateLimiter::autocomplete(&config.limits, redis_url).map_err(|source| {
-                crate::cache::CacheError::RedisUrl {
+                crate::ops::cache::CacheError::RedisUrl {
                     url: config.cache.url.clone(),
                     source,
                 }
             })?,
         };
-        let policy = config.health.policy();
+        let policy = HealthPolicy::from(&config.health);
         let searcher = Searcher::from_config(config)?
             .with_health(health.clone())
             .with_cache(cache);
@@ -160,7 +160,7 @@ impl AppState {
         config_path: Option<PathBuf>,
         admin_token: Option<String>,
     ) -> Result<AppState, OpsError> {
-        let health = Health::new(config.health.policy());
+        let health = Health::new(HealthPolicy::from(&config.health));
         let live = Live::build(config, &health, None)?;
         Ok(AppState::from_live(
             live,
@@ -276,7 +276,7 @@ async fn admit(
     let Decision::Deny { retry_after_s } = limiter.check(client).await else {
         return next.run(request).await;
     };
-    crate::health::Counters::bump(&state.searcher().health().counters().rate_limited);
+    crate::ops::health::Counters::bump(&state.searcher().health().counters().rate_limited);
     let (format, what) = match route {
         // Suggestions are JSON whatever else the request says.
         Limited::Autocomplete => (Format::Json, "suggestion requests"),
@@ -449,7 +449,7 @@ impl StatsPage {
                      reliability is the share of successes among its last {}. An engine is \
                      suspended for {} after {} failure{} in a row, doubling up to {}; a CAPTCHA \
                      or HTTP 429 suspends it for {} at once. One success clears it.",
-                    crate::health::LATENCY_RING,
+                    crate::ops::health::LATENCY_RING,
                     p.reliability_window,
                     span(p.backoff_s),
                     p.failures_before_suspend,

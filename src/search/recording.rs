@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::Query;
 
 /// The `format` value of this version of the file layout.
-pub const FORMAT: &str = "metasift-recording/1";
+pub(crate) const FORMAT: &str = "metasift-recording/1";
 
 /// Errors of reading or writing recordings.
 #[derive(Debug, thiserror::Error)]
@@ -124,7 +124,12 @@ pub struct RecordedResponse {
 
 impl RecordedResponse {
     /// A response holding `body` in whichever field keeps it exact.
-    pub fn new(status: u16, headers: Vec<(String, String)>, elapsed_ms: u64, body: &[u8]) -> Self {
+    pub(crate) fn new(
+        status: u16,
+        headers: Vec<(String, String)>,
+        elapsed_ms: u64,
+        body: &[u8],
+    ) -> Self {
         let (body, body_base64) = match std::str::from_utf8(body) {
             Ok(text) => (Some(text.to_string()), None),
             Err(_) => (
@@ -153,7 +158,8 @@ impl RecordedResponse {
     }
 
     /// The first header of this name (case-insensitive).
-    pub fn header(&self, name: &str) -> Option<&str> {
+    #[cfg(test)]
+    fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
@@ -182,7 +188,7 @@ pub struct Recording {
 }
 
 /// The file name (relative to the recording folder) of an engine's answer to a query.
-pub fn relative_path(engine: &str, query: &RecordedQuery) -> PathBuf {
+pub(crate) fn relative_path(engine: &str, query: &RecordedQuery) -> PathBuf {
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     hasher.update(query.text.as_bytes());
     hasher.update(&[0]);
@@ -239,7 +245,7 @@ fn safe_component(name: &str) -> String {
 
 impl Recording {
     /// Writes the recording into `dir` at its [`relative_path`]; returns the file.
-    pub fn save(&self, dir: &Path) -> Result<PathBuf, RecordingError> {
+    pub(crate) fn save(&self, dir: &Path) -> Result<PathBuf, RecordingError> {
         let path = dir.join(relative_path(&self.engine, &self.query));
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -260,7 +266,7 @@ impl Recording {
     }
 
     /// Reads one recording file.
-    pub fn read(path: &Path) -> Result<Recording, RecordingError> {
+    pub(crate) fn read(path: &Path) -> Result<Recording, RecordingError> {
         let bytes = std::fs::read(path).map_err(|source| RecordingError::Io {
             path: path.to_path_buf(),
             source,

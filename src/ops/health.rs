@@ -29,115 +29,24 @@
 //! thread-safe handle; its lock is never held across an `.await`.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::model::{EngineReport, FailureKind};
-
-/// The `[health]` table of `engines.toml`: when a failing engine is
-/// suspended and for how long. The defaults are [`HealthPolicy::default`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct HealthConfig {
-    /// Consecutive ordinary failures (timeouts, network, HTTP 4xx/5xx,
-    /// parse, too large) before the first suspension.
-    pub failures_before_suspend: u32,
-    /// The first suspension after them, in seconds; doubles with every
-    /// further failure in a row.
-    pub backoff_s: u64,
-    /// The first suspension after a block (CAPTCHA, bot check) or an HTTP
-    /// 429, in seconds: these suspend at the first occurrence.
-    pub blocked_backoff_s: u64,
-    /// The longest suspension, in seconds.
-    pub max_backoff_s: u64,
-    /// How many recent outcomes the reliability is computed over.
-    pub reliability_window: usize,
-}
-
-impl Default for HealthConfig {
-    fn default() -> Self {
-        let p = HealthPolicy::default();
-        HealthConfig {
-            failures_before_suspend: p.failures_before_suspend,
-            backoff_s: p.base_backoff.as_secs(),
-            blocked_backoff_s: p.blocked_backoff.as_secs(),
-            max_backoff_s: p.max_backoff.as_secs(),
-            reliability_window: p.window,
-        }
-    }
-}
-
-impl HealthConfig {
-    /// The policy these settings describe.
-    pub fn policy(&self) -> HealthPolicy {
-        HealthPolicy {
-            failures_before_suspend: self.failures_before_suspend,
-            base_backoff: Duration::from_secs(self.backoff_s),
-            max_backoff: Duration::from_secs(self.max_backoff_s),
-            blocked_backoff: Duration::from_secs(self.blocked_backoff_s),
-            window: self.reliability_window,
-        }
-    }
-
-    /// Values that parse but cannot work, as `(key, message)`.
-    pub fn problems(&self) -> Vec<(&'static str, String)> {
-        let mut out = Vec::new();
-        if self.failures_before_suspend == 0 {
-            out.push((
-                "failures_before_suspend",
-                "health.failures_before_suspend: must be at least 1".to_string(),
-            ));
-        }
-        // A day is far beyond any sensible backoff; more is a typo (ms for s).
-        const DAY: u64 = 86_400;
-        for (key, v) in [
-            ("backoff_s", self.backoff_s),
-            ("blocked_backoff_s", self.blocked_backoff_s),
-            ("max_backoff_s", self.max_backoff_s),
-        ] {
-            if !(1..=DAY).contains(&v) {
-                out.push((
-                    key,
-                    format!("health.{key}: must be 1 to {DAY} seconds, got {v}"),
-                ));
-            }
-        }
-        // Judged only between valid values, so one typo is one error.
-        if out.is_empty() && self.max_backoff_s < self.backoff_s.max(self.blocked_backoff_s) {
-            out.push((
-                "max_backoff_s",
-                format!(
-                    "health.max_backoff_s: {} is shorter than backoff_s ({}) or blocked_backoff_s ({})",
-                    self.max_backoff_s, self.backoff_s, self.blocked_backoff_s
-                ),
-            ));
-        }
-        if !(1..=10_000).contains(&self.reliability_window) {
-            out.push((
-                "reliability_window",
-                format!(
-                    "health.reliability_window: must be 1 to 10000, got {}",
-                    self.reliability_window
-                ),
-            ));
-        }
-        out
-    }
-}
+use crate::config::HealthConfig;
+use crate::model::FailureKind;
 
 /// Upper bounds (ms) of the latency histogram buckets; `+Inf` is implied.
-pub const LATENCY_BUCKETS_MS: [u64; 11] =
+pub(crate) const LATENCY_BUCKETS_MS: [u64; 11] =
     [10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000];
 
 /// How many recent latency samples the percentiles are computed over.
-pub const LATENCY_RING: usize = 256;
+pub(crate) const LATENCY_RING: usize = 256;
 
 /// Every failure kind, in a fixed order (for arrays and stable output).
-pub const FAILURE_KINDS: [FailureKind; 9] = [
+pub(crate) const FAILURE_KINDS: [FailureKind; 9] = [
     FailureKind::Timeout,
     FailureKind::Network,
     FailureKind::TooManyRequests,
@@ -183,6 +92,19 @@ impl Default for HealthPolicy {
     }
 }
 
+/// The policy the `[health]` table describes.
+impl From<&HealthConfig> for HealthPolicy {
+    fn from(c: &HealthConfig) -> Self {
+        HealthPolicy {
+            failures_before_suspend: c.failures_before_suspend,
+            base_backoff: Duration::from_secs(c.backoff_s),
+            max_backoff: Duration::from_secs(c.max_backoff_s),
+            blocked_backoff: Duration::from_secs(c.blocked_backoff_s),
+            window: c.reliability_window,
+        }
+    }
+}
+
 impl HealthPolicy {
     /// The suspension after `consecutive` failures, the last one of `kind`;
     /// `None` when the engine is still asked.
@@ -220,16 +142,6 @@ pub struct Outcome {
     pub failure: Option<FailureKind>,
 }
 
-impl From<&EngineReport> for Outcome {
-    fn from(r: &EngineReport) -> Self {
-        Outcome {
-            elapsed: Duration::from_millis(r.elapsed_ms),
-            results: r.results,
-            failure: r.failure,
-        }
-    }
-}
-
 /// Whether to ask an engine now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Admission {
@@ -242,16 +154,17 @@ pub enum Admission {
     },
 }
 
+/// One engine's line in the book (read by [`super::metrics`] too).
 #[derive(Debug, Clone)]
-struct EngineState {
-    requests: u64,
-    results: u64,
+pub(super) struct EngineState {
+    pub(super) requests: u64,
+    pub(super) results: u64,
     successes: u64,
-    skipped: u64,
-    errors: [u64; FAILURE_KINDS.len()],
-    buckets: [u64; LATENCY_BUCKETS_MS.len()],
-    latency_sum_ms: u64,
-    latency_count: u64,
+    pub(super) skipped: u64,
+    pub(super) errors: [u64; FAILURE_KINDS.len()],
+    pub(super) buckets: [u64; LATENCY_BUCKETS_MS.len()],
+    pub(super) latency_sum_ms: u64,
+    pub(super) latency_count: u64,
     ring: VecDeque<u32>,
     recent: VecDeque<bool>,
     consecutive_failures: u32,
@@ -321,7 +234,7 @@ impl EngineState {
         }
     }
 
-    fn suspended_at(&self, now: SystemTime) -> Option<SystemTime> {
+    pub(super) fn suspended_at(&self, now: SystemTime) -> Option<SystemTime> {
         self.suspended_until.filter(|until| *until > now)
     }
 
@@ -336,7 +249,7 @@ impl EngineState {
         Some(u64::from(sorted[rank - 1]))
     }
 
-    fn reliability(&self) -> Option<f64> {
+    pub(super) fn reliability(&self) -> Option<f64> {
         if self.recent.is_empty() {
             return None;
         }
@@ -367,7 +280,7 @@ pub struct Counters {
 
 impl Counters {
     /// Adds one to a counter.
-    pub fn bump(counter: &AtomicU64) {
+    pub(crate) fn bump(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -417,7 +330,7 @@ impl Health {
 
     /// Applies a new policy (a reload): counts, failure streaks and running
     /// suspensions stay; the next failures are judged by the new numbers.
-    pub fn set_policy(&self, policy: HealthPolicy) {
+    pub(crate) fn set_policy(&self, policy: HealthPolicy) {
         *self.inner.policy.write().unwrap_or_else(|p| p.into_inner()) = policy;
     }
 
@@ -426,7 +339,7 @@ impl Health {
         &self.inner.counters
     }
 
-    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, EngineState>> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, BTreeMap<String, EngineState>> {
         // A panic elsewhere while holding the lock leaves counters that are
         // still meaningful; keep serving them.
         self.inner
@@ -463,13 +376,6 @@ impl Health {
             .entry(engine.to_string())
             .or_insert_with(EngineState::new)
             .record(&policy, outcome, now);
-    }
-
-    /// Records every engine report of one search at `now`.
-    pub fn record_reports(&self, reports: &[EngineReport], now: SystemTime) {
-        for r in reports {
-            self.record(&r.engine, Outcome::from(r), now);
-        }
     }
 
     /// A serializable picture of every engine and counter at `now`.
@@ -528,188 +434,10 @@ impl Health {
             engines,
         }
     }
-
-    /// The Prometheus text exposition (format 0.0.4) of every metric at `now`.
-    pub fn render_prometheus(&self, now: SystemTime) -> String {
-        let mut out = String::with_capacity(4096);
-        let c = &self.inner.counters;
-        let process: [(&str, &str, &AtomicU64); 7] = [
-            (
-                "metasift_searches_total",
-                "Searches asked for, cached or not.",
-                &c.searches,
-            ),
-            (
-                "metasift_cache_hits_total",
-                "Searches answered from the cache.",
-                &c.cache_hits,
-            ),
-            (
-                "metasift_cache_misses_total",
-                "Searches that missed the cache.",
-                &c.cache_misses,
-            ),
-            (
-                "metasift_coalesced_total",
-                "Searches served by an identical search already in flight.",
-                &c.coalesced,
-            ),
-            (
-                "metasift_cache_errors_total",
-                "Cache operations skipped because the backend failed.",
-                &c.cache_errors,
-            ),
-            (
-                "metasift_rate_limited_total",
-                "Requests refused with 429 by the per-client rate limit.",
-                &c.rate_limited,
-            ),
-            (
-                "metasift_overloaded_total",
-                "Requests refused with 503 because too many searches were in flight.",
-                &c.overloaded,
-            ),
-        ];
-        for (name, help, value) in process {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter");
-            let _ = writeln!(out, "{name} {}", value.load(Ordering::Relaxed));
-        }
-
-        let engines = self.lock();
-        let family = |out: &mut String, name: &str, kind: &str, help: &str| {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
-        };
-        family(
-            &mut out,
-            "metasift_engine_requests_total",
-            "counter",
-            "Requests sent to a member engine.",
-        );
-        for (name, e) in engines.iter() {
-            let _ = writeln!(
-                out,
-                "metasift_engine_requests_total{{engine=\"{}\"}} {}",
-                escape_label(name),
-                e.requests
-            );
-        }
-        family(
-            &mut out,
-            "metasift_engine_results_total",
-            "counter",
-            "Results parsed from a member engine's answers.",
-        );
-        for (name, e) in engines.iter() {
-            let _ = writeln!(
-                out,
-                "metasift_engine_results_total{{engine=\"{}\"}} {}",
-                escape_label(name),
-                e.results
-            );
-        }
-        family(
-            &mut out,
-            "metasift_engine_errors_total",
-            "counter",
-            "Failed requests to a member engine, by kind (suspended = not asked).",
-        );
-        for (name, e) in engines.iter() {
-            for (kind, n) in FAILURE_KINDS.iter().zip(e.errors) {
-                let n = if *kind == FailureKind::Suspended {
-                    e.skipped
-                } else {
-                    n
-                };
-                let _ = writeln!(
-                    out,
-                    "metasift_engine_errors_total{{engine=\"{}\",kind=\"{}\"}} {n}",
-                    escape_label(name),
-                    kind.as_str()
-                );
-            }
-        }
-        family(
-            &mut out,
-            "metasift_engine_latency_seconds",
-            "histogram",
-            "Time from request to parsed answer or failure.",
-        );
-        for (name, e) in engines.iter() {
-            let name = escape_label(name);
-            let mut cumulative = 0;
-            for (le, n) in LATENCY_BUCKETS_MS.iter().zip(e.buckets) {
-                cumulative += n;
-                let _ = writeln!(
-                    out,
-                    "metasift_engine_latency_seconds_bucket{{engine=\"{name}\",le=\"{}\"}} {cumulative}",
-                    *le as f64 / 1000.0
-                );
-            }
-            let _ = writeln!(
-                out,
-                "metasift_engine_latency_seconds_bucket{{engine=\"{name}\",le=\"+Inf\"}} {}",
-                e.latency_count
-            );
-            let _ = writeln!(
-                out,
-                "metasift_engine_latency_seconds_sum{{engine=\"{name}\"}} {}",
-                e.latency_sum_ms as f64 / 1000.0
-            );
-            let _ = writeln!(
-                out,
-                "metasift_engine_latency_seconds_count{{engine=\"{name}\"}} {}",
-                e.latency_count
-            );
-        }
-        family(
-            &mut out,
-            "metasift_engine_suspended",
-            "gauge",
-            "1 while a member engine is suspended after repeated failures.",
-        );
-        for (name, e) in engines.iter() {
-            let _ = writeln!(
-                out,
-                "metasift_engine_suspended{{engine=\"{}\"}} {}",
-                escape_label(name),
-                u8::from(e.suspended_at(now).is_some())
-            );
-        }
-        family(
-            &mut out,
-            "metasift_engine_reliability",
-            "gauge",
-            "Share of successes among a member engine's recent requests.",
-        );
-        for (name, e) in engines.iter() {
-            if let Some(r) = e.reliability() {
-                let _ = writeln!(
-                    out,
-                    "metasift_engine_reliability{{engine=\"{}\"}} {r}",
-                    escape_label(name)
-                );
-            }
-        }
-        out
-    }
 }
 
 fn unix_secs(t: SystemTime) -> u64 {
     t.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs()
-}
-
-/// Escapes a Prometheus label value (`\`, `"` and newlines).
-pub fn escape_label(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Everything `/stats` shows.
@@ -877,10 +605,5 @@ mod tests {
             (e.reliability.unwrap() - 99.0 / 100.0).abs() < 1e-9,
             "window of 100"
         );
-    }
-
-    #[test]
-    fn label_escaping() {
-        assert_eq!(escape_label("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
     }
 }

@@ -35,95 +35,8 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use crate::config::LimitsConfig;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-
-/// The `[limits]` table of `engines.toml`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LimitsConfig {
-    /// Sustained searches per minute per client; 0 turns the rate limit off.
-    pub per_minute: u32,
-    /// Searches a client may run at once before the rate applies.
-    pub burst: u32,
-    /// Concurrent uncached searches across all clients; excess gets 503.
-    /// 0 = no cap.
-    pub max_in_flight: usize,
-    /// Take the client from the first `X-Forwarded-For` hop (only behind a
-    /// proxy that sets it; otherwise clients could pick their own address).
-    pub trust_forwarded: bool,
-    /// `/autocomplete` requests per minute per client, a budget of its own
-    /// (a browser asks on every keystroke); 0 turns that limit off.
-    pub autocomplete_per_minute: u32,
-    /// `/autocomplete` requests a client may make at once.
-    pub autocomplete_burst: u32,
-}
-
-impl Default for LimitsConfig {
-    fn default() -> Self {
-        LimitsConfig {
-            per_minute: 60,
-            burst: 20,
-            max_in_flight: 64,
-            trust_forwarded: false,
-            autocomplete_per_minute: 300,
-            autocomplete_burst: 30,
-        }
-    }
-}
-
-impl LimitsConfig {
-    /// The limits `/autocomplete` runs under: its own rate and burst.
-    pub fn autocomplete(&self) -> LimitsConfig {
-        LimitsConfig {
-            per_minute: self.autocomplete_per_minute,
-            burst: self.autocomplete_burst,
-            ..self.clone()
-        }
-    }
-
-    /// `T`, the time one search "costs"; `None` when the limit is off.
-    pub fn emission_interval(&self) -> Option<Duration> {
-        (self.per_minute > 0).then(|| Duration::from_secs(60) / self.per_minute)
-    }
-
-    /// Values that parse but cannot work, as `(key, message)`.
-    pub fn problems(&self) -> Vec<(&'static str, String)> {
-        let mut out = Vec::new();
-        if self.per_minute > 0 && self.burst == 0 {
-            out.push((
-                "burst",
-                "limits.burst: must be at least 1 when per_minute is set".to_string(),
-            ));
-        }
-        if self.per_minute > 60_000 {
-            out.push((
-                "per_minute",
-                format!(
-                    "limits.per_minute: at most 60000 (0 turns the limit off), got {}",
-                    self.per_minute
-                ),
-            ));
-        }
-        if self.autocomplete_per_minute > 0 && self.autocomplete_burst == 0 {
-            out.push((
-                "autocomplete_burst",
-                "limits.autocomplete_burst: must be at least 1 when autocomplete_per_minute is set"
-                    .to_string(),
-            ));
-        }
-        if self.autocomplete_per_minute > 60_000 {
-            out.push((
-                "autocomplete_per_minute",
-                format!(
-                    "limits.autocomplete_per_minute: at most 60000 (0 turns the limit off), got {}",
-                    self.autocomplete_per_minute
-                ),
-            ));
-        }
-        out
-    }
-}
 
 /// A search refused because `max_in_flight` searches are already running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -153,7 +66,11 @@ impl Decision {
 /// The client a request counts against: the socket's peer, or the first
 /// `X-Forwarded-For` hop when the proxy in front is trusted (falling back to
 /// the peer when the header is missing or not an address).
-pub fn client_ip(peer: SocketAddr, forwarded_for: Option<&str>, trust_forwarded: bool) -> IpAddr {
+pub(crate) fn client_ip(
+    peer: SocketAddr,
+    forwarded_for: Option<&str>,
+    trust_forwarded: bool,
+) -> IpAddr {
     if trust_forwarded
         && let Some(first) = forwarded_for.and_then(|h| h.split(',').next())
         && let Ok(ip) = first.trim().parse::<IpAddr>()
@@ -182,7 +99,7 @@ const SWEEP_AT: usize = 10_000;
 
 /// The in-memory limiter of one process.
 #[derive(Debug)]
-pub struct LocalLimiter {
+pub(crate) struct LocalLimiter {
     interval: Option<Duration>,
     burst: u32,
     clients: Mutex<HashMap<IpAddr, Instant>>,
@@ -190,7 +107,7 @@ pub struct LocalLimiter {
 
 impl LocalLimiter {
     /// A limiter for these limits.
-    pub fn new(config: &LimitsConfig) -> Self {
+    pub(crate) fn new(config: &LimitsConfig) -> Self {
         LocalLimiter {
             interval: config.emission_interval(),
             burst: config.burst,
@@ -199,7 +116,7 @@ impl LocalLimiter {
     }
 
     /// Decides for `client` at `now` (and counts the search when allowed).
-    pub fn check_at(&self, client: IpAddr, now: Instant) -> Decision {
+    pub(crate) fn check_at(&self, client: IpAddr, now: Instant) -> Decision {
         let Some(t) = self.interval else {
             return Decision::Allow;
         };
@@ -217,7 +134,8 @@ impl LocalLimiter {
     }
 
     /// Clients currently tracked.
-    pub fn tracked(&self) -> usize {
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
         self.clients.lock().map_or(0, |c| c.len())
     }
 }
@@ -258,7 +176,7 @@ struct LimiterInner {
     scope: &'static str,
     local: LocalLimiter,
     redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
-    warn: crate::cache::WarnGate,
+    warn: super::redis::WarnGate,
 }
 
 impl std::fmt::Debug for RateLimiter {
@@ -272,7 +190,7 @@ impl std::fmt::Debug for RateLimiter {
 
 impl RateLimiter {
     /// An in-memory limiter.
-    pub fn local(config: &LimitsConfig) -> Self {
+    pub(crate) fn local(config: &LimitsConfig) -> Self {
         RateLimiter::build(config, None, "")
     }
 
@@ -282,18 +200,18 @@ impl RateLimiter {
     pub fn redis(config: &LimitsConfig, url: &str) -> Result<Self, redis::RedisError> {
         Ok(RateLimiter::build(
             config,
-            Some(crate::cache::redis_manager(url)?),
+            Some(super::redis::redis_manager(url)?),
             "",
         ))
     }
 
     /// The `/autocomplete` limiter: `config.autocomplete()`'s budget, in
     /// Redis (under keys of its own) when `redis_url` is given.
-    pub fn autocomplete(
+    pub(crate) fn autocomplete(
         config: &LimitsConfig,
         redis_url: Option<&str>,
     ) -> Result<Self, redis::RedisError> {
-        let manager = redis_url.map(crate::cache::redis_manager).transpose()?;
+        let manager = redis_url.map(super::redis::redis_manager).transpose()?;
         Ok(RateLimiter::build(&config.autocomplete(), manager, "ac:"))
     }
 
@@ -308,13 +226,13 @@ impl RateLimiter {
                 scope,
                 local: LocalLimiter::new(config),
                 redis: manager.map(|m| (m, redis::Script::new(GCRA_LUA))),
-                warn: crate::cache::WarnGate::default(),
+                warn: super::redis::WarnGate::default(),
             }),
         }
     }
 
     /// The limits in force.
-    pub fn config(&self) -> &LimitsConfig {
+    pub(crate) fn config(&self) -> &LimitsConfig {
         &self.inner.config
     }
 

@@ -21,7 +21,7 @@
 //! - `redis`: values are JSON, written with `SET key value PX ms`, so
 //!   several processes share one cache. Redis going away never fails a search: every call has a short timeout, a
 //!   failure counts as a miss (or a skipped write), one warning is logged at
-//!   most every [`WARN_EVERY`], and the connection manager reconnects when
+//!   most every [`super::redis::WARN_EVERY`], and the connection manager reconnects when
 //!   Redis is back.
 //!
 //! **Coalescing.** Concurrent identical searches that miss share one
@@ -38,23 +38,18 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures::FutureExt;
 use futures::future::{BoxFuture, Shared};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::limit::Overloaded;
+use super::redis::{REDIS_TIMEOUT, WarnGate, redis_manager};
 use crate::config::{CacheBackend, CacheConfig};
-use crate::limit::Overloaded;
 use crate::model::{Query, SearchResponse};
 use metasift_dedup as dedup;
-
-/// Shortest interval between two warnings about a failing backend.
-pub const WARN_EVERY: Duration = Duration::from_secs(30);
-
-/// How long one Redis call may take before it counts as failed.
-const REDIS_TIMEOUT: Duration = Duration::from_millis(300);
 
 /// Errors met while setting up a cache.
 #[derive(Debug, thiserror::Error)]
@@ -67,55 +62,6 @@ pub enum CacheError {
         /// What the client said.
         source: redis::RedisError,
     },
-}
-
-/// Lets one warning through per [`WARN_EVERY`] and counts the rest, so a
-/// Redis outage under load writes a line every half minute, not thousands.
-#[derive(Debug, Default)]
-pub struct WarnGate {
-    last: Mutex<Option<Instant>>,
-    suppressed: AtomicU64,
-}
-
-impl WarnGate {
-    /// Whether a warning may be written at `now`.
-    pub fn allow_at(&self, now: Instant) -> bool {
-        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
-        match *last {
-            Some(t) if now.saturating_duration_since(t) < WARN_EVERY => {
-                self.suppressed.fetch_add(1, Ordering::Relaxed);
-                false
-            }
-            _ => {
-                *last = Some(now);
-                true
-            }
-        }
-    }
-
-    /// Logs `what failed: error` unless a warning was logged lately.
-    pub fn warn(&self, what: &str, error: &str) {
-        if self.allow_at(Instant::now()) {
-            let suppressed = self.suppressed.swap(0, Ordering::Relaxed);
-            tracing::warn!(
-                suppressed,
-                "{what}: Redis unavailable ({error}); going on without it"
-            );
-        }
-    }
-}
-
-/// A Redis connection manager that connects lazily and retries briefly, so
-/// a missing Redis neither blocks start-up nor stalls a search.
-pub(crate) fn redis_manager(url: &str) -> Result<redis::aio::ConnectionManager, redis::RedisError> {
-    let client = redis::Client::open(url)?;
-    let config = redis::aio::ConnectionManagerConfig::new()
-        .set_number_of_retries(1)
-        .set_min_delay(Duration::from_millis(50))
-        .set_max_delay(Duration::from_millis(500))
-        .set_connection_timeout(Some(Duration::from_millis(250)))
-        .set_response_timeout(Some(REDIS_TIMEOUT));
-    redis::aio::ConnectionManager::new_lazy_with_config(client, config)
 }
 
 /// The query's part of a key: what changes which engines are asked and
@@ -177,7 +123,7 @@ pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> St
 /// The cache key of the engine answers to a query: `metasift:answers:v1:`
 /// and a 128-bit hash of [`cache_key`]'s parts without the dedup settings
 /// and `explain`, which only change how the answers are fused.
-pub fn answers_key(query: &Query) -> String {
+pub(crate) fn answers_key(query: &Query) -> String {
     let json = serde_json::to_vec(&AnswerParts::of(query)).unwrap_or_default();
     format!(
         "metasift:answers:v1:{:032x}",
@@ -190,7 +136,7 @@ pub fn answers_key(query: &Query) -> String {
 /// allocator overhead and moka's bookkeeping, which on real answers comes
 /// to about twice the JSON. `strings` is the number of separately
 /// allocated strings it holds.
-pub fn json_weight<T: Serialize>(value: &T, strings: usize) -> u32 {
+pub(crate) fn json_weight<T: Serialize>(value: &T, strings: usize) -> u32 {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -207,14 +153,17 @@ pub fn json_weight<T: Serialize>(value: &T, strings: usize) -> u32 {
 }
 
 /// Whether a response is worth remembering: at least one engine answered.
-pub fn cacheable(r: &SearchResponse) -> bool {
+pub(crate) fn cacheable(r: &SearchResponse) -> bool {
     r.engines.iter().any(|e| e.failure.is_none())
 }
 
 /// A value the cache can hold: a fused page ([`SearchResponse`]) or the
-/// engine answers of a fan-out ([`crate::search::Gathered`]). Each kind
-/// has keys of its own, so a key always names values of one type.
-pub trait Cacheable: Clone + Serialize + DeserializeOwned + Send + Sync + 'static {
+/// engine answers of a fan-out (the search layer's `Gathered`, which
+/// implements this where it is defined, so the cache never names it). Each
+/// kind has keys of its own, so a key always names values of one type.
+pub(crate) trait Cacheable:
+    Clone + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// Whether it is worth storing at all (an outage is not).
     fn worth_storing(&self) -> bool;
     /// Marks a value as served from the cache.
@@ -341,7 +290,7 @@ impl Cache {
     /// The cache `[cache]` describes. A Redis cache connects lazily, so an
     /// unreachable Redis is not an error here (searches go on uncached).
     /// `ttl_s = 0` turns storage off (coalescing still applies).
-    pub fn from_config(config: &CacheConfig) -> Result<Self, CacheError> {
+    pub(crate) fn from_config(config: &CacheConfig) -> Result<Self, CacheError> {
         let ttl = Duration::from_secs(config.ttl_s);
         if config.ttl_s == 0 {
             return Ok(Cache::off());
@@ -380,24 +329,13 @@ impl Cache {
     }
 
     /// How long entries live (zero when nothing is stored).
-    pub fn ttl(&self) -> Duration {
+    pub(crate) fn ttl(&self) -> Duration {
         self.inner.ttl
     }
 
     /// Counters of what the cache did.
     pub fn stats(&self) -> &CacheStats {
         &self.inner.stats
-    }
-
-    /// The stored answer under `key`, if any (a backend failure is a miss).
-    pub async fn get(&self, key: &str) -> Option<Arc<SearchResponse>> {
-        self.inner.get(key).await
-    }
-
-    /// Stores `value` under `key` for the TTL (a backend failure is logged
-    /// and skipped).
-    pub async fn put(&self, key: &str, value: Arc<SearchResponse>) {
-        self.inner.put(key, value, Duration::MAX).await;
     }
 
     /// The answer under `key`: from the backend, from an identical search
@@ -459,7 +397,7 @@ impl Cache {
     /// TTL). A refusal ([`Overloaded`]) is shared with the searches that
     /// joined it and never stored; so is a value not
     /// [`Cacheable::worth_storing`].
-    pub async fn get_or_try_for<V, F, Fut>(
+    pub(crate) async fn get_or_try_for<V, F, Fut>(
         &self,
         key: &str,
         produce: F,
@@ -704,15 +642,5 @@ mod tests {
         ] {
             assert_ne!(k, answers_key(&other), "{other:?}");
         }
-    }
-
-    #[test]
-    fn warn_gate_lets_one_through_per_interval() {
-        let g = WarnGate::default();
-        let t = Instant::now();
-        assert!(g.allow_at(t));
-        assert!(!g.allow_at(t + Duration::from_secs(1)));
-        assert!(!g.allow_at(t + Duration::from_secs(29)));
-        assert!(g.allow_at(t + Duration::from_secs(31)));
     }
 }

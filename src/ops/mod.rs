@@ -1,0 +1,20 @@
+//! Running the service, apart from answering a query: what keeps it up
+//! under load and tells the operator how it is doing.
+//!
+//! - [`cache`]: fused pages and engine answers (memory or Redis), and the
+//!   coalescing of identical searches in flight;
+//! - [`limit`]: the per-client rate limit and the cap on searches in flight;
+//! - [`health`]: what each member engine did lately, and its suspension;
+//! - [`metrics`]: the Prometheus text of `/metrics`;
+//! - `redis`: the one Redis connection manager cache and limit share.
+//!
+//! These are mechanisms, not steps of a search: they take the numbers of
+//! [`crate::config`] and the records of [`crate::model`], and know nothing
+//! of engines, the fan-out or HTTP handlers (so `search` and `web` use them,
+//! never the other way round).
+
+pub mod cache;
+pub mod health;
+pub mod limit;
+pub mod metrics;
+mod redis;

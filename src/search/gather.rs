@@ -1,0 +1,284 @@
+//! The fan-out: one query to every selected member engine at once, under
+//! deadlines, gathered into one [`Gathered`] before dedup and fusion.
+//!
+//! Each engine gets `min(timeout_ms, [server] deadline_ms)`: since all start
+//! together, the whole fan-out ends by the deadline whatever the engines do.
+//! An engine suspended after repeated failures is not asked and is reported
+//! as `suspended` with the time it comes back; every other outcome is
+//! recorded in the shared [`crate::ops::health::Health`].
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant, SystemTime};
+
+use super::fetch::{Failure, Outcome, Recording, fetch};
+use super::{Searcher, millis};
+use crate::fusion::EngineAnswer;
+use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
+use crate::ops::cache::{Cacheable, json_weight};
+use crate::ops::health::{self, Admission};
+use metasift_dedup as dedup;
+
+/// What one fan-out gathered, before dedup and fusion. Cached (as JSON in
+/// Redis) under [`crate::ops::cache::answers_key`], so other dedup
+/// settings re-fuse it.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Gathered {
+    /// The answers of the engines that answered, in configuration order.
+    pub answers: Vec<EngineAnswer>,
+    /// One report per engine asked.
+    pub reports: Vec<EngineReport>,
+    /// Suggestions, first seen first, without repeats.
+    pub suggestions: Vec<String>,
+    /// When the fan-out ended, in milliseconds since the Unix epoch (wall
+    /// clock, so processes sharing a Redis agree on an entry's age).
+    #[serde(default)]
+    pub fetched_at_ms: u64,
+    /// Milliseconds the fan-out took.
+    #[serde(default)]
+    pub elapsed_ms: u64,
+}
+
+impl Gathered {
+    /// How long ago the fan-out ended (zero for a clock set back).
+    pub(crate) fn age(&self) -> Duration {
+        Duration::from_millis(unix_millis(SystemTime::now()).saturating_sub(self.fetched_at_ms))
+    }
+
+    /// Fuses these answers under `settings` into one page of at most
+    /// `per_page` results — the same answers can be fused again under other
+    /// settings (the lab, and re-clustering on the results page) with no new
+    /// fan-out.
+    pub(crate) fn fuse(
+        &self,
+        query: &Query,
+        settings: &dedup::Settings,
+        explain: bool,
+        per_page: usize,
+    ) -> SearchResponse {
+        let mut results = crate::fusion::fuse(&self.answers, settings, explain);
+        results.truncate(per_page.max(1));
+        SearchResponse {
+            query: query.clone(),
+            results,
+            engines: self.reports.clone(),
+            suggestions: self.suggestions.clone(),
+            elapsed_ms: 0,
+            cached: false,
+        }
+    }
+}
+
+impl Cacheable for Gathered {
+    /// Like a page: only when at least one engine answered.
+    fn worth_storing(&self) -> bool {
+        self.reports.iter().any(|r| r.failure.is_none())
+    }
+
+    fn mark_cached(&mut self) {}
+
+    fn weight(&self) -> u32 {
+        let records: usize = self.answers.iter().map(|a| a.results.len()).sum();
+        json_weight(self, records * 5 + self.reports.len() * 2)
+    }
+}
+
+fn unix_millis(t: SystemTime) -> u64 {
+    t.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+impl Searcher {
+    /// The fan-out alone: every selected engine's parsed answer (or why
+    /// there is none), before dedup and fusion.
+    pub(super) async fn gather(&self, query: &Query) -> Gathered {
+        let started = Instant::now();
+        let config = self.config();
+        let selected = self.select(query);
+        let outcomes = self.ask(query, &selected).await;
+
+        let mut answers = Vec::new();
+        let mut reports = Vec::new();
+        let mut suggestions: Vec<String> = Vec::new();
+        let mut seen_suggestions = BTreeSet::new();
+        for (i, outcome) in selected.iter().copied().zip(outcomes) {
+            let ec = &config.engines[i];
+            match outcome.result {
+                Ok(parsed) => {
+                    reports.push(EngineReport {
+                        engine: ec.name.clone(),
+                        elapsed_ms: outcome.elapsed_ms,
+                        results: parsed.hits.len(),
+                        failure: None,
+                        reason: None,
+                    });
+                    for s in parsed.suggestions {
+                        if seen_suggestions.insert(s.clone()) {
+                            suggestions.push(s);
+                        }
+                    }
+                    let category = ec.categories.first().cloned().unwrap_or_default();
+                    answers.push(EngineAnswer {
+                        engine: ec.name.clone(),
+                        weight: ec.weight,
+                        results: parsed
+                            .hits
+                            .into_iter()
+                            // A `javascript:` or relative link from a broken
+                            // or hostile parser must never become a result.
+                            .filter(|hit| is_web_link(&hit.url) && !hit.title.trim().is_empty())
+                            .enumerate()
+                            .map(|(pos, hit)| EngineResult {
+                                url: hit.url,
+                                title: hit.title,
+                                snippet: hit.snippet,
+                                engine: ec.name.clone(),
+                                position: u32::try_from(pos + 1).unwrap_or(u32::MAX),
+                                category: category.clone(),
+                            })
+                            .collect(),
+                    });
+                }
+                Err(failure) => reports.push(EngineReport {
+                    engine: ec.name.clone(),
+                    elapsed_ms: outcome.elapsed_ms,
+                    results: 0,
+                    failure: Some(failure.kind),
+                    reason: Some(failure.reason),
+                }),
+            }
+        }
+
+        Gathered {
+            answers,
+            reports,
+            suggestions,
+            fetched_at_ms: unix_millis(SystemTime::now()),
+            elapsed_ms: millis(started.elapsed()),
+        }
+    }
+
+    /// Asks every enabled engine `text` once, whatever its category, and
+    /// reports how each fared (for `metasift check-config --probe`). Apart
+    /// from [`Searcher::search`] because it checks the configuration, not a
+    /// query: no cache, no category choice, every enabled engine's own answer.
+    pub async fn probe(&self, text: &str) -> Vec<EngineReport> {
+        let query = Query {
+            text: text.trim().to_string(),
+            page: 1,
+            ..Query::default()
+        };
+        let config = self.config();
+        let selected: Vec<usize> = (0..config.engines.len())
+            .filter(|&i| config.engines[i].enabled)
+            .collect();
+        let outcomes = self.ask(&query, &selected).await;
+        selected
+            .iter()
+            .zip(outcomes)
+            .map(|(&i, o)| {
+                let engine = config.engines[i].name.clone();
+                match o.result {
+                    Ok(parsed) => EngineReport {
+                        engine,
+                        elapsed_ms: o.elapsed_ms,
+                        results: parsed.hits.len(),
+                        failure: None,
+                        reason: None,
+                    },
+                    Err(f) => EngineReport {
+                        engine,
+                        elapsed_ms: o.elapsed_ms,
+                        results: 0,
+                        failure: Some(f.kind),
+                        reason: Some(f.reason),
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// Asks the engines at these indexes of `config.engines` at once and
+    /// returns one outcome each, in the same order. Never takes longer than
+    /// the deadline (plus scheduling noise).
+    async fn ask(&self, query: &Query, selected: &[usize]) -> Vec<Outcome> {
+        let config = self.config();
+        let deadline = Duration::from_millis(config.server.deadline_ms);
+        let cap = config.server.max_body_bytes;
+        let health = &self.inner.health;
+        let futures = selected.iter().map(|&i| {
+            let ec = &config.engines[i];
+            let engine = self.inner.engines.get(i).cloned().flatten();
+            let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
+            let client = self.inner.client.clone();
+            let recording = Recording {
+                record: self.inner.record_dir.clone(),
+                replay: ec.replay.clone().or_else(|| self.inner.replay_dir.clone()),
+            };
+            let slots = self.inner.parse_slots.clone();
+            let admission = health.admission(&ec.name, SystemTime::now());
+            async move {
+                let started = Instant::now();
+                let result = match engine {
+                    _ if matches!(admission, Admission::Suspended { .. }) => {
+                        let until = match admission {
+                            Admission::Suspended { until } => until,
+                            Admission::Allowed => SystemTime::now(),
+                        };
+                        Err(Failure::new(
+                            FailureKind::Suspended,
+                            format!(
+                                "suspended after repeated failures; asked again after {}",
+                                httpdate::fmt_http_date(until)
+                            ),
+                        ))
+                    }
+                    None => Err(Failure::new(
+                        FailureKind::Parse,
+                        "engine could not be built from its configuration",
+                    )),
+                    Some(engine) => {
+                        match tokio::time::timeout(
+                            budget,
+                            fetch(&client, engine, query, cap, &recording, slots),
+                        )
+                        .await
+                        {
+                            Ok(r) => r,
+                            Err(_) => Err(Failure::new(
+                                FailureKind::Timeout,
+                                format!("no complete answer within {} ms", millis(budget)),
+                            )),
+                        }
+                    }
+                };
+                Outcome {
+                    result,
+                    elapsed_ms: millis(started.elapsed()),
+                }
+            }
+        });
+        let outcomes = futures::future::join_all(futures).await;
+        let now = SystemTime::now();
+        for (&i, outcome) in selected.iter().zip(&outcomes) {
+            if outcome.result.as_ref().is_err_and(|f| !f.counts_for_health) {
+                continue;
+            }
+            health.record(
+                &config.engines[i].name,
+                health::Outcome {
+                    elapsed: Duration::from_millis(outcome.elapsed_ms),
+                    results: outcome.result.as_ref().map_or(0, |p| p.hits.len()),
+                    failure: outcome.result.as_ref().err().map(|f| f.kind),
+                },
+                now,
+            );
+        }
+        outcomes
+    }
+}
+
+/// An absolute http(s) link.
+fn is_web_link(link: &str) -> bool {
+    url::Url::parse(link)
+        .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
+}

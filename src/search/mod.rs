@@ -1,0 +1,395 @@
+//! A search, from the words typed to the fused page.
+//!
+//! [`Searcher`] has two entry points: [`Searcher::search`] gives the fused
+//! page, [`Searcher::answers`] gives it with the engine answers it was fused
+//! from (to fuse again under other settings). Both walk one path:
+//!
+//! ```text
+//! page cache ──miss──▶ answers cache ──miss──▶ fan-out (gather, fetch) ──▶ fuse
+//!  (Searcher::page)     (Searcher::gathered)    under max_in_flight
+//! ```
+//!
+//! Each cache also joins identical searches in flight to one producer, so a
+//! burst of the same query asks the engines once; a page asked with other
+//! dedup settings is fused again from cached answers instead of a new
+//! fan-out. The jobs along the way live in their own files: `query` (bangs,
+//! page, engine choice), `gather` (the fan-out under deadlines, into
+//! [`Gathered`]), `fetch` (HTTP to one engine, decoding, failures) and
+//! [`recording`] (saved answers for offline replay). The mechanisms —
+//! caches, limits, health — are [`crate::ops`]'s.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::config::{Config, EngineConfig};
+use crate::engines::Engine;
+use crate::model::{Query, SearchResponse};
+use crate::ops::cache::{Cache, Source, answers_key, cache_key};
+use crate::ops::health::{Counters, Health, HealthPolicy};
+use crate::ops::limit::{InFlight, Overloaded};
+use metasift_dedup as dedup;
+
+mod fetch;
+mod gather;
+mod query;
+pub mod recording;
+
+pub use fetch::{MAX_REDIRECTS, http_client};
+pub use gather::Gathered;
+
+/// Per-search options that do not change which engines are asked.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchOptions {
+    /// Dedup settings for this search (`method`, `os1`, `os2` from the query
+    /// string); `None` = the configured ones.
+    pub dedup: Option<dedup::Settings>,
+    /// Fill `shared_codes` of every duplicate.
+    pub explain: bool,
+}
+
+/// Errors met while setting up a [`Searcher`].
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The HTTP client could not be built (TLS roots, bad User-Agent, …).
+    #[error("cannot build the HTTP client: {0}")]
+    Client(#[from] reqwest::Error),
+    /// An engine's configuration was refused by its kind's builder.
+    #[error("engine {engine:?}: {message}")]
+    Engine {
+        /// The engine's name.
+        engine: String,
+        /// What its builder said.
+        message: String,
+    },
+}
+
+/// Builds the engine of one `[[engine]]` table with its kind's builder.
+fn build_engine(config: &EngineConfig) -> Result<Arc<dyn Engine>, String> {
+    crate::engines::build(config).map(Arc::from)
+}
+
+/// Asks member engines and fuses their answers. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Searcher {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug, Clone)]
+struct Inner {
+    config: Arc<Config>,
+    client: reqwest::Client,
+    /// Same order as `config.engines`; `None` where the builder refused it.
+    engines: Vec<Option<Arc<dyn Engine>>>,
+    /// Save every raw answer here (`--record`, `[server] record_dir`).
+    record_dir: Option<PathBuf>,
+    /// Answer every request from this recording (`--replay`); an engine's
+    /// own `replay` folder wins over it.
+    replay_dir: Option<PathBuf>,
+    /// Outcomes of every engine; suspension.
+    health: Health,
+    /// Fused answers; coalescing of identical searches in flight.
+    cache: Cache,
+    /// The `[limits] max_in_flight` cap on fan-outs.
+    in_flight: InFlight,
+    /// Fingerprint of what shapes an answer besides the query (engines,
+    /// page size), mixed into cache keys so a reload never serves answers
+    /// of the old engines, while processes on one file share entries.
+    config_tag: u64,
+    /// Parses running at once: one per core. Parsing is pure CPU; more at
+    /// once only slows each one and starves the threads that answer
+    /// cached searches and 503s. A parse waiting here counts against its
+    /// engine's timeout, so under overload engines time out instead of
+    /// piling up.
+    parse_slots: Arc<tokio::sync::Semaphore>,
+}
+
+impl Inner {
+    fn build(
+        config: Arc<Config>,
+        client: reqwest::Client,
+        engines: Vec<Option<Arc<dyn Engine>>>,
+    ) -> Inner {
+        let health = Health::new(HealthPolicy::from(&config.health));
+        health.register(config.engines.iter().map(|e| e.name.clone()));
+        let in_flight = InFlight::new(config.limits.max_in_flight);
+        let shape = (&config.engines, config.server.results_per_page);
+        // Never one tag for every configuration: were the JSON to fail, the
+        // (deterministic: no hash maps) debug form stands in.
+        let config_tag = xxhash_rust::xxh3::xxh3_64(
+            &serde_json::to_vec(&shape).unwrap_or_else(|_| format!("{shape:?}").into_bytes()),
+        );
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Inner {
+            record_dir: config.server.record_dir.clone(),
+            replay_dir: None,
+            parse_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
+            config,
+            client,
+            engines,
+            health,
+            // Storage is opted into ([`Searcher::with_cache`]); identical
+            // concurrent searches are coalesced regardless.
+            cache: Cache::off(),
+            in_flight,
+            config_tag,
+        }
+    }
+}
+
+impl Searcher {
+    /// A searcher over `config`'s engines sharing one HTTP client. Engines
+    /// their builder refuses are left out (validation reports them first).
+    pub fn new(config: Arc<Config>, client: reqwest::Client) -> Self {
+        let engines = config
+            .engines
+            .iter()
+            .map(|e| match build_engine(e) {
+                Ok(engine) => Some(engine),
+                Err(message) => {
+                    tracing::warn!(engine = %e.name, %message, "engine left out");
+                    None
+                }
+            })
+            .collect();
+        Searcher {
+            inner: Arc::new(Inner::build(config, client, engines)),
+        }
+    }
+
+    /// A searcher over a validated configuration, with its own client; fails
+    /// if an engine cannot be built.
+    pub fn from_config(config: Config) -> Result<Self, SearchError> {
+        let client = http_client(&config.server)?;
+        for e in &config.engines {
+            build_engine(e).map_err(|message| SearchError::Engine {
+                engine: e.name.clone(),
+                message,
+            })?;
+        }
+        Ok(Searcher::new(Arc::new(config), client))
+    }
+
+    /// A searcher over engines built elsewhere (tests, custom kinds). Engines
+    /// are matched to `config.engines` by name; unmatched tables are left out.
+    pub fn with_engines(
+        config: Arc<Config>,
+        client: reqwest::Client,
+        engines: Vec<Arc<dyn Engine>>,
+    ) -> Self {
+        let engines = config
+            .engines
+            .iter()
+            .map(|c| engines.iter().find(|e| e.config().name == c.name).cloned())
+            .collect();
+        Searcher {
+            inner: Arc::new(Inner::build(config, client, engines)),
+        }
+    }
+
+    /// The same searcher, saving every raw engine answer into `record` and
+    /// answering from the recording `replay` instead of the network (either
+    /// may be `None`; `record` = `None` keeps `[server] record_dir`).
+    pub fn with_recording(mut self, record: Option<PathBuf>, replay: Option<PathBuf>) -> Self {
+        let inner = Arc::make_mut(&mut self.inner);
+        if record.is_some() {
+            inner.record_dir = record;
+        }
+        inner.replay_dir = replay;
+        self
+    }
+
+    /// The same searcher recording into `health` (shared with an earlier
+    /// searcher across a reload, so counts and suspensions survive it).
+    pub fn with_health(mut self, health: Health) -> Self {
+        health.register(self.inner.config.engines.iter().map(|e| e.name.clone()));
+        Arc::make_mut(&mut self.inner).health = health;
+        self
+    }
+
+    /// The same searcher answering from and storing into `cache`.
+    pub fn with_cache(mut self, cache: Cache) -> Self {
+        Arc::make_mut(&mut self.inner).cache = cache;
+        self
+    }
+
+    /// The health book this searcher records into.
+    pub fn health(&self) -> &Health {
+        &self.inner.health
+    }
+
+    /// The cache this searcher uses.
+    pub(crate) fn cache(&self) -> &Cache {
+        &self.inner.cache
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// The shared HTTP client.
+    pub fn client(&self) -> &reqwest::Client {
+        &self.inner.client
+    }
+
+    /// The fused page for `query`: from the page cache, or joined to an
+    /// identical search in flight, or fused from the engine answers (from
+    /// their cache, or a new fan-out under the deadline). A search that
+    /// would have to ask the engines while `[limits] max_in_flight` fan-outs
+    /// already run is refused at once (the web layer answers 503).
+    pub async fn search(
+        &self,
+        query: &Query,
+        opts: &SearchOptions,
+    ) -> Result<SearchResponse, Overloaded> {
+        self.page(query, opts, None).await
+    }
+
+    /// [`Searcher::search`], also giving the engine answers the page was
+    /// fused from, so they can be fused again under other settings (the
+    /// comparison on the results page, the lab) with no new fan-out.
+    pub async fn answers(
+        &self,
+        query: &Query,
+        opts: &SearchOptions,
+    ) -> Result<(SearchResponse, Arc<Gathered>), Overloaded> {
+        let answers = match self.gathered(query).await {
+            Ok(a) => a,
+            Err(Overloaded) => {
+                let counters = self.inner.health.counters();
+                Counters::bump(&counters.searches);
+                Counters::bump(&counters.overloaded);
+                return Err(Overloaded);
+            }
+        };
+        let gathered = answers.0.clone();
+        let response = self.page(query, opts, Some(answers)).await?;
+        Ok((response, gathered))
+    }
+
+    /// The one place that consults the page cache: the fused page, from
+    /// the cache, or joined to an identical search in flight, or fused from
+    /// `answers` (when given) or from [`Searcher::gathered`]. A page fused
+    /// from cached answers is kept only as long as they have left, and
+    /// counts as a cache hit.
+    async fn page(
+        &self,
+        query: &Query,
+        opts: &SearchOptions,
+        answers: Option<(Arc<Gathered>, bool)>,
+    ) -> Result<SearchResponse, Overloaded> {
+        let counters = self.inner.health.counters();
+        Counters::bump(&counters.searches);
+        let settings = opts.dedup.as_ref().unwrap_or(&self.config().dedup);
+        let key = format!(
+            "{}:{:016x}",
+            cache_key(query, settings, opts.explain),
+            self.inner.config_tag
+        );
+        let this = self.clone();
+        let (query, opts) = (query.clone(), opts.clone());
+        let (answer, source) = self
+            .inner
+            .cache
+            .get_or_try_for(&key, move || async move {
+                let started = Instant::now();
+                let (gathered, from_cache) = match answers {
+                    Some(a) => a,
+                    None => this.gathered(&query).await?,
+                };
+                let mut response = this.fuse(&query, &gathered, &opts);
+                response.cached = from_cache;
+                let keep_for = if from_cache {
+                    response.elapsed_ms = millis(started.elapsed());
+                    this.inner.cache.ttl().saturating_sub(gathered.age())
+                } else {
+                    response.elapsed_ms = gathered.elapsed_ms.max(millis(started.elapsed()));
+                    Duration::MAX
+                };
+                Ok((response, keep_for))
+            })
+            .await;
+        Counters::bump(match source {
+            Source::Hit => &counters.cache_hits,
+            Source::Produced if answer.as_ref().is_ok_and(|r| r.cached) => &counters.cache_hits,
+            Source::Produced => &counters.cache_misses,
+            Source::Coalesced => &counters.coalesced,
+        });
+        counters.cache_errors.store(
+            self.inner
+                .cache
+                .stats()
+                .errors
+                .load(std::sync::atomic::Ordering::Relaxed),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        match answer {
+            Ok(r) => Ok(Arc::try_unwrap(r).unwrap_or_else(|shared| (*shared).clone())),
+            Err(Overloaded) => {
+                Counters::bump(&counters.overloaded);
+                Err(Overloaded)
+            }
+        }
+    }
+
+    /// The one place that consults the answers cache: the engine answers to
+    /// `query`, before dedup, from the cache (then `true`), joined to an
+    /// identical fan-out in flight, or from a new fan-out — refused at once
+    /// when `[limits] max_in_flight` fan-outs are already running.
+    async fn gathered(&self, query: &Query) -> Result<(Arc<Gathered>, bool), Overloaded> {
+        let key = format!("{}:{:016x}", answers_key(query), self.inner.config_tag);
+        let this = self.clone();
+        let query = query.clone();
+        let (answer, source) = self
+            .inner
+            .cache
+            .get_or_try_for(&key, move || async move {
+                let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
+                Ok((this.gather(&query).await, Duration::MAX))
+            })
+            .await;
+        answer.map(|g| (g, source == Source::Hit))
+    }
+
+    /// Fuses gathered answers under `opts`' dedup settings (the configured
+    /// ones when it names none) into one page of the configured size.
+    fn fuse(&self, query: &Query, gathered: &Gathered, opts: &SearchOptions) -> SearchResponse {
+        let config = self.config();
+        let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
+        gathered.fuse(
+            query,
+            settings,
+            opts.explain,
+            config.server.results_per_page,
+        )
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: an engine without a shortcut made the engine tables fail
+    /// to serialize, so every configuration got the same tag and, after a
+    /// reload, searches were answered from the old engines' cached answers
+    /// (`tests/ops_serve.rs` SIGHUP test, flaky once answers were cached).
+    #[test]
+    fn engine_tables_without_shortcuts_get_their_own_cache_tag() {
+        let tag = |name: &str| {
+            let text = format!(
+                "[[engine]]\nname = \"{name}\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/?q={{query}}\"\n"
+            );
+            let config = Config::parse(&text, std::path::Path::new("t.toml")).unwrap();
+            Searcher::new(Arc::new(config), reqwest::Client::new())
+                .inner
+                .config_tag
+        };
+        assert_ne!(tag("a"), tag("b"));
+        assert_eq!(tag("a"), tag("a"), "stable, so processes share entries");
+    }
+}
