@@ -71,7 +71,7 @@ enum Command {
 
 /// Loads a configuration for running searches: validated, env applied.
 fn load_config(path: &Path) -> anyhow::Result<Config> {
-    let mut config = match Config::check_file(path) {
+    let mut config = match metasift::engines::check_config_file(path) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {
@@ -111,7 +111,7 @@ fn search(
 /// `metasift check-config`: every problem with its file:line, then the
 /// probe table; exit 1 on any problem or failed engine.
 fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
-    let config = match Config::check_file(file) {
+    let config = match metasift::engines::check_config_file(file) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {

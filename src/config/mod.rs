@@ -1,21 +1,35 @@
-//! `engines.toml`: types, defaults and validation.
+//! `engines.toml`: types, defaults and validation — one file per table.
 //!
 //! Everything but the engines has a default, so a file may hold only
 //! `[[engine]]` tables. A file is checked once, at start, in two passes:
 //! serde refuses unknown keys and wrong types (toml's errors carry the
-//! span), then [`Config::check`] refuses values that parse but cannot work —
-//! duplicate names or shortcuts, URL templates with unknown placeholders,
-//! weights ≤ 0 or NaN, zero timeouts, bad CSS selectors or JSON pointers,
-//! missing parse fields for a kind, dedup thresholds out of range. Those
-//! checks find the offending key's line in a spanned parse of the same text,
-//! so every error names the FILE, LINE and KEY.
+//! span), then [`Config::check_with`] refuses values that parse but cannot
+//! work — duplicate names or shortcuts, URL templates with unknown
+//! placeholders, weights ≤ 0 or NaN, zero timeouts, missing parse fields for
+//! a kind, dedup thresholds out of range — and asks the caller's
+//! [`EngineCheck`] about each engine that passed (the kind's builder in
+//! `crate::engines`: bad CSS selectors or JSON pointers). Those checks find
+//! the offending key's line in a spanned parse of the same text, so every
+//! error names the FILE, LINE and KEY.
+//!
+//! This module knows nothing of how engines are built: `crate::engines`
+//! imports it, never the other way round.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use metasift_dedup as dedup;
+
+mod cache;
+mod engine;
+mod lab;
+mod server;
+
+pub use cache::{CacheBackend, CacheConfig};
+pub use engine::{EngineConfig, EngineKind, OneOrMany, PLACEHOLDERS, ParseConfig, check_template};
+pub use lab::LabConfig;
+pub use server::ServerConfig;
 
 /// Errors met while loading a configuration file.
 #[derive(Debug, thiserror::Error)]
@@ -63,226 +77,19 @@ pub struct Config {
     pub engines: Vec<EngineConfig>,
 }
 
-/// `[lab]`
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LabConfig {
-    /// Folder whose `*.tsv` / `*.jsonl` labeled files `/lab` offers; none =
-    /// uploads only. Nothing outside it is ever read.
-    pub data_dir: Option<PathBuf>,
-}
+/// A further check of one `[[engine]]` table that passed the table's own
+/// checks: `Err` carries the message, which may name a `parse.FIELD` to
+/// point at. `crate::engines` passes its kind builders here.
+pub type EngineCheck<'a> = &'a dyn Fn(&EngineConfig) -> Result<(), String>;
 
-/// `[server]`
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ServerConfig {
-    /// Address to listen on (`METASIFT_BIND` overrides).
-    pub bind: String,
-    /// Public base URL, used in OpenSearch and RSS links.
-    pub base_url: String,
-    /// Deadline of the whole fan-out, in milliseconds.
-    pub deadline_ms: u64,
-    /// Results per page.
-    pub results_per_page: usize,
-    /// Largest engine answer read, in bytes (decompressed); larger answers
-    /// are reported as too large and dropped unread.
-    pub max_body_bytes: usize,
-    /// The User-Agent header sent to member engines.
-    pub user_agent: String,
-    /// The engine whose suggestions answer `/autocomplete`; none = no
-    /// suggestions.
-    pub autocomplete: Option<String>,
-    /// Save every engine's raw answer into this folder (see
-    /// `metasift::recording` for the format); `--record` overrides.
-    pub record_dir: Option<PathBuf>,
-    /// Log every query text (off by default: what people search for is
-    /// theirs).
-    pub log_queries: bool,
+/// The [`EngineCheck`] that accepts every table.
+fn no_engine_check(_: &EngineConfig) -> Result<(), String> {
+    Ok(())
 }
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        ServerConfig {
-            bind: "127.0.0.1:8888".into(),
-            base_url: "http://127.0.0.1:8888/".into(),
-            deadline_ms: 3000,
-            results_per_page: 20,
-            max_body_bytes: 4 * 1024 * 1024,
-            user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
-            autocomplete: None,
-            record_dir: None,
-            log_queries: false,
-        }
-    }
-}
-
-/// Cache backend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CacheBackend {
-    /// In-process, bounded.
-    #[default]
-    Memory,
-    /// Shared Redis.
-    Redis,
-}
-
-/// `[cache]`
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct CacheConfig {
-    /// Backend.
-    pub backend: CacheBackend,
-    /// Redis URL when `backend = "redis"`.
-    pub url: String,
-    /// Seconds a fused result (and the engine answers it came from) stays cached.
-    pub ttl_s: u64,
-    /// Memory backend: approximate megabytes of results kept at most.
-    pub memory_mb: u64,
-}
-
-impl Default for CacheConfig {
-    fn default() -> Self {
-        CacheConfig {
-            backend: CacheBackend::Memory,
-            url: "redis://127.0.0.1:6379/".into(),
-            ttl_s: 300,
-            memory_mb: 64,
-        }
-    }
-}
-
-/// The kind of an engine: which parser reads its answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EngineKind {
-    /// JSON pointer to a list, then field paths or templates per item.
-    Json,
-    /// CSS selectors.
-    Html,
-    /// RSS 2.0, Atom or OpenSearch.
-    Feed,
-    /// Another SearXNG-compatible instance's `/search?format=json`.
-    Searxng,
-}
-
-/// One string or a list of strings (`shortcut = "wp"` or `["wp", "w"]`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany {
-    /// A single value.
-    One(String),
-    /// Several values.
-    Many(Vec<String>),
-    /// Absent.
-    #[default]
-    #[serde(skip)]
-    None,
-}
-
-impl OneOrMany {
-    /// Whether it is absent (then it is not written out: an untagged unit
-    /// variant has no TOML or JSON form).
-    pub fn is_none(&self) -> bool {
-        matches!(self, OneOrMany::None)
-    }
-
-    /// The values as a slice-like vector.
-    pub fn to_vec(&self) -> Vec<String> {
-        match self {
-            OneOrMany::One(s) => vec![s.clone()],
-            OneOrMany::Many(v) => v.clone(),
-            OneOrMany::None => Vec::new(),
-        }
-    }
-}
-
-/// `[engine.parse]`: where the parts of a result are in an answer. Field
-/// meaning depends on the kind (JSON pointer / field paths, or CSS selectors
-/// with `sel@attr`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ParseConfig {
-    /// json: JSON pointer to the list; html: selector of one result.
-    pub results: Option<String>,
-    /// Title field path or selector.
-    pub title: Option<String>,
-    /// URL field path, template, or selector (`sel@href`).
-    pub url: Option<String>,
-    /// Snippet field path or selector.
-    pub snippet: Option<String>,
-    /// Selectors (html) or substrings that mark a CAPTCHA / bot-check page.
-    pub blocked: Vec<String>,
-    /// Selectors or substrings that mark an explicit "no results" page.
-    pub no_results: Vec<String>,
-    /// html: results matching this selector are skipped (ads, widgets).
-    pub skip: Option<String>,
-    /// Suggestions: JSON pointer or selector.
-    pub suggestions: Option<String>,
-}
-
-/// One `[[engine]]`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EngineConfig {
-    /// Unique name.
-    pub name: String,
-    /// Parser kind.
-    pub kind: EngineKind,
-    /// Request URL template with `{query}`, `{page}`, `{offset}`, `{lang}`.
-    pub url: String,
-    /// Weight in fusion.
-    #[serde(default = "default_weight")]
-    pub weight: f64,
-    /// Per-engine timeout.
-    #[serde(default = "default_timeout_ms")]
-    pub timeout_ms: u64,
-    /// Asked by default.
-    #[serde(default = "default_true")]
-    pub enabled: bool,
-    /// `!shortcut` names.
-    #[serde(default, skip_serializing_if = "OneOrMany::is_none")]
-    pub shortcut: OneOrMany,
-    /// Categories (`general`, `news`, …).
-    #[serde(default = "default_categories")]
-    pub categories: Vec<String>,
-    /// Results per page, for `{offset}`.
-    #[serde(default = "default_page_size")]
-    pub page_size: u32,
-    /// Extra request headers.
-    #[serde(default)]
-    pub headers: BTreeMap<String, String>,
-    /// Where the parts of a result are.
-    #[serde(default)]
-    pub parse: ParseConfig,
-    /// Answer from this recording folder instead of the network.
-    #[serde(default)]
-    pub replay: Option<PathBuf>,
-}
-
-fn default_weight() -> f64 {
-    1.0
-}
-fn default_timeout_ms() -> u64 {
-    2500
-}
-fn default_true() -> bool {
-    true
-}
-fn default_categories() -> Vec<String> {
-    vec!["general".into()]
-}
-fn default_page_size() -> u32 {
-    10
-}
-
-/// The placeholders a URL template may use.
-/// (`{page0}` is the 0-based page, `{offset1}` the 1-based offset: some
-/// engines count from 0, others from 1.)
-pub const PLACEHOLDERS: [&str; 6] = ["query", "page", "offset", "lang", "page0", "offset1"];
 
 impl Config {
-    /// Reads and validates a file; the first problem is the error.
+    /// Reads and validates a file; the first problem is the error. Engines
+    /// are not built: `crate::engines::load_config` also asks their builders.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = read(path)?;
         let mut config = Config::parse(&text, path)?;
@@ -326,21 +133,36 @@ impl Config {
     }
 
     /// Parses and validates text; `path` only names the file in errors.
+    /// Engines are not built (see [`Config::load`]).
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         Config::check(text, path).map_err(|mut errors| errors.swap_remove(0))
     }
 
-    /// Reads and validates a file, reporting every problem found.
-    pub fn check_file(path: &Path) -> Result<Config, Vec<ConfigError>> {
+    /// Reads and validates a file, reporting every problem found; each
+    /// engine that passed its table's checks is also put to `engine_check`.
+    pub fn check_file_with(
+        path: &Path,
+        engine_check: EngineCheck<'_>,
+    ) -> Result<Config, Vec<ConfigError>> {
         let text = read(path).map_err(|e| vec![e])?;
-        let mut config = Config::check(&text, path)?;
+        let mut config = Config::check_with(&text, path, engine_check)?;
         config.resolve_paths(path);
         Ok(config)
     }
 
     /// Parses and validates text, reporting every problem found (in line
-    /// order; never an empty list on `Err`).
+    /// order; never an empty list on `Err`). Engines are not built.
     pub fn check(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
+        Config::check_with(text, path, &no_engine_check)
+    }
+
+    /// [`Config::check`], each engine that passed its table's checks also
+    /// put to `engine_check`, whose refusals are reported like the others.
+    pub fn check_with(
+        text: &str,
+        path: &Path,
+        engine_check: EngineCheck<'_>,
+    ) -> Result<Config, Vec<ConfigError>> {
         let invalid = |span: Option<std::ops::Range<usize>>, message: String| {
             let (line, column) = span.map_or((1, 1), |s| line_col(text, s.start));
             ConfigError::Invalid {
@@ -365,7 +187,7 @@ impl Config {
             vec![invalid(e.span(), message)]
         })?;
         let mut problems = Vec::new();
-        config.problems(&mut problems);
+        config.problems(engine_check, &mut problems);
         if problems.is_empty() {
             return Ok(config);
         }
@@ -391,68 +213,15 @@ impl Config {
     }
 
     /// Every value that parses but cannot work, with where to point.
-    fn problems(&self, out: &mut Vec<Problem>) {
-        let s = &self.server;
-        if let Err(m) = check_bind(&s.bind) {
-            out.push(Problem::at(
-                &[&["server", "bind"]],
-                format!("server.bind: {m}"),
-            ));
-        }
-        if let Err(m) = check_http_url(&s.base_url) {
-            out.push(Problem::at(
-                &[&["server", "base_url"]],
-                format!("server.base_url: {m}"),
-            ));
-        }
-        if s.deadline_ms == 0 {
-            out.push(Problem::at(
-                &[&["server", "deadline_ms"]],
-                "server.deadline_ms: must be at least 1".into(),
-            ));
-        }
-        if !(1..=1000).contains(&s.results_per_page) {
-            out.push(Problem::at(
-                &[&["server", "results_per_page"]],
-                format!(
-                    "server.results_per_page: must be 1 to 1000, got {}",
-                    s.results_per_page
-                ),
-            ));
-        }
-        if s.max_body_bytes == 0 {
-            out.push(Problem::at(
-                &[&["server", "max_body_bytes"]],
-                "server.max_body_bytes: must be at least 1".into(),
-            ));
-        }
-        if s.user_agent.trim().is_empty()
-            || reqwest::header::HeaderValue::from_str(&s.user_agent).is_err()
-        {
-            out.push(Problem::at(
-                &[&["server", "user_agent"]],
-                "server.user_agent: must be a non-empty header value".into(),
-            ));
-        }
+    fn problems(&self, engine_check: EngineCheck<'_>, out: &mut Vec<Problem>) {
+        self.server.problems(out);
         if let Err((field, m)) = self.dedup.validate() {
             out.push(Problem::at(
                 &[&["dedup", field], &["dedup"]],
                 format!("dedup.{field}: {m}"),
             ));
         }
-        if self.cache.backend == CacheBackend::Redis {
-            let ok = url::Url::parse(&self.cache.url)
-                .is_ok_and(|u| matches!(u.scheme(), "redis" | "rediss" | "unix"));
-            if !ok {
-                out.push(Problem::at(
-                    &[&["cache", "url"], &["cache", "backend"]],
-                    format!(
-                        "cache.url: {:?} is not a redis://, rediss:// or unix:// URL",
-                        self.cache.url
-                    ),
-                ));
-            }
-        }
+        self.cache.problems(out);
         for (key, message) in self.limits.problems() {
             out.push(Problem::at(&[&["limits", key], &["limits"]], message));
         }
@@ -470,199 +239,8 @@ impl Config {
                 message,
             ));
         }
-        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut shortcuts: BTreeMap<String, usize> = BTreeMap::new();
-        for (i, e) in self.engines.iter().enumerate() {
-            if let Some(&first) = names.get(e.name.as_str()) {
-                out.push(Problem::engine(
-                    i,
-                    "name",
-                    format!(
-                        "engine.name: {:?} is already the name of engine #{} (names must be unique)",
-                        e.name,
-                        first + 1
-                    ),
-                ));
-            } else {
-                names.insert(&e.name, i);
-            }
-            for sc in e.shortcut.to_vec() {
-                if let Some(&first) = shortcuts.get(&sc) {
-                    if first != i {
-                        out.push(Problem::engine(
-                            i,
-                            "shortcut",
-                            format!(
-                                "engine.shortcut: {sc:?} of engine {:?} is already the shortcut of engine {:?}",
-                                e.name, self.engines[first].name
-                            ),
-                        ));
-                    }
-                } else {
-                    shortcuts.insert(sc, i);
-                }
-            }
-            let before = out.len();
-            e.problems(i, out);
-            // The kind's builder knows more (selector dialects, templates
-            // over item fields); ask it once the table passed our checks.
-            if out.len() == before
-                && let Err(message) = crate::engines::build(e)
-            {
-                out.push(builder_problem(i, message));
-            }
-        }
+        engine::problems(&self.engines, engine_check, out);
     }
-}
-
-impl EngineConfig {
-    /// Problems of one engine table (the `i`-th `[[engine]]`).
-    fn problems(&self, i: usize, out: &mut Vec<Problem>) {
-        let who = &self.name;
-        if !is_word(&self.name) {
-            out.push(Problem::engine(
-                i,
-                "name",
-                format!("engine.name: {who:?} must be non-empty, without spaces or '!'"),
-            ));
-        }
-        for sc in self.shortcut.to_vec() {
-            if !is_word(&sc) {
-                out.push(Problem::engine(
-                    i,
-                    "shortcut",
-                    format!("engine.shortcut: {sc:?} of engine {who:?} must be non-empty, without spaces or '!'"),
-                ));
-            }
-        }
-        if let Err(m) = check_template(&self.url) {
-            out.push(Problem::engine(
-                i,
-                "url",
-                format!("engine.url of {who:?}: {m}"),
-            ));
-        }
-        if !(self.weight.is_finite() && self.weight > 0.0) {
-            out.push(Problem::engine(
-                i,
-                "weight",
-                format!(
-                    "engine.weight of {who:?}: must be a number above 0, got {}",
-                    self.weight
-                ),
-            ));
-        }
-        if self.timeout_ms == 0 {
-            out.push(Problem::engine(
-                i,
-                "timeout_ms",
-                format!("engine.timeout_ms of {who:?}: must be at least 1"),
-            ));
-        }
-        if self.page_size == 0 {
-            out.push(Problem::engine(
-                i,
-                "page_size",
-                format!("engine.page_size of {who:?}: must be at least 1"),
-            ));
-        }
-        if self.categories.is_empty()
-            || self
-                .categories
-                .iter()
-                .any(|c| c.trim().is_empty() || c.contains('!'))
-        {
-            out.push(Problem::engine(
-                i,
-                "categories",
-                format!(
-                    "engine.categories of {who:?}: needs at least one non-empty name, without '!'"
-                ),
-            ));
-        }
-        for (name, value) in &self.headers {
-            let ok = reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_ok()
-                && reqwest::header::HeaderValue::from_str(value).is_ok();
-            if !ok {
-                out.push(Problem::engine(
-                    i,
-                    "headers",
-                    format!(
-                        "engine.headers of {who:?}: {name:?} = {value:?} is not a valid HTTP header"
-                    ),
-                ));
-            }
-        }
-        self.parse_problems(i, out);
-    }
-
-    /// Whether the `[engine.parse]` table can work for the kind.
-    fn parse_problems(&self, i: usize, out: &mut Vec<Problem>) {
-        let who = &self.name;
-        let p = &self.parse;
-        // What each kind cannot do without; the kind's builder checks the
-        // values themselves (selector syntax, pointers, templates).
-        let needs: &[(&str, &Option<String>)] = match self.kind {
-            EngineKind::Html => &[
-                ("results", &p.results),
-                ("title", &p.title),
-                ("url", &p.url),
-            ],
-            EngineKind::Json => &[("title", &p.title), ("url", &p.url)],
-            EngineKind::Feed | EngineKind::Searxng => &[],
-        };
-        for (field, value) in needs {
-            if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
-                out.push(Problem {
-                    paths: vec![
-                        path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("parse")]),
-                        path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("kind")]),
-                    ],
-                    message: format!(
-                        "engine.parse.{field} of {who:?}: required for kind {:?}",
-                        kind_name(self.kind)
-                    ),
-                });
-            }
-        }
-    }
-}
-
-/// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
-fn builder_problem(i: usize, message: String) -> Problem {
-    const FIELDS: [&str; 8] = [
-        "results",
-        "title",
-        "url",
-        "snippet",
-        "skip",
-        "suggestions",
-        "blocked",
-        "no_results",
-    ];
-    let field = message.split("parse.").skip(1).find_map(|rest| {
-        FIELDS
-            .iter()
-            .copied()
-            .filter(|f| rest.starts_with(f))
-            .max_by_key(|f| f.len())
-    });
-    let mut paths = Vec::new();
-    if let Some(f) = field {
-        paths.push(path(&[
-            Seg::Key("engine"),
-            Seg::Index(i),
-            Seg::Key("parse"),
-            Seg::Key(f),
-        ]));
-        paths.push(path(&[
-            Seg::Key("engine"),
-            Seg::Index(i),
-            Seg::Key("parse"),
-        ]));
-    }
-    paths.push(path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]));
-    Problem { paths, message }
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
@@ -670,77 +248,6 @@ fn read(path: &Path) -> Result<String, ConfigError> {
         path: path.to_path_buf(),
         source,
     })
-}
-
-fn kind_name(kind: EngineKind) -> &'static str {
-    match kind {
-        EngineKind::Json => "json",
-        EngineKind::Html => "html",
-        EngineKind::Feed => "feed",
-        EngineKind::Searxng => "searxng",
-    }
-}
-
-/// Names used after `!` in queries: one word.
-fn is_word(s: &str) -> bool {
-    !s.is_empty() && !s.contains('!') && !s.chars().any(char::is_whitespace)
-}
-
-/// `host:port` or `[v6]:port` with a numeric port.
-fn check_bind(bind: &str) -> Result<(), String> {
-    if bind.parse::<std::net::SocketAddr>().is_ok() {
-        return Ok(());
-    }
-    match bind.rsplit_once(':') {
-        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => Ok(()),
-        _ => Err(format!("{bind:?} is not an address like 127.0.0.1:8888")),
-    }
-}
-
-fn check_http_url(u: &str) -> Result<(), String> {
-    match url::Url::parse(u) {
-        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host().is_some() => {
-            Ok(())
-        }
-        Ok(_) => Err(format!("{u:?} is not an http(s) URL")),
-        Err(e) => Err(format!("{u:?} is not a URL ({e})")),
-    }
-}
-
-/// Checks a request URL template: known placeholders only, `{query}`
-/// present, and an absolute http(s) URL once filled in.
-pub fn check_template(template: &str) -> Result<(), String> {
-    let mut rest = template;
-    let mut filled = String::with_capacity(template.len());
-    let mut has_query = false;
-    while let Some(open) = rest.find(['{', '}']) {
-        filled.push_str(&rest[..open]);
-        if rest[open..].starts_with('}') {
-            return Err(format!("unmatched '}}' in {template:?}"));
-        }
-        let after = &rest[open + 1..];
-        let close = after
-            .find('}')
-            .ok_or_else(|| format!("unclosed '{{' in {template:?}"))?;
-        let name = &after[..close];
-        if !PLACEHOLDERS.contains(&name) {
-            return Err(format!(
-                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}})"
-            ));
-        }
-        has_query |= name == "query";
-        filled.push_str(match name {
-            "query" => "q",
-            "lang" => "en",
-            _ => "1",
-        });
-        rest = &after[close + 1..];
-    }
-    filled.push_str(rest);
-    if !has_query {
-        return Err(format!("{template:?} has no {{query}} placeholder"));
-    }
-    check_http_url(&filled)
 }
 
 /// One step of a path into the document.

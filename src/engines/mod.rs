@@ -76,7 +76,9 @@ mod text;
 
 pub use text::html_to_text;
 
-use crate::config::EngineKind;
+use std::path::Path;
+
+use crate::config::{Config, ConfigError, EngineKind};
 
 /// Builds the engine an `[[engine]]` table describes: one match arm per kind.
 /// Selectors, pointers and templates are checked here, so a bad preset is
@@ -89,6 +91,30 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
         EngineKind::Searxng => Box::new(searxng::SearxngEngine::new(config.clone())?),
     };
     Ok(engine)
+}
+
+/// Whether the kind's builder accepts an `[[engine]]` table: the
+/// [`crate::config::EngineCheck`] every entry point below hands to
+/// [`Config`]'s validation.
+pub fn check(config: &EngineConfig) -> Result<(), String> {
+    build(config).map(drop)
+}
+
+/// Reads and validates a configuration file, every engine also put to its
+/// kind's builder, reporting every problem with its file, line and key.
+/// `check-config`, `serve` at start and `/admin/reload` read files this way.
+pub fn check_config_file(path: &Path) -> Result<Config, Vec<ConfigError>> {
+    Config::check_file_with(path, &check)
+}
+
+/// [`check_config_file`] of text; `path` only names the file in errors.
+pub fn check_config(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
+    Config::check_with(text, path, &check)
+}
+
+/// [`check_config_file`] with the first problem as the error.
+pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
+    check_config_file(path).map_err(|mut errors| errors.swap_remove(0))
 }
 
 /// Fills the placeholders of an engine's `url` template: `{query}`
