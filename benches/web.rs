@@ -169,7 +169,7 @@ fn recluster(c: &mut Criterion) {
     let mut g = c.benchmark_group("recluster");
     g.bench_function("compare_67_records", |b| {
         b.iter(|| {
-            let c = metasift::compare::SettingsComparison::of(
+            let c = metasift::fusion::compare::SettingsComparison::of(
                 black_box(&gathered.answers),
                 &configured,
                 &requested,

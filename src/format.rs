@@ -8,7 +8,7 @@
 //! (`url`, `title`, `content`, `engine`, `engines`, `positions`, `score`,
 //! `category`, `parsed_url` as Python's 6-part `urlparse`), plus metasift's
 //! own `duplicates`, and — only when a request asks for dedup settings other
-//! than `[dedup]` — a top-level `comparison` (see [`crate::compare`]), which
+//! than `[dedup]` — a top-level `comparison` (see [`crate::fusion::compare`]), which
 //! SearXNG clients ignore.
 
 use std::fmt::Write as _;
@@ -38,9 +38,9 @@ pub struct SearxngResponse {
     pub unresponsive_engines: Vec<(String, String)>,
     /// metasift's own, only when the request's `method` / `os1` / `os2`
     /// differ from `[dedup]`: the same answers fused both ways and which
-    /// groups formed or split ([`crate::compare`] defines it).
+    /// groups formed or split ([`crate::fusion::compare`] defines it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<crate::compare::SettingsComparison>,
+    pub comparison: Option<crate::fusion::compare::SettingsComparison>,
 }
 
 /// One result in SearXNG's shape.

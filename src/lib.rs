@@ -24,7 +24,7 @@
 //! | [`limit`] | per-client rate limit, cap on searches in flight |
 
 pub mod cache;
-pub mod compare;
+
 pub mod config;
 pub mod engines;
 pub mod format;

@@ -39,7 +39,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::compare::SettingsComparison;
+use crate::fusion::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
 
 pub use error::AppError;

@@ -14,6 +14,11 @@
 //!    members (the longest that is not cut off with an ellipsis), but the
 //!    kept record's own link: normalization only builds the dedup key.
 //! 5. **Sort** by score, ties keeping first-seen order.
+//!
+//! [`compare`] diffs two fusions of the same answers: which duplicate groups
+//! formed or split when the dedup settings change.
+
+pub mod compare;
 
 use crate::model::{Duplicate, EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Deduper, Doc};
