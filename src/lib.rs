@@ -27,12 +27,12 @@ pub mod cache;
 
 pub mod config;
 pub mod engines;
-pub mod format;
 pub mod fusion;
 pub mod health;
 pub mod lab;
 pub mod limit;
 pub mod model;
+pub mod output;
 pub mod recording;
 pub mod search;
 pub mod stream;

@@ -483,7 +483,10 @@ impl ResultsPage {
     }
 
     /// The page with the "compared with the configured settings" panel.
-    pub fn with_comparison(mut self, c: &crate::fusion::compare::SettingsComparison) -> ResultsPage {
+    pub fn with_comparison(
+        mut self,
+        c: &crate::fusion::compare::SettingsComparison,
+    ) -> ResultsPage {
         self.comparison = Some(ComparisonView::new(c));
         self
     }
