@@ -142,7 +142,7 @@ fn default_page_size() -> u32 {
 /// The placeholders a URL template may use.
 /// (`{page0}` is the 0-based page, `{offset1}` the 1-based offset: some
 /// engines count from 0, others from 1.)
-pub const PLACEHOLDERS: [&str; 6] = ["query", "page", "offset", "lang", "page0", "offset1"];
+pub(crate) const PLACEHOLDERS: [&str; 6] = ["query", "page", "offset", "lang", "page0", "offset1"];
 
 /// Problems of every `[[engine]]`: each table's own, names and shortcuts
 /// used twice, and what `engine_check` refuses of a table that passed.
@@ -361,7 +361,7 @@ fn is_word(s: &str) -> bool {
 
 /// Checks a request URL template: known placeholders only, `{query}`
 /// present, and an absolute http(s) URL once filled in.
-pub fn check_template(template: &str) -> Result<(), String> {
+pub(crate) fn check_template(template: &str) -> Result<(), String> {
     let mut rest = template;
     let mut filled = String::with_capacity(template.len());
     let mut has_query = false;

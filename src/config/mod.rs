@@ -27,7 +27,7 @@ mod lab;
 mod server;
 
 pub use cache::{CacheBackend, CacheConfig};
-pub use engine::{EngineConfig, EngineKind, OneOrMany, PLACEHOLDERS, ParseConfig, check_template};
+pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use lab::LabConfig;
 pub use server::ServerConfig;
 
@@ -80,7 +80,7 @@ pub struct Config {
 /// A further check of one `[[engine]]` table that passed the table's own
 /// checks: `Err` carries the message, which may name a `parse.FIELD` to
 /// point at. `crate::engines` passes its kind builders here.
-pub type EngineCheck<'a> = &'a dyn Fn(&EngineConfig) -> Result<(), String>;
+pub(crate) type EngineCheck<'a> = &'a dyn Fn(&EngineConfig) -> Result<(), String>;
 
 /// The [`EngineCheck`] that accepts every table.
 fn no_engine_check(_: &EngineConfig) -> Result<(), String> {
@@ -112,7 +112,7 @@ impl Config {
 
     /// Makes relative folders in the file (`replay`, `record_dir`) relative
     /// to the file's own folder, so a config works from any directory.
-    pub fn resolve_paths(&mut self, file: &Path) {
+    pub(crate) fn resolve_paths(&mut self, file: &Path) {
         let base = file.parent().unwrap_or(Path::new(""));
         let resolve = |p: &mut PathBuf| {
             if p.is_relative() {
@@ -140,7 +140,7 @@ impl Config {
 
     /// Reads and validates a file, reporting every problem found; each
     /// engine that passed its table's checks is also put to `engine_check`.
-    pub fn check_file_with(
+    pub(crate) fn check_file_with(
         path: &Path,
         engine_check: EngineCheck<'_>,
     ) -> Result<Config, Vec<ConfigError>> {
@@ -158,7 +158,7 @@ impl Config {
 
     /// [`Config::check`], each engine that passed its table's checks also
     /// put to `engine_check`, whose refusals are reported like the others.
-    pub fn check_with(
+    pub(crate) fn check_with(
         text: &str,
         path: &Path,
         engine_check: EngineCheck<'_>,
@@ -356,7 +356,7 @@ fn key_at(table: &toml::de::DeTable<'_>, offset: usize) -> Option<String> {
 }
 
 /// 1-based line and column of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;

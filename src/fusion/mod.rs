@@ -37,7 +37,7 @@ pub struct EngineAnswer {
 /// Orders records for the dedup pipeline: all position-1 results first (in
 /// engine-weight order, ties in the order given), then position 2, and so on.
 /// Returns `(answer index, result index)` pairs.
-pub fn interleave(answers: &[EngineAnswer]) -> Vec<(usize, usize)> {
+pub(crate) fn interleave(answers: &[EngineAnswer]) -> Vec<(usize, usize)> {
     let mut order: Vec<usize> = (0..answers.len()).collect();
     // Stable sort keeps configuration order among equal weights; `total_cmp`
     // gives NaN a place rather than a panic should validation be bypassed.
@@ -177,7 +177,7 @@ pub fn is_truncated(text: &str) -> bool {
 
 /// Whether `candidate` is more complete than `current`: a whole text beats
 /// a truncated one, then the longer (in characters) wins; ties keep `current`.
-pub fn more_complete(candidate: &str, current: &str) -> bool {
+pub(crate) fn more_complete(candidate: &str, current: &str) -> bool {
     let (cand, cur) = (candidate.trim(), current.trim());
     if cand.is_empty() {
         return false;

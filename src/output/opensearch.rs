@@ -13,7 +13,7 @@ struct OpenSearch<'a> {
 
 /// The OpenSearch description, with search and suggestion URLs under
 /// `base_url`.
-pub fn opensearch_xml(base_url: &str) -> Result<String, FormatError> {
+pub(crate) fn opensearch_xml(base_url: &str) -> Result<String, FormatError> {
     Ok(OpenSearch {
         base_url: base_url.trim_end_matches('/'),
     }

@@ -121,7 +121,7 @@ impl SearxngResponse {
 
 impl SearxngResult {
     /// The SearXNG shape of a fused result.
-    pub fn from_merged(m: &MergedResult) -> Self {
+    pub(crate) fn from_merged(m: &MergedResult) -> Self {
         SearxngResult {
             url: m.url.clone(),
             title: m.title.clone(),
