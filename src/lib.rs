@@ -8,15 +8,14 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | [`config`] | `engines.toml` types, defaults, validation |
+//! | [`config`] | `engines.toml`: one type per table, defaults, validation |
 //! | [`model`] | plain records shared by the layers |
 //! | [`metasift_dedup`] | the method — its own crate: pure, no async, no HTTP |
-//! | [`engines`] | one `Engine` trait, one file per kind |
+//! | [`engines`] | one `Engine` trait, one file per kind; builds (and so checks) every `[[engine]]` |
 //! | [`search`] | fan-out under deadlines, engine health, cache |
-//! | [`fusion`] | scoring and merging of duplicate groups |
-//! | [`compare`] | which groups formed or split between two fusions |
-//! | [`format`] | SearXNG JSON and terminal text of a response |
-//! | [`web`] | axum router, handlers, output formats |
+//! | [`fusion`] | scoring and merging of duplicate groups; [`fusion::compare`]: which groups formed or split between two fusions |
+//! | [`output`] | SearXNG JSON, CSV, RSS, OpenSearch, terminal text of a response |
+//! | [`web`] | axum router, handlers, pages |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`recording`] | saved engine answers for offline replay |
 //! | [`health`] | per-engine health, suspension, `/stats` and `/metrics` |
@@ -24,7 +23,6 @@
 //! | [`limit`] | per-client rate limit, cap on searches in flight |
 
 pub mod cache;
-
 pub mod config;
 pub mod engines;
 pub mod fusion;

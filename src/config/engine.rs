@@ -5,7 +5,7 @@
 //! The checks here are the ones a table can fail on its own (names, template
 //! placeholders, numbers, required parse fields). Whether selectors,
 //! pointers and item templates work is for the kind's builder in
-//! `crate::engines`, handed in as an [`EngineCheck`].
+//! the `engines` module, handed in as an `EngineCheck`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

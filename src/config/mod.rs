@@ -3,17 +3,18 @@
 //! Everything but the engines has a default, so a file may hold only
 //! `[[engine]]` tables. A file is checked once, at start, in two passes:
 //! serde refuses unknown keys and wrong types (toml's errors carry the
-//! span), then [`Config::check_with`] refuses values that parse but cannot
+//! span), then `Config::check_with` refuses values that parse but cannot
 //! work — duplicate names or shortcuts, URL templates with unknown
 //! placeholders, weights ≤ 0 or NaN, zero timeouts, missing parse fields for
 //! a kind, dedup thresholds out of range — and asks the caller's
-//! [`EngineCheck`] about each engine that passed (the kind's builder in
-//! `crate::engines`: bad CSS selectors or JSON pointers). Those checks find
-//! the offending key's line in a spanned parse of the same text, so every
-//! error names the FILE, LINE and KEY.
+//! `EngineCheck` about each engine that passed (the kind's builder: bad CSS
+//! selectors or JSON pointers). Those checks find the offending key's line
+//! in a spanned parse of the same text, so every error names the FILE, LINE
+//! and KEY.
 //!
-//! This module knows nothing of how engines are built: `crate::engines`
-//! imports it, never the other way round.
+//! This module knows nothing of how engines are built: the `engines` module
+//! imports it, never the other way round, and its `check_config_file` is
+//! the entry point that asks the builders too.
 
 use std::path::{Path, PathBuf};
 
@@ -79,7 +80,7 @@ pub struct Config {
 
 /// A further check of one `[[engine]]` table that passed the table's own
 /// checks: `Err` carries the message, which may name a `parse.FIELD` to
-/// point at. `crate::engines` passes its kind builders here.
+/// point at. The `engines` module passes its kind builders here.
 pub(crate) type EngineCheck<'a> = &'a dyn Fn(&EngineConfig) -> Result<(), String>;
 
 /// The [`EngineCheck`] that accepts every table.
@@ -89,7 +90,7 @@ fn no_engine_check(_: &EngineConfig) -> Result<(), String> {
 
 impl Config {
     /// Reads and validates a file; the first problem is the error. Engines
-    /// are not built: `crate::engines::load_config` also asks their builders.
+    /// are not built: `engines::check_config_file` also asks their builders.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = read(path)?;
         let mut config = Config::parse(&text, path)?;
