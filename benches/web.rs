@@ -30,8 +30,9 @@ use axum::http::{Request, StatusCode};
 use criterion::{Criterion, criterion_group, criterion_main};
 use http_body_util::BodyExt;
 use metasift::config::Config;
+use metasift::output::{self, searxng};
 use metasift::search::{SearchOptions, Searcher};
-use metasift::web::{self, AppState, SearchParams, formats, json, pages};
+use metasift::web::{self, AppState, SearchParams, pages};
 use support::{Behavior, LoopbackEngine};
 use tower::ServiceExt;
 
@@ -81,22 +82,22 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("json", |b| {
         b.iter(|| {
-            let s = serde_json::to_string(&json::answer(black_box(&resp), None)).unwrap();
+            let s = serde_json::to_string(&searxng::answer(black_box(&resp), None)).unwrap();
             assert!(s.contains("\"duplicates\""));
             s
         })
     });
     g.bench_function("csv", |b| {
         b.iter(|| {
-            let s = formats::to_csv(black_box(&resp), None).unwrap();
+            let s = output::csv::to_csv(black_box(&resp), None).unwrap();
             assert_eq!(s.matches(",result\n").count(), 10);
             s
         })
     });
     g.bench_function("rss", |b| {
         b.iter(|| {
-            let s =
-                formats::to_rss(black_box(&resp), None, "http://h/", "/search?q=x", 20).unwrap();
+            let s = output::rss::to_rss(black_box(&resp), None, "http://h/", "/search?q=x", 20)
+                .unwrap();
             assert_eq!(s.matches("<item>").count(), 10);
             s
         })
@@ -173,7 +174,7 @@ fn recluster(c: &mut Criterion) {
     let mut g = c.benchmark_group("recluster");
     g.bench_function("compare_67_records", |b| {
         b.iter(|| {
-            let c = metasift::compare::SettingsComparison::of(
+            let c = metasift::fusion::compare::SettingsComparison::of(
                 black_box(&gathered.answers),
                 &configured,
                 &requested,

@@ -8,26 +8,24 @@
 //!
 //! | module | what |
 //! | --- | --- |
-//! | [`config`] | `engines.toml` types, defaults, validation |
+//! | [`config`] | `engines.toml`: one type per table, defaults, validation |
 //! | [`model`] | plain records shared by the layers |
 //! | [`metasift_dedup`] | the method — its own crate: pure, no async, no HTTP |
-//! | [`engines`] | one `Engine` trait, one file per kind |
+//! | [`engines`] | one `Engine` trait, one file per kind; builds (and so checks) every `[[engine]]` |
 //! | [`search`] | the query (bangs, engine choice), fan-out under deadlines, recording |
-//! | [`fusion`] | scoring and merging of duplicate groups |
-//! | [`compare`] | which groups formed or split between two fusions |
-//! | [`format`] | SearXNG JSON and terminal text of a response |
-//! | [`web`] | axum router, handlers, output formats |
+//! | [`fusion`] | scoring and merging of duplicate groups; [`fusion::compare`]: which groups formed or split between two fusions |
+//! | [`output`] | SearXNG JSON, CSV, RSS, OpenSearch, terminal text of a response |
+//! | [`web`] | axum router, handlers, pages |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
 
-pub mod compare;
 pub mod config;
 pub mod engines;
-pub mod format;
 pub mod fusion;
 pub mod lab;
 pub mod model;
 pub mod ops;
+pub mod output;
 pub mod search;
 pub mod stream;
 pub mod web;

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
 use metasift::config::Config;
-use metasift::format::{self, SearxngResponse};
+use metasift::output::searxng::SearxngResponse;
+use metasift::output::text;
 use metasift::search::{SearchOptions, Searcher};
 
 /// A meta-search engine that removes duplicates by URL, title and snippet
@@ -71,7 +72,7 @@ enum Command {
 
 /// Loads a configuration for running searches: validated, env applied.
 fn load_config(path: &Path) -> anyhow::Result<Config> {
-    let mut config = match Config::check_file(path) {
+    let mut config = match metasift::engines::check_config_file(path) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {
@@ -101,9 +102,9 @@ fn search(
         let json = SearxngResponse::from_response(&response);
         println!("{}", serde_json::to_string_pretty(&json)?);
     } else {
-        print!("{}", format::render_text(&response));
+        print!("{}", text::render_text(&response));
     }
-    eprint!("{}", format::render_failures(&response));
+    eprint!("{}", text::render_failures(&response));
     let answered = response.engines.iter().any(|r| r.failure.is_none());
     Ok(if answered { 0 } else { 1 })
 }
@@ -111,7 +112,7 @@ fn search(
 /// `metasift check-config`: every problem with its file:line, then the
 /// probe table; exit 1 on any problem or failed engine.
 fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
-    let config = match Config::check_file(file) {
+    let config = match metasift::engines::check_config_file(file) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {
@@ -130,7 +131,7 @@ fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
     let searcher = Searcher::from_config(config)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let reports = runtime.block_on(searcher.probe(text));
-    print!("{}", format::render_probe(&reports));
+    print!("{}", text::render_probe(&reports));
     Ok(if reports.iter().all(|r| r.failure.is_none()) {
         0
     } else {

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use metasift::config::{Config, ConfigError};
+use metasift::engines;
 use serde::Deserialize;
 
 fn crate_dir() -> PathBuf {
@@ -26,7 +27,7 @@ struct Case {
 #[test]
 fn the_shipped_engines_toml_loads() {
     let path = crate_dir().join("engines.toml");
-    let config = Config::check_file(&path).unwrap_or_else(|errors| {
+    let config = engines::check_config_file(&path).unwrap_or_else(|errors| {
         let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
         panic!("engines.toml is refused:\n{}", all.join("\n"))
     });
@@ -52,7 +53,7 @@ fn bad_files_are_refused_with_file_line_and_key() {
     let mut failures = Vec::new();
     for case in &cases.case {
         let path = Path::new("bad.toml");
-        match Config::parse(&case.text, path) {
+        match engines::check_config(&case.text, path).map_err(|mut e| e.swap_remove(0)) {
             Ok(_) => failures.push(format!("{}: accepted", case.name)),
             Err(ConfigError::Invalid {
                 path: p,

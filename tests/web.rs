@@ -19,8 +19,9 @@ use axum::http::{Request, Response, StatusCode, header};
 use http_body_util::BodyExt;
 use metasift::config::Config;
 use metasift::model::SearchResponse;
+use metasift::output::{self, searxng};
 use metasift::search::Searcher;
-use metasift::web::{self, AppState, SearchParams, formats, json, pages};
+use metasift::web::{self, AppState, SearchParams, pages};
 use support::{Behavior, LoopbackEngine};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tower::ServiceExt;
@@ -189,27 +190,30 @@ fn limit_caps_every_format() {
     let p = params("q=x&limit=2");
     let page = pages::ResultsPage::new(&resp, &p, &fixture_config());
     assert_eq!(page.results.len(), 2);
-    assert_eq!(json::answer(&resp, p.limit).results.len(), 2);
-    let csv = formats::to_csv(&resp, p.limit).unwrap();
+    assert_eq!(searxng::answer(&resp, p.limit).results.len(), 2);
+    let csv = output::csv::to_csv(&resp, p.limit).unwrap();
     assert_eq!(csv.matches(",result\n").count(), 2);
-    let rss = formats::to_rss(&resp, p.limit, "http://h/", "/search?q=x", 20).unwrap();
+    let rss = output::rss::to_rss(&resp, p.limit, "http://h/", "/search?q=x", 20).unwrap();
     assert_eq!(rss.matches("<item>").count(), 2);
 }
 
 #[test]
 fn json_snapshot() {
-    let answer = json::answer(&fixture_response(), None);
+    let answer = searxng::answer(&fixture_response(), None);
     insta::assert_json_snapshot!("searxng_json", answer);
 }
 
 #[test]
 fn csv_snapshot() {
-    insta::assert_snapshot!("csv", formats::to_csv(&fixture_response(), None).unwrap());
+    insta::assert_snapshot!(
+        "csv",
+        output::csv::to_csv(&fixture_response(), None).unwrap()
+    );
 }
 
 #[test]
 fn rss_snapshot() {
-    let rss = formats::to_rss(
+    let rss = output::rss::to_rss(
         &fixture_response(),
         None,
         "https://metasift.example/",

@@ -18,7 +18,7 @@ use crate::model::Query;
 
 /// An RSS / Atom / OpenSearch engine.
 #[derive(Debug)]
-pub struct FeedEngine {
+pub(crate) struct FeedEngine {
     config: EngineConfig,
     base: url::Url,
 }
@@ -50,7 +50,7 @@ struct Item {
 
 /// Reads every item of an RSS or Atom document. `Err` when the body is not
 /// a feed at all.
-pub fn parse_feed(body: &str) -> Result<Vec<(String, String, String)>, String> {
+pub(crate) fn parse_feed(body: &str) -> Result<Vec<(String, String, String)>, String> {
     let mut reader = Reader::from_str(body.trim_start_matches('\u{feff}'));
     let mut saw_feed = false;
     let mut item: Option<Item> = None;

@@ -164,7 +164,7 @@ impl Marker {
 
 /// An engine read with CSS selectors.
 #[derive(Debug)]
-pub struct HtmlEngine {
+pub(crate) struct HtmlEngine {
     config: EngineConfig,
     base: url::Url,
     results: Selector,

@@ -202,7 +202,7 @@ fn scalar_text(v: &Value) -> Option<String> {
 
 /// A JSON API engine.
 #[derive(Debug)]
-pub struct JsonEngine {
+pub(crate) struct JsonEngine {
     config: EngineConfig,
     base: url::Url,
     results: String,

@@ -20,7 +20,7 @@ const CHUNK: usize = 16 * 1024;
 
 /// A list of markers, searched case-insensitively.
 #[derive(Debug, Clone)]
-pub struct Markers {
+pub(crate) struct Markers {
     finders: Vec<Finder<'static>>,
     longest: usize,
 }
@@ -42,7 +42,7 @@ impl Markers {
     }
 
     /// The index of the first marker (in list order) that occurs in `text`.
-    pub fn first_in(&self, text: &str) -> Option<usize> {
+    pub(crate) fn first_in(&self, text: &str) -> Option<usize> {
         let mut found = vec![false; self.finders.len()];
         self.scan(text, &mut found, true);
         found.iter().position(|&f| f)

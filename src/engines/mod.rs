@@ -66,17 +66,19 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn parse(&self, body: &str) -> Result<Parsed, ParseError>;
 }
 
-pub mod feed;
+pub(crate) mod feed;
 pub mod html;
-pub mod json;
-pub mod markers;
+pub(crate) mod json;
+pub(crate) mod markers;
 pub mod prefilter;
-pub mod searxng;
+pub(crate) mod searxng;
 mod text;
 
-pub use text::html_to_text;
+pub(crate) use text::html_to_text;
 
-use crate::config::EngineKind;
+use std::path::Path;
+
+use crate::config::{Config, ConfigError, EngineKind};
 
 /// Builds the engine an `[[engine]]` table describes: one match arm per kind.
 /// Selectors, pointers and templates are checked here, so a bad preset is
@@ -91,13 +93,37 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
     Ok(engine)
 }
 
+/// Whether the kind's builder accepts an `[[engine]]` table: the
+/// [`crate::config::EngineCheck`] every entry point below hands to
+/// [`Config`]'s validation.
+pub(crate) fn check(config: &EngineConfig) -> Result<(), String> {
+    build(config).map(drop)
+}
+
+/// Reads and validates a configuration file, every engine also put to its
+/// kind's builder, reporting every problem with its file, line and key.
+/// `check-config`, `serve` at start and `/admin/reload` read files this way.
+pub fn check_config_file(path: &Path) -> Result<Config, Vec<ConfigError>> {
+    Config::check_file_with(path, &check)
+}
+
+/// [`check_config_file`] of text; `path` only names the file in errors.
+pub fn check_config(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
+    Config::check_with(text, path, &check)
+}
+
+/// [`check_config_file`] with the first problem as the error.
+pub(crate) fn load_config(path: &Path) -> Result<Config, ConfigError> {
+    check_config_file(path).map_err(|mut errors| errors.swap_remove(0))
+}
+
 /// Fills the placeholders of an engine's `url` template: `{query}`
 /// (percent-encoded form style, space = `+`), `{page}` (1-based), `{offset}` =
 /// `(page - 1) * page_size` and `{lang}` (the query's language, `en` when none
 /// was chosen); also `{page0}` (0-based page) and `{offset1}` (`offset + 1`),
 /// because Brave/Ecosia count pages from 0 and Bing/Yahoo/Mojeek count
 /// results from 1. Unknown `{…}` are left as they are.
-pub fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
+pub(crate) fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
     let page = query.page.max(1);
     let offset = (page - 1).saturating_mul(page_size);
     let encoded: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
@@ -113,7 +139,7 @@ pub fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
 }
 
 /// The request every kind makes: the filled `url` and the configured headers.
-pub fn default_request(config: &EngineConfig, query: &Query) -> RequestSpec {
+pub(crate) fn default_request(config: &EngineConfig, query: &Query) -> RequestSpec {
     RequestSpec {
         url: fill_url(&config.url, query, config.page_size),
         headers: config
@@ -153,7 +179,7 @@ pub(crate) fn base_url(config: &EngineConfig) -> Result<url::Url, String> {
 /// absolute against `base` (engines write `/l/?uddg=…` and protocol-relative
 /// `//duckduckgo.com/l/?…`), redirect wrappers unwrapped, and kept only when
 /// it is an http(s) URL.
-pub fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
+pub(crate) fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
     let raw = raw.trim();
     if raw.is_empty() || raw.starts_with('#') {
         return None;
@@ -173,7 +199,7 @@ pub fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
 /// Markers that, on a page that yielded no results, mean the engine refused
 /// to answer a robot rather than found nothing. Lower case; matched against
 /// the lower-cased body.
-pub const GENERIC_BLOCK_MARKERS: &[&str] = &[
+pub(crate) const GENERIC_BLOCK_MARKERS: &[&str] = &[
     "captcha",
     "unusual traffic",
     "are you a robot",
@@ -198,7 +224,7 @@ pub const GENERIC_BLOCK_MARKERS: &[&str] = &[
 /// The first generic block marker in `text` (ASCII case folded), if any.
 /// Pass visible text, not raw HTML: scripts mention "captcha" and "service
 /// unavailable" on perfectly good pages.
-pub fn generic_block_marker(text: &str) -> Option<&'static str> {
+pub(crate) fn generic_block_marker(text: &str) -> Option<&'static str> {
     static MARKERS: std::sync::LazyLock<markers::Markers> =
         std::sync::LazyLock::new(|| markers::Markers::new(GENERIC_BLOCK_MARKERS));
     MARKERS.first_in(text).map(|i| GENERIC_BLOCK_MARKERS[i])
@@ -206,7 +232,7 @@ pub fn generic_block_marker(text: &str) -> Option<&'static str> {
 
 /// The visible text of an HTML (or any) body: markup, scripts and styles
 /// dropped.
-pub fn visible_text(body: &str) -> String {
+pub(crate) fn visible_text(body: &str) -> String {
     text::element_text(scraper::Html::parse_document(body).root_element())
 }
 
@@ -223,7 +249,7 @@ pub fn decode_body(bytes: &[u8], content_type: Option<&str>) -> String {
 
 /// [`decode_body`] of a body the caller owns: a UTF-8 body (the usual
 /// case) becomes the `String` in place, with no copy of its megabytes.
-pub fn decode_body_owned(bytes: Vec<u8>, content_type: Option<&str>) -> String {
+pub(crate) fn decode_body_owned(bytes: Vec<u8>, content_type: Option<&str>) -> String {
     let has_bom = encoding_rs::Encoding::for_bom(&bytes).is_some();
     if has_bom || body_encoding(&bytes, content_type) != encoding_rs::UTF_8 {
         return decode_body(&bytes, content_type);
@@ -323,7 +349,7 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// none: `Blocked` when its visible text carries a generic bot-check marker,
 /// else `Invalid`, because the parser could not find results it should have
 /// and the admin must hear of it instead of seeing a silent zero.
-pub fn empty_page_error(visible: &str) -> ParseError {
+pub(crate) fn empty_page_error(visible: &str) -> ParseError {
     match generic_block_marker(visible) {
         Some(marker) => ParseError::Blocked(format!("page says {marker:?}")),
         None => ParseError::Invalid(

@@ -13,7 +13,7 @@ use crate::model::Query;
 
 /// A SearXNG-compatible upstream.
 #[derive(Debug)]
-pub struct SearxngEngine {
+pub(crate) struct SearxngEngine {
     config: EngineConfig,
     base: url::Url,
 }

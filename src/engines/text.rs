@@ -6,7 +6,7 @@
 use scraper::{ElementRef, Html, node::Node};
 
 /// Reduces an HTML fragment (or plain text) to display text.
-pub fn html_to_text(s: &str) -> String {
+pub(crate) fn html_to_text(s: &str) -> String {
     if !s.contains(['<', '&']) {
         return collapse_whitespace(s);
     }
@@ -16,7 +16,7 @@ pub fn html_to_text(s: &str) -> String {
 
 /// The visible text of an element: text nodes in order, skipping `script`,
 /// `style`, `noscript` and `template`, with whitespace collapsed.
-pub fn element_text(el: ElementRef<'_>) -> String {
+pub(crate) fn element_text(el: ElementRef<'_>) -> String {
     let mut out = String::new();
     push_text(el, &mut out);
     collapse_whitespace(&out)
@@ -47,7 +47,7 @@ fn push_text(el: ElementRef<'_>, out: &mut String) {
 /// Entities still present after the HTML parser decoded the markup were
 /// escaped twice by the engine (DuckDuckGo writes `&amp;nbsp;`); a person
 /// would read them as noise, so they are decoded once more.
-pub fn collapse_whitespace(s: &str) -> String {
+pub(crate) fn collapse_whitespace(s: &str) -> String {
     let decoded;
     let s = if s.contains('&') {
         decoded = decode_stray_entities(s);

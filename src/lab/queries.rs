@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::{LabError, SweepOs, points, series};
-use crate::config::Config;
 use crate::search::{SearchOptions, Searcher};
 use metasift_dedup::{Method, Settings};
 
@@ -72,8 +71,8 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
             run.queries.display()
         )));
     }
-    let config =
-        Config::load(run.config).map_err(|e| LabError::BadArgument(format!("--config: {e}")))?;
+    let config = crate::engines::load_config(run.config)
+        .map_err(|e| LabError::BadArgument(format!("--config: {e}")))?;
     let searcher = Searcher::from_config(config)
         .map_err(|e| LabError::BadArgument(format!("--config: {e}")))?
         .with_recording(None, run.replay.map(Path::to_path_buf));

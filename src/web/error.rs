@@ -28,7 +28,7 @@ pub enum AppError {
     Render(#[from] askama::Error),
     /// A CSV, RSS or OpenSearch document failed to render (a bug too).
     #[error("{0}")]
-    Output(#[from] super::formats::FormatError),
+    Output(#[from] crate::output::FormatError),
 }
 
 impl AppError {

@@ -22,8 +22,6 @@
 //! second fence behind askama's escaping of engine text.
 
 pub mod error;
-pub mod formats;
-pub mod json;
 pub mod lab;
 pub mod ops;
 pub mod pages;
@@ -39,7 +37,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::compare::SettingsComparison;
+use crate::fusion::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
 
 pub use error::AppError;
@@ -252,12 +250,12 @@ async fn search(
                 .into_response()
         }
         Format::Json => {
-            let mut answer = json::answer(&resp, params.limit);
+            let mut answer = crate::output::searxng::answer(&resp, params.limit);
             answer.comparison = comparison;
             ([no_store], axum::Json(answer)).into_response()
         }
         Format::Csv => {
-            let text = formats::to_csv(&resp, params.limit)?;
+            let text = crate::output::csv::to_csv(&resp, params.limit)?;
             (
                 [
                     (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
@@ -272,7 +270,7 @@ async fn search(
                 .into_response()
         }
         Format::Rss => {
-            let xml = formats::to_rss(
+            let xml = crate::output::rss::to_rss(
                 &resp,
                 params.limit,
                 &config.server.base_url,
@@ -334,7 +332,8 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
 }
 
 async fn opensearch(State(state): State<AppState>) -> Result<Response, AppError> {
-    let xml = formats::opensearch_xml(&state.searcher().config().server.base_url)?;
+    let xml =
+        crate::output::opensearch::opensearch_xml(&state.searcher().config().server.base_url)?;
     Ok((
         [
             (

@@ -125,7 +125,7 @@ impl Live {
 
 /// Reads and validates a configuration file, with environment overrides.
 pub fn load_config(path: &Path) -> Result<Config, OpsError> {
-    match Config::check_file(path) {
+    match crate::engines::check_config_file(path) {
         Ok(mut config) => {
             config.apply_env();
             Ok(config)

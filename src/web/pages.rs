@@ -279,7 +279,7 @@ pub struct MemberView {
 
 impl ComparisonView {
     /// The display form of a comparison.
-    pub fn new(c: &crate::compare::SettingsComparison) -> ComparisonView {
+    pub fn new(c: &crate::fusion::compare::SettingsComparison) -> ComparisonView {
         let d = &c.diff;
         ComparisonView {
             configured: settings_line(&c.configured),
@@ -303,8 +303,8 @@ fn settings_line(s: &metasift_dedup::Settings) -> String {
 
 /// `formed_side`: the group exists under the requested settings and its
 /// parts are where its records were before; else the reverse.
-fn change_view(g: &crate::compare::GroupChange, formed_side: bool) -> ChangeView {
-    use crate::compare::ChangeKind;
+fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool) -> ChangeView {
+    use crate::fusion::compare::ChangeKind;
     let carried = g.parts.iter().position(|p| p.members.len() >= 2);
     let carried = match g.kind {
         ChangeKind::Joined | ChangeKind::Left => carried,
@@ -483,7 +483,10 @@ impl ResultsPage {
     }
 
     /// The page with the "compared with the configured settings" panel.
-    pub fn with_comparison(mut self, c: &crate::compare::SettingsComparison) -> ResultsPage {
+    pub fn with_comparison(
+        mut self,
+        c: &crate::fusion::compare::SettingsComparison,
+    ) -> ResultsPage {
         self.comparison = Some(ComparisonView::new(c));
         self
     }

@@ -1,6 +1,5 @@
-//! Output shapes of a [`SearchResponse`] shared by the command line and the
-//! web layer: SearXNG's JSON (so SearXNG API clients work unchanged) and the
-//! terminal's plain text.
+//! SearXNG's JSON shape of a [`SearchResponse`] (`format=json` and
+//! `metasift search --format json`), so SearXNG API clients work unchanged.
 //!
 //! The JSON keeps SearXNG's top-level keys (`query`, `number_of_results`,
 //! `results`, `answers`, `corrections`, `infoboxes`, `suggestions`,
@@ -8,14 +7,14 @@
 //! (`url`, `title`, `content`, `engine`, `engines`, `positions`, `score`,
 //! `category`, `parsed_url` as Python's 6-part `urlparse`), plus metasift's
 //! own `duplicates`, and — only when a request asks for dedup settings other
-//! than `[dedup]` — a top-level `comparison` (see [`crate::compare`]), which
+//! than `[dedup]` — a top-level `comparison` (see [`crate::fusion::compare`]), which
 //! SearXNG clients ignore.
 
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{EngineReport, MergedResult, SearchResponse};
+use crate::model::{MergedResult, SearchResponse};
 
 /// A whole answer in SearXNG's `format=json` shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,9 +37,9 @@ pub struct SearxngResponse {
     pub unresponsive_engines: Vec<(String, String)>,
     /// metasift's own, only when the request's `method` / `os1` / `os2`
     /// differ from `[dedup]`: the same answers fused both ways and which
-    /// groups formed or split ([`crate::compare`] defines it).
+    /// groups formed or split ([`crate::fusion::compare`] defines it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<crate::compare::SettingsComparison>,
+    pub comparison: Option<crate::fusion::compare::SettingsComparison>,
 }
 
 /// One result in SearXNG's shape.
@@ -122,7 +121,7 @@ impl SearxngResponse {
 
 impl SearxngResult {
     /// The SearXNG shape of a fused result.
-    pub fn from_merged(m: &MergedResult) -> Self {
+    pub(crate) fn from_merged(m: &MergedResult) -> Self {
         SearxngResult {
             url: m.url.clone(),
             title: m.title.clone(),
@@ -148,6 +147,17 @@ impl SearxngResult {
                 .collect(),
         }
     }
+}
+
+/// The SearXNG-shaped answer for `resp`, keeping at most `limit` results
+/// (`limit=` of `/search`).
+pub fn answer(resp: &SearchResponse, limit: Option<usize>) -> SearxngResponse {
+    let mut answer = SearxngResponse::from_response(resp);
+    if let Some(limit) = limit {
+        answer.results.truncate(limit);
+        answer.number_of_results = answer.results.len();
+    }
+    answer
 }
 
 /// Python's `urllib.parse.urlparse` parts of a link: scheme, netloc, path,
@@ -215,109 +225,10 @@ fn path_written(link: &str) -> bool {
     rest[end..].starts_with('/')
 }
 
-/// The terminal listing: rank, title, link, snippet, engines with
-/// positions, and the duplicates hidden under each result.
-pub fn render_text(response: &SearchResponse) -> String {
-    let mut out = String::new();
-    if response.results.is_empty() {
-        out.push_str("no results\n");
-    }
-    for (rank, r) in response.results.iter().enumerate() {
-        let _ = writeln!(out, "{:>2}. {}", rank + 1, one_line(&r.title));
-        let _ = writeln!(out, "    {}", r.url);
-        if !r.content.trim().is_empty() {
-            let _ = writeln!(out, "    {}", one_line(&r.content));
-        }
-        let engines: Vec<String> = r
-            .engines
-            .iter()
-            .zip(&r.positions)
-            .map(|(e, p)| format!("{e} #{p}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "    engines: {}   score {:.3}",
-            engines.join(", "),
-            r.score
-        );
-        for d in &r.duplicates {
-            let sim = d.similarity.map(|s| format!(" {s:.2}")).unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "      = {} #{} by {}{}: {}",
-                d.engine,
-                d.position,
-                d.stage.as_str(),
-                sim,
-                d.url
-            );
-        }
-    }
-    out
-}
-
-/// One line per unresponsive engine, for standard error.
-pub fn render_failures(response: &SearchResponse) -> String {
-    let mut out = String::new();
-    for r in &response.engines {
-        if let Some(kind) = r.failure {
-            let _ = writeln!(
-                out,
-                "{}: {} after {} ms: {}",
-                r.engine,
-                kind.as_str(),
-                r.elapsed_ms,
-                r.reason.as_deref().unwrap_or("")
-            );
-        }
-    }
-    out
-}
-
-/// The `check-config --probe` table: engine, status, time, results.
-pub fn render_probe(reports: &[EngineReport]) -> String {
-    let status = |r: &EngineReport| match r.failure {
-        None => "ok".to_string(),
-        Some(kind) => format!("{}: {}", kind.as_str(), r.reason.as_deref().unwrap_or("")),
-    };
-    let name_w = reports
-        .iter()
-        .map(|r| r.engine.chars().count())
-        .chain([6])
-        .max()
-        .unwrap_or(6);
-    let mut out = format!(
-        "{:<name_w$}  {:>8}  {:>7}  status\n",
-        "engine", "time", "results"
-    );
-    for r in reports {
-        let _ = writeln!(
-            out,
-            "{:<name_w$}  {:>5} ms  {:>7}  {}",
-            r.engine,
-            r.elapsed_ms,
-            r.results,
-            one_line(&status(r))
-        );
-    }
-    out
-}
-
-/// Engine text on one terminal line: newlines and control characters (an
-/// engine could send escape sequences) become spaces.
-fn one_line(text: &str) -> String {
-    let mapped: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    mapped.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Duplicate, FailureKind};
-    use metasift_dedup::Stage;
+    use crate::output::test_data::sample;
 
     #[test]
     fn urlparse_parts() {
@@ -340,47 +251,6 @@ mod tests {
         assert_eq!(parsed_url("http://example.com#top")[2], "");
         assert_eq!(parsed_url("http://example.com/")[2], "/");
         assert_eq!(parsed_url("https://example.com/a;p")[2], "/a");
-    }
-
-    fn sample() -> SearchResponse {
-        SearchResponse {
-            results: vec![MergedResult {
-                url: "https://example.com/".into(),
-                title: "Example\n\u{1b}[31mtitle".into(),
-                content: "snippet".into(),
-                engine: "a".into(),
-                engines: vec!["a".into(), "b".into()],
-                positions: vec![1, 3],
-                score: 1.333,
-                category: "general".into(),
-                duplicates: vec![Duplicate {
-                    url: "https://www.example.com".into(),
-                    title: "Example".into(),
-                    engine: "b".into(),
-                    position: 3,
-                    stage: Stage::Url,
-                    similarity: None,
-                    shared_codes: vec![],
-                }],
-            }],
-            engines: vec![
-                EngineReport {
-                    engine: "a".into(),
-                    elapsed_ms: 5,
-                    results: 1,
-                    failure: None,
-                    reason: None,
-                },
-                EngineReport {
-                    engine: "c".into(),
-                    elapsed_ms: 3000,
-                    results: 0,
-                    failure: Some(FailureKind::Timeout),
-                    reason: Some("no complete answer within 3000 ms".into()),
-                },
-            ],
-            ..SearchResponse::default()
-        }
     }
 
     #[test]
@@ -408,34 +278,5 @@ mod tests {
         assert_eq!(r["parsed_url"][1], "example.com");
         assert_eq!(r["duplicates"][0]["stage"], "url");
         assert!(r["duplicates"][0].get("shared_codes").is_none());
-    }
-
-    #[test]
-    fn text_is_one_line_per_field_without_control_characters() {
-        let text = render_text(&sample());
-        assert!(text.contains(" 1. Example [31mtitle"));
-        assert!(!text.contains('\u{1b}'));
-        assert!(text.contains("engines: a #1, b #3"));
-        assert!(text.contains("= b #3 by url: https://www.example.com"));
-        let failures = render_failures(&sample());
-        assert_eq!(
-            failures,
-            "c: timeout after 3000 ms: no complete answer within 3000 ms\n"
-        );
-    }
-
-    #[test]
-    fn probe_table_has_one_row_per_engine() {
-        let table = render_probe(&sample().engines);
-        let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(lines.len(), 3);
-        assert!(
-            lines[1].starts_with("a ") && lines[1].ends_with("ok"),
-            "{table}"
-        );
-        assert!(
-            lines[2].contains("3000 ms") && lines[2].contains("timeout: no complete"),
-            "{table}"
-        );
     }
 }

@@ -14,6 +14,11 @@
 //!    members (the longest that is not cut off with an ellipsis), but the
 //!    kept record's own link: normalization only builds the dedup key.
 //! 5. **Sort** by score, ties keeping first-seen order.
+//!
+//! [`compare`] diffs two fusions of the same answers: which duplicate groups
+//! formed or split when the dedup settings change.
+
+pub mod compare;
 
 use crate::model::{Duplicate, EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Deduper, Doc};
@@ -32,7 +37,7 @@ pub struct EngineAnswer {
 /// Orders records for the dedup pipeline: all position-1 results first (in
 /// engine-weight order, ties in the order given), then position 2, and so on.
 /// Returns `(answer index, result index)` pairs.
-pub fn interleave(answers: &[EngineAnswer]) -> Vec<(usize, usize)> {
+pub(crate) fn interleave(answers: &[EngineAnswer]) -> Vec<(usize, usize)> {
     let mut order: Vec<usize> = (0..answers.len()).collect();
     // Stable sort keeps configuration order among equal weights; `total_cmp`
     // gives NaN a place rather than a panic should validation be bypassed.
@@ -172,7 +177,7 @@ pub fn is_truncated(text: &str) -> bool {
 
 /// Whether `candidate` is more complete than `current`: a whole text beats
 /// a truncated one, then the longer (in characters) wins; ties keep `current`.
-pub fn more_complete(candidate: &str, current: &str) -> bool {
+pub(crate) fn more_complete(candidate: &str, current: &str) -> bool {
     let (cand, cur) = (candidate.trim(), current.trim());
     if cand.is_empty() {
         return false;

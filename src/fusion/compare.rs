@@ -142,7 +142,8 @@ pub struct Comparison {
 
 impl Comparison {
     /// Whether no group changed.
-    pub fn is_unchanged(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_unchanged(&self) -> bool {
         self.formed.is_empty() && self.split.is_empty()
     }
 }

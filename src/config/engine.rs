@@ -1,0 +1,396 @@
+//! `[[engine]]`: one member engine — its kind, request URL template,
+//! weight, timeout, shortcuts and categories, and the `[engine.parse]` table
+//! that says where a result's parts are in its answers.
+//!
+//! The checks here are the ones a table can fail on its own (names, template
+//! placeholders, numbers, required parse fields). Whether selectors,
+//! pointers and item templates work is for the kind's builder in
+//! the `engines` module, handed in as an `EngineCheck`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::server::check_http_url;
+use super::{EngineCheck, Problem, Seg, path};
+
+/// The kind of an engine: which parser reads its answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// JSON pointer to a list, then field paths or templates per item.
+    Json,
+    /// CSS selectors.
+    Html,
+    /// RSS 2.0, Atom or OpenSearch.
+    Feed,
+    /// Another SearXNG-compatible instance's `/search?format=json`.
+    Searxng,
+}
+
+/// One string or a list of strings (`shortcut = "wp"` or `["wp", "w"]`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    /// A single value.
+    One(String),
+    /// Several values.
+    Many(Vec<String>),
+    /// Absent.
+    #[default]
+    #[serde(skip)]
+    None,
+}
+
+impl OneOrMany {
+    /// Whether it is absent (then it is not written out: an untagged unit
+    /// variant has no TOML or JSON form).
+    pub fn is_none(&self) -> bool {
+        matches!(self, OneOrMany::None)
+    }
+
+    /// The values as a slice-like vector.
+    pub fn to_vec(&self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s.clone()],
+            OneOrMany::Many(v) => v.clone(),
+            OneOrMany::None => Vec::new(),
+        }
+    }
+}
+
+/// `[engine.parse]`: where the parts of a result are in an answer. Field
+/// meaning depends on the kind (JSON pointer / field paths, or CSS selectors
+/// with `sel@attr`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ParseConfig {
+    /// json: JSON pointer to the list; html: selector of one result.
+    pub results: Option<String>,
+    /// Title field path or selector.
+    pub title: Option<String>,
+    /// URL field path, template, or selector (`sel@href`).
+    pub url: Option<String>,
+    /// Snippet field path or selector.
+    pub snippet: Option<String>,
+    /// Selectors (html) or substrings that mark a CAPTCHA / bot-check page.
+    pub blocked: Vec<String>,
+    /// Selectors or substrings that mark an explicit "no results" page.
+    pub no_results: Vec<String>,
+    /// html: results matching this selector are skipped (ads, widgets).
+    pub skip: Option<String>,
+    /// Suggestions: JSON pointer or selector.
+    pub suggestions: Option<String>,
+}
+
+/// One `[[engine]]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineConfig {
+    /// Unique name.
+    pub name: String,
+    /// Parser kind.
+    pub kind: EngineKind,
+    /// Request URL template with `{query}`, `{page}`, `{offset}`, `{lang}`.
+    pub url: String,
+    /// Weight in fusion.
+    #[serde(default = "default_weight")]
+    pub weight: f64,
+    /// Per-engine timeout.
+    #[serde(default = "default_timeout_ms")]
+    pub timeout_ms: u64,
+    /// Asked by default.
+    #[serde(default = "default_true")]
+    pub enabled: bool,
+    /// `!shortcut` names.
+    #[serde(default, skip_serializing_if = "OneOrMany::is_none")]
+    pub shortcut: OneOrMany,
+    /// Categories (`general`, `news`, …).
+    #[serde(default = "default_categories")]
+    pub categories: Vec<String>,
+    /// Results per page, for `{offset}`.
+    #[serde(default = "default_page_size")]
+    pub page_size: u32,
+    /// Extra request headers.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// Where the parts of a result are.
+    #[serde(default)]
+    pub parse: ParseConfig,
+    /// Answer from this recording folder instead of the network.
+    #[serde(default)]
+    pub replay: Option<PathBuf>,
+}
+
+fn default_weight() -> f64 {
+    1.0
+}
+fn default_timeout_ms() -> u64 {
+    2500
+}
+fn default_true() -> bool {
+    true
+}
+fn default_categories() -> Vec<String> {
+    vec!["general".into()]
+}
+fn default_page_size() -> u32 {
+    10
+}
+
+/// The placeholders a URL template may use.
+/// (`{page0}` is the 0-based page, `{offset1}` the 1-based offset: some
+/// engines count from 0, others from 1.)
+pub(crate) const PLACEHOLDERS: [&str; 6] = ["query", "page", "offset", "lang", "page0", "offset1"];
+
+/// Problems of every `[[engine]]`: each table's own, names and shortcuts
+/// used twice, and what `engine_check` refuses of a table that passed.
+pub(super) fn problems(
+    engines: &[EngineConfig],
+    engine_check: EngineCheck<'_>,
+    out: &mut Vec<Problem>,
+) {
+    let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut shortcuts: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, e) in engines.iter().enumerate() {
+        if let Some(&first) = names.get(e.name.as_str()) {
+            out.push(Problem::engine(
+                i,
+                "name",
+                format!(
+                    "engine.name: {:?} is already the name of engine #{} (names must be unique)",
+                    e.name,
+                    first + 1
+                ),
+            ));
+        } else {
+            names.insert(&e.name, i);
+        }
+        for sc in e.shortcut.to_vec() {
+            if let Some(&first) = shortcuts.get(&sc) {
+                if first != i {
+                    out.push(Problem::engine(
+                            i,
+                            "shortcut",
+                            format!(
+                                "engine.shortcut: {sc:?} of engine {:?} is already the shortcut of engine {:?}",
+                                e.name, engines[first].name
+                            ),
+                        ));
+                }
+            } else {
+                shortcuts.insert(sc, i);
+            }
+        }
+        let before = out.len();
+        e.problems(i, out);
+        // The kind's builder knows more (selector dialects, templates
+        // over item fields); ask it once the table passed our checks.
+        if out.len() == before
+            && let Err(message) = engine_check(e)
+        {
+            out.push(builder_problem(i, message));
+        }
+    }
+}
+
+impl EngineConfig {
+    /// Problems of one engine table (the `i`-th `[[engine]]`).
+    fn problems(&self, i: usize, out: &mut Vec<Problem>) {
+        let who = &self.name;
+        if !is_word(&self.name) {
+            out.push(Problem::engine(
+                i,
+                "name",
+                format!("engine.name: {who:?} must be non-empty, without spaces or '!'"),
+            ));
+        }
+        for sc in self.shortcut.to_vec() {
+            if !is_word(&sc) {
+                out.push(Problem::engine(
+                    i,
+                    "shortcut",
+                    format!("engine.shortcut: {sc:?} of engine {who:?} must be non-empty, without spaces or '!'"),
+                ));
+            }
+        }
+        if let Err(m) = check_template(&self.url) {
+            out.push(Problem::engine(
+                i,
+                "url",
+                format!("engine.url of {who:?}: {m}"),
+            ));
+        }
+        if !(self.weight.is_finite() && self.weight > 0.0) {
+            out.push(Problem::engine(
+                i,
+                "weight",
+                format!(
+                    "engine.weight of {who:?}: must be a number above 0, got {}",
+                    self.weight
+                ),
+            ));
+        }
+        if self.timeout_ms == 0 {
+            out.push(Problem::engine(
+                i,
+                "timeout_ms",
+                format!("engine.timeout_ms of {who:?}: must be at least 1"),
+            ));
+        }
+        if self.page_size == 0 {
+            out.push(Problem::engine(
+                i,
+                "page_size",
+                format!("engine.page_size of {who:?}: must be at least 1"),
+            ));
+        }
+        if self.categories.is_empty()
+            || self
+                .categories
+                .iter()
+                .any(|c| c.trim().is_empty() || c.contains('!'))
+        {
+            out.push(Problem::engine(
+                i,
+                "categories",
+                format!(
+                    "engine.categories of {who:?}: needs at least one non-empty name, without '!'"
+                ),
+            ));
+        }
+        for (name, value) in &self.headers {
+            let ok = reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_ok()
+                && reqwest::header::HeaderValue::from_str(value).is_ok();
+            if !ok {
+                out.push(Problem::engine(
+                    i,
+                    "headers",
+                    format!(
+                        "engine.headers of {who:?}: {name:?} = {value:?} is not a valid HTTP header"
+                    ),
+                ));
+            }
+        }
+        self.parse_problems(i, out);
+    }
+
+    /// Whether the `[engine.parse]` table can work for the kind.
+    fn parse_problems(&self, i: usize, out: &mut Vec<Problem>) {
+        let who = &self.name;
+        let p = &self.parse;
+        // What each kind cannot do without; the kind's builder checks the
+        // values themselves (selector syntax, pointers, templates).
+        let needs: &[(&str, &Option<String>)] = match self.kind {
+            EngineKind::Html => &[
+                ("results", &p.results),
+                ("title", &p.title),
+                ("url", &p.url),
+            ],
+            EngineKind::Json => &[("title", &p.title), ("url", &p.url)],
+            EngineKind::Feed | EngineKind::Searxng => &[],
+        };
+        for (field, value) in needs {
+            if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
+                out.push(Problem {
+                    paths: vec![
+                        path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("parse")]),
+                        path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("kind")]),
+                    ],
+                    message: format!(
+                        "engine.parse.{field} of {who:?}: required for kind {:?}",
+                        kind_name(self.kind)
+                    ),
+                });
+            }
+        }
+    }
+}
+
+/// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
+fn builder_problem(i: usize, message: String) -> Problem {
+    const FIELDS: [&str; 8] = [
+        "results",
+        "title",
+        "url",
+        "snippet",
+        "skip",
+        "suggestions",
+        "blocked",
+        "no_results",
+    ];
+    let field = message.split("parse.").skip(1).find_map(|rest| {
+        FIELDS
+            .iter()
+            .copied()
+            .filter(|f| rest.starts_with(f))
+            .max_by_key(|f| f.len())
+    });
+    let mut paths = Vec::new();
+    if let Some(f) = field {
+        paths.push(path(&[
+            Seg::Key("engine"),
+            Seg::Index(i),
+            Seg::Key("parse"),
+            Seg::Key(f),
+        ]));
+        paths.push(path(&[
+            Seg::Key("engine"),
+            Seg::Index(i),
+            Seg::Key("parse"),
+        ]));
+    }
+    paths.push(path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]));
+    Problem { paths, message }
+}
+
+fn kind_name(kind: EngineKind) -> &'static str {
+    match kind {
+        EngineKind::Json => "json",
+        EngineKind::Html => "html",
+        EngineKind::Feed => "feed",
+        EngineKind::Searxng => "searxng",
+    }
+}
+
+/// Names used after `!` in queries: one word.
+fn is_word(s: &str) -> bool {
+    !s.is_empty() && !s.contains('!') && !s.chars().any(char::is_whitespace)
+}
+
+/// Checks a request URL template: known placeholders only, `{query}`
+/// present, and an absolute http(s) URL once filled in.
+pub(crate) fn check_template(template: &str) -> Result<(), String> {
+    let mut rest = template;
+    let mut filled = String::with_capacity(template.len());
+    let mut has_query = false;
+    while let Some(open) = rest.find(['{', '}']) {
+        filled.push_str(&rest[..open]);
+        if rest[open..].starts_with('}') {
+            return Err(format!("unmatched '}}' in {template:?}"));
+        }
+        let after = &rest[open + 1..];
+        let close = after
+            .find('}')
+            .ok_or_else(|| format!("unclosed '{{' in {template:?}"))?;
+        let name = &after[..close];
+        if !PLACEHOLDERS.contains(&name) {
+            return Err(format!(
+                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}})"
+            ));
+        }
+        has_query |= name == "query";
+        filled.push_str(match name {
+            "query" => "q",
+            "lang" => "en",
+            _ => "1",
+        });
+        rest = &after[close + 1..];
+    }
+    filled.push_str(rest);
+    if !has_query {
+        return Err(format!("{template:?} has no {{query}} placeholder"));
+    }
+    check_http_url(&filled)
+}

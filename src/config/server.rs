@@ -1,0 +1,121 @@
+//! `[server]`: where metasift listens, how it presents itself, and the
+//! limits of one fan-out (deadline, page size, largest engine answer).
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::Problem;
+
+/// `[server]`
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Address to listen on (`METASIFT_BIND` overrides).
+    pub bind: String,
+    /// Public base URL, used in OpenSearch and RSS links.
+    pub base_url: String,
+    /// Deadline of the whole fan-out, in milliseconds.
+    pub deadline_ms: u64,
+    /// Results per page.
+    pub results_per_page: usize,
+    /// Largest engine answer read, in bytes (decompressed); larger answers
+    /// are reported as too large and dropped unread.
+    pub max_body_bytes: usize,
+    /// The User-Agent header sent to member engines.
+    pub user_agent: String,
+    /// The engine whose suggestions answer `/autocomplete`; none = no
+    /// suggestions.
+    pub autocomplete: Option<String>,
+    /// Save every engine's raw answer into this folder (see
+    /// `metasift::recording` for the format); `--record` overrides.
+    pub record_dir: Option<PathBuf>,
+    /// Log every query text (off by default: what people search for is
+    /// theirs).
+    pub log_queries: bool,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            bind: "127.0.0.1:8888".into(),
+            base_url: "http://127.0.0.1:8888/".into(),
+            deadline_ms: 3000,
+            results_per_page: 20,
+            max_body_bytes: 4 * 1024 * 1024,
+            user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
+            autocomplete: None,
+            record_dir: None,
+            log_queries: false,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// Values of `[server]` that parse but cannot work.
+    pub(super) fn problems(&self, out: &mut Vec<Problem>) {
+        let s = self;
+        if let Err(m) = check_bind(&s.bind) {
+            out.push(Problem::at(
+                &[&["server", "bind"]],
+                format!("server.bind: {m}"),
+            ));
+        }
+        if let Err(m) = check_http_url(&s.base_url) {
+            out.push(Problem::at(
+                &[&["server", "base_url"]],
+                format!("server.base_url: {m}"),
+            ));
+        }
+        if s.deadline_ms == 0 {
+            out.push(Problem::at(
+                &[&["server", "deadline_ms"]],
+                "server.deadline_ms: must be at least 1".into(),
+            ));
+        }
+        if !(1..=1000).contains(&s.results_per_page) {
+            out.push(Problem::at(
+                &[&["server", "results_per_page"]],
+                format!(
+                    "server.results_per_page: must be 1 to 1000, got {}",
+                    s.results_per_page
+                ),
+            ));
+        }
+        if s.max_body_bytes == 0 {
+            out.push(Problem::at(
+                &[&["server", "max_body_bytes"]],
+                "server.max_body_bytes: must be at least 1".into(),
+            ));
+        }
+        if s.user_agent.trim().is_empty()
+            || reqwest::header::HeaderValue::from_str(&s.user_agent).is_err()
+        {
+            out.push(Problem::at(
+                &[&["server", "user_agent"]],
+                "server.user_agent: must be a non-empty header value".into(),
+            ));
+        }
+    }
+}
+
+/// `host:port` or `[v6]:port` with a numeric port.
+fn check_bind(bind: &str) -> Result<(), String> {
+    if bind.parse::<std::net::SocketAddr>().is_ok() {
+        return Ok(());
+    }
+    match bind.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => Ok(()),
+        _ => Err(format!("{bind:?} is not an address like 127.0.0.1:8888")),
+    }
+}
+
+pub(super) fn check_http_url(u: &str) -> Result<(), String> {
+    match url::Url::parse(u) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host().is_some() => {
+            Ok(())
+        }
+        Ok(_) => Err(format!("{u:?} is not an http(s) URL")),
+        Err(e) => Err(format!("{u:?} is not a URL ({e})")),
+    }
+}
