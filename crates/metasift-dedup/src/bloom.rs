@@ -14,6 +14,8 @@
 //! the whole filter stays under `fpr` however many keys arrive. Slices use
 //! double hashing (Kirsch–Mitzenmacher) of the 64-bit key.
 
+use crate::hash::mix;
+
 /// One fixed-size Bloom filter.
 #[derive(Debug, Clone)]
 struct Slice {
@@ -52,7 +54,7 @@ impl Slice {
     }
 
     fn contains(&self, key: u64) -> bool {
-        let h2 = super::features::mix(key) | 1;
+        let h2 = mix(key) | 1;
         (0..u64::from(self.hashes)).all(|i| {
             let (w, bit) = self.probe(key, h2, i);
             self.bits[w] & bit != 0
@@ -60,7 +62,7 @@ impl Slice {
     }
 
     fn insert(&mut self, key: u64) {
-        let h2 = super::features::mix(key) | 1;
+        let h2 = mix(key) | 1;
         for i in 0..u64::from(self.hashes) {
             let (w, bit) = self.probe(key, h2, i);
             self.bits[w] |= bit;
@@ -135,7 +137,6 @@ impl ScalableBloom {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::mix;
 
     #[test]
     fn no_false_negatives_and_rate_holds_while_growing() {

@@ -62,7 +62,8 @@ use std::sync::LazyLock;
 use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::Unit;
+use crate::Unit;
+use crate::hash::mix;
 
 /// One feature code: the hash of a normalized window around a punctuation anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -187,40 +188,6 @@ impl Stream {
         self.punct
     }
 }
-
-/// Finalizer of splitmix64: spreads every input bit over the output.
-#[inline]
-pub(crate) fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// Hasher for maps keyed by values that are already 64-bit hashes (codes,
-/// URL keys, query hashes): one [`mix`] instead of SipHash, which showed up
-/// in profiles of the stream.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct MixHasher(u64);
-
-impl std::hash::Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        mix(self.0)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 ^= x;
-    }
-}
-
-/// A `HashMap` keyed by 64-bit hashes.
-pub(crate) type HashMap64<K, V> =
-    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<MixHasher>>;
 
 const UNIT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 const WINDOW_SEED: u64 = 0x2545_f491_4f6c_dd1d;

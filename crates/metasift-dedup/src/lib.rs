@@ -19,7 +19,10 @@
 //! [`pipeline`] ties the stages together.
 
 pub mod bloom;
+mod boilerplate;
 pub mod features;
+mod hash;
+mod index;
 pub mod pipeline;
 pub mod rabin;
 pub mod simhash;

@@ -17,7 +17,7 @@
 //! PAWS-X style hard negatives (swapped entities) that feature codes keep
 //! apart — that is what the comparison is for.
 
-use super::features::{HashMap64, mix};
+use crate::hash::{HashMap64, mix};
 
 /// A 64-bit SimHash fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -175,7 +175,7 @@ pub fn key_opt(link: &str) -> Option<UrlKey> {
 
 /// The fingerprint of an already normalized key text (what [`key`] hashes).
 pub fn key_of_normalized(normalized: &str) -> UrlKey {
-    UrlKey(xxhash_rust::xxh3::xxh3_64(normalized.as_bytes()))
+    UrlKey(crate::hash::xxh3(normalized.as_bytes()))
 }
 
 /// The normalized host of `link` (lower-case, punycode, `www.` / `m.` folded),
