@@ -246,21 +246,6 @@ fn is_anchor(c: char) -> bool {
     )
 }
 
-/// Characters NFKC leaves alone (or that the fast path maps itself), so a
-/// snippet made only of them skips the general normalizer (what
-/// [`Extractor::scan_fast`] accepts, spelled out for the tests).
-#[cfg(test)]
-fn is_fast(c: char) -> bool {
-    c.is_ascii()
-        || is_cjk(c)
-        || matches!(c as u32,
-            0xFF01..=0xFF5E      // full-width ASCII: mapped by offset
-            | 0x3000..=0x3002    // ideographic space, 、 and 。
-            | 0x2026 // ellipsis
-        )
-        || is_fast_separator(c)
-}
-
 /// Symbols that only separate units in both scanners: quotes, dashes,
 /// brackets, arrows, math and box-drawing signs, bullets. Unicode word
 /// boundaries give them the class `Other` (unlike `·` or `’`, which can join
@@ -453,8 +438,6 @@ pub struct Extractor {
     /// keeps punctuation anchors only.
     word_anchors: usize,
     stream: Stream,
-    #[cfg(test)]
-    chars: Vec<(usize, char)>,
     normalized: String,
     run: String,
 }
@@ -472,8 +455,6 @@ impl Extractor {
         Extractor {
             word_anchors: WORD_ANCHORS,
             stream: Stream::default(),
-            #[cfg(test)]
-            chars: Vec::new(),
             normalized: String::new(),
             run: String::new(),
         }
@@ -704,85 +685,6 @@ impl Extractor {
         true
     }
 
-    /// The plain version of [`Extractor::scan_fast`], kept as the reference
-    /// the one-pass scanner must agree with.
-    #[cfg(test)]
-    fn scan_fast_reference(&mut self, text: &str, unit: Unit) {
-        let mut chars = std::mem::take(&mut self.chars);
-        chars.clear();
-        chars.extend(text.char_indices());
-        let norm = |c: char| -> char {
-            let c = match c as u32 {
-                0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-                0x3000 => ' ',
-                _ => c,
-            };
-            c.to_ascii_lowercase()
-        };
-        let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        let mut i = 0;
-        while i < chars.len() {
-            let (start, raw) = chars[i];
-            let c = norm(raw);
-            if word_char(c) {
-                let mut h = UnitHash::new();
-                h.push(c);
-                // A lone `_` is no word (no letter or digit).
-                let mut alnum = c.is_ascii_alphanumeric();
-                i += 1;
-                while i < chars.len() {
-                    let c = norm(chars[i].1);
-                    if word_char(c) {
-                        h.push(c);
-                        alnum |= c.is_ascii_alphanumeric();
-                        i += 1;
-                        continue;
-                    }
-                    let joins = match c {
-                        '.' | '\'' => true,
-                        ',' | ';' => chars
-                            .get(i.wrapping_sub(1))
-                            .is_some_and(|p| norm(p.1).is_ascii_digit()),
-                        _ => false,
-                    };
-                    let next = chars.get(i + 1).map(|n| norm(n.1));
-                    let next_ok = match c {
-                        ',' | ';' => next.is_some_and(|n| n.is_ascii_digit()),
-                        _ => next.is_some_and(|n| n.is_ascii_alphanumeric()),
-                    };
-                    if joins && next_ok {
-                        h.push(c);
-                        i += 1;
-                    } else {
-                        break;
-                    }
-                }
-                if alnum {
-                    self.stream.word(h.finish());
-                }
-            } else if is_cjk(c) {
-                if unit == Unit::Word {
-                    let mut end = i;
-                    while end < chars.len() && is_cjk(chars[end].1) {
-                        end += 1;
-                    }
-                    let stop = chars.get(end).map_or(text.len(), |e| e.0);
-                    push_jieba(&mut self.stream, &text[start..stop]);
-                    i = end;
-                } else {
-                    self.stream.unit(char_unit(u32::from(c)));
-                    i += 1;
-                }
-            } else {
-                if is_anchor(c) {
-                    self.stream.mark();
-                }
-                i += 1;
-            }
-        }
-        self.chars = chars;
-    }
-
     /// Any other text, already NFKC-normalized and lowercased: Unicode word
     /// boundaries from unicode-segmentation.
     fn scan_general(&mut self, text: &str, unit: Unit) {
@@ -883,7 +785,11 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
 }
 
 #[cfg(test)]
+mod reference;
+
+#[cfg(test)]
 mod tests {
+    use super::reference::is_fast;
     use super::*;
 
     fn codes(s: &str) -> Vec<FeatureCode> {
