@@ -18,20 +18,33 @@
 //!
 //! [`pipeline`] ties the stages together.
 
-pub mod bloom;
+#![warn(unreachable_pub)]
+
+mod bloom;
 mod boilerplate;
-pub mod features;
+mod features;
 mod hash;
 mod index;
-pub mod pipeline;
-pub mod rabin;
-pub mod simhash;
-pub mod title;
-pub mod url;
+mod pipeline;
+mod rabin;
+mod simhash;
+mod title;
+mod url;
 
 use serde::{Deserialize, Serialize};
 
-pub use pipeline::{Deduper, PairScore, Verdict, dedup, similarity};
+pub use features::{
+    Extractor, FeatureCode, WORD_ANCHORS, extract as feature_codes, shared_codes,
+    similarity as code_similarity,
+};
+pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, dedup, similarity};
+pub use title::{
+    is_truncated as is_truncated_title, normalize as normalize_title,
+    normalize_into as normalize_title_into,
+};
+pub use url::{
+    UrlKey, host as url_host, key as url_key, normalize as normalize_url, unwrap_redirect,
+};
 
 /// One record as the dedup core sees it. Borrowed so a caller never copies
 /// strings just to ask whether two records are the same.

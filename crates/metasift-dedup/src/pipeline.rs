@@ -588,14 +588,9 @@ fn fill_codes(
     }
 }
 
-/// The codes of `snippet` the method in `settings` compares: feature codes in
-/// text order, or Rabin block fingerprints (as codes); empty for SimHash and
-/// `none`.
-pub fn codes(snippet: &str, settings: &Settings) -> Vec<FeatureCode> {
-    codes_and_evidence(snippet, settings).0
-}
-
-/// [`codes`], and how many of them count as evidence for `min_codes`.
+/// The codes of `snippet` the method in `settings` compares (feature codes
+/// in text order, or Rabin block fingerprints as codes; empty for SimHash
+/// and `none`), and how many of them count as evidence for `min_codes`.
 fn codes_and_evidence(snippet: &str, settings: &Settings) -> (Vec<FeatureCode>, usize) {
     let mut out = Vec::new();
     let evidence = fill_codes(
@@ -683,6 +678,13 @@ pub fn dedup(docs: &[Doc<'_>], settings: &Settings) -> Vec<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The codes of `snippet` the method in `settings` compares: feature codes in
+    /// text order, or Rabin block fingerprints (as codes); empty for SimHash and
+    /// `none`.
+    fn codes(snippet: &str, settings: &Settings) -> Vec<FeatureCode> {
+        codes_and_evidence(snippet, settings).0
+    }
 
     fn doc<'a>(url: &'a str, title: &'a str, snippet: &'a str) -> Doc<'a> {
         Doc {

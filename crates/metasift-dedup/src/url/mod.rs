@@ -50,8 +50,9 @@ mod redirect;
 #[cfg(test)]
 mod reference;
 
+pub use redirect::unwrap_redirect;
+pub(crate) use redirect::unwrapped;
 use redirect::{may_wrap, unwrap_more, unwrap_once};
-pub use redirect::{unwrap_redirect, unwrapped};
 
 /// 64-bit fingerprint of a normalized URL key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -67,7 +68,7 @@ pub fn normalize(link: &str) -> Option<String> {
 /// Writes the normalized form of `link` into `out` (cleared first) and returns
 /// whether `link` was an absolute http(s) URL; on `false`, `out` holds junk.
 /// Reusing one buffer across records saves an allocation per key.
-pub fn normalize_into(link: &str, out: &mut String) -> bool {
+pub(crate) fn normalize_into(link: &str, out: &mut String) -> bool {
     out.clear();
     let target = match write_simple(link, out) {
         Simple::Written => return true,
@@ -132,14 +133,8 @@ thread_local! {
         const { std::cell::RefCell::new((String::new(), Vec::new())) };
 }
 
-/// Like [`key`], but `None` for a blank link, which names no page: blank
-/// links must not all fall into one duplicate group.
-pub fn key_opt(link: &str) -> Option<UrlKey> {
-    (!link.trim().is_empty()).then(|| key(link))
-}
-
 /// The fingerprint of an already normalized key text (what [`key`] hashes).
-pub fn key_of_normalized(normalized: &str) -> UrlKey {
+pub(crate) fn key_of_normalized(normalized: &str) -> UrlKey {
     UrlKey(crate::hash::xxh3(normalized.as_bytes()))
 }
 
@@ -154,7 +149,7 @@ pub fn host(link: &str) -> Option<String> {
 
 /// Whether a query parameter (its name, already lower-case or not) is a known
 /// click-tracking parameter that never changes the page.
-pub fn is_tracking_param(name: &str) -> bool {
+pub(crate) fn is_tracking_param(name: &str) -> bool {
     // Lower-cased into a stack buffer so one `match` (compiled to a length
     // dispatch) replaces dozens of case-insensitive comparisons.
     let prefix = name.as_bytes().get(..4).unwrap_or_default();

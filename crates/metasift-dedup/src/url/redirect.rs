@@ -29,7 +29,7 @@ pub fn unwrap_redirect(link: &str) -> String {
 
 /// Like [`unwrap_redirect`], but borrows when `link` is not a wrapper (the
 /// common case), so callers on a hot path allocate nothing.
-pub fn unwrapped(link: &str) -> Cow<'_, str> {
+pub(crate) fn unwrapped(link: &str) -> Cow<'_, str> {
     match unwrap_once(link) {
         Some(target) => Cow::Owned(unwrap_more(target)),
         None => Cow::Borrowed(link),
