@@ -230,20 +230,25 @@ impl Settings {
     }
 }
 
-/// Real data for the unit tests of the files of this module.
+/// Real data for the unit tests of the files of this crate, from the
+/// repository's `tests/fixtures/` (always there: a missing file fails the
+/// test that reads it, naming the path).
 #[cfg(test)]
 pub(crate) mod test_data {
-    /// `(title, snippet)` of every DuReader Baidu result in `shared/data`, or
-    /// `None`, said loudly, when the data is not beside the crate.
-    pub(crate) fn dureader_results() -> Option<Vec<(String, String)>> {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
-        );
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("SKIPPED: {path} is missing; shared/data must sit beside the crate");
-            return None;
-        };
+    /// The DuReader Baidu results (one query per line, JSON).
+    pub(crate) const DUREADER: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/corpus/dureader_search_zh/search_results.jsonl"
+    );
+
+    /// The text of `path`; panics, naming it, when it cannot be read.
+    pub(crate) fn read(path: &str) -> String {
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+    }
+
+    /// `(title, snippet)` of every DuReader Baidu result.
+    pub(crate) fn dureader_results() -> Vec<(String, String)> {
+        let text = read(DUREADER);
         let mut out = Vec::new();
         for line in text.lines() {
             let v: serde_json::Value = serde_json::from_str(line).expect("DuReader line");
@@ -252,6 +257,6 @@ pub(crate) mod test_data {
                 out.push((field("title"), field("snippet")));
             }
         }
-        Some(out)
+        out
     }
 }

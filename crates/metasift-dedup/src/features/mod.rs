@@ -908,10 +908,6 @@ mod tests {
 
     #[test]
     fn one_pass_scanner_agrees_with_reference() {
-        let corpus = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
-        );
         let mut texts: Vec<String> = [
             "a.b, 1,000; 3.14. e.g. don't 'quoted' x_y ,,, end.",
             "1,a 1;2 a;b trailing. trailing, 9, x.",
@@ -927,9 +923,8 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        if let Ok(text) = std::fs::read_to_string(corpus) {
-            texts.extend(text.lines().map(str::to_string));
-        }
+        let text = crate::test_data::read(crate::test_data::DUREADER);
+        texts.extend(text.lines().map(str::to_string));
         let mut a = Extractor::new();
         let mut b = Extractor::new();
         let mut compared = 0;
@@ -960,7 +955,7 @@ mod tests {
 
     #[test]
     fn fast_path_letters_agree_with_general_path() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/corpus/");
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/corpus/");
         let mut texts: Vec<String> = [
             "Café au lait, s'il vous plaît. Straße · Ελληνικά ΣΟΦΊΑ!",
             "l·l, a·b, 1·2, ·x, x·, 张三·李四。",
@@ -971,7 +966,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        for (title, snippet) in crate::test_data::dureader_results().unwrap_or_default() {
+        for (title, snippet) in crate::test_data::dureader_results() {
             texts.extend([title, snippet]);
         }
         for f in [
@@ -979,9 +974,8 @@ mod tests {
             "searchsnippets_en/SearchSnippets.txt",
             "nlpcc2017_headlines_zh/headlines.tsv",
         ] {
-            if let Ok(t) = std::fs::read_to_string(format!("{root}{f}")) {
-                texts.extend(t.lines().map(str::to_string));
-            }
+            let t = crate::test_data::read(&format!("{root}{f}"));
+            texts.extend(t.lines().map(str::to_string));
         }
         let (mut a, mut b) = (Extractor::new(), Extractor::new());
         let mut compared = 0;

@@ -863,8 +863,11 @@ mod tests {
 
     #[test]
     fn simple_path_agrees_with_general_on_test_links() {
-        let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/url_cases.toml");
-        let text = std::fs::read_to_string(cases).unwrap_or_default();
+        let cases = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/url_cases.toml"
+        );
+        let text = crate::test_data::read(cases);
         let mut compared = 0;
         for field in text.split('"') {
             assert_eq!(fast(field), general(field), "{field:?}");

@@ -211,8 +211,11 @@ mod tests {
 
     #[test]
     fn may_wrap_lets_every_wrapper_through() {
-        let cases = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/url_cases.toml");
-        let text = std::fs::read_to_string(cases).unwrap_or_default();
+        let cases = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/url_cases.toml"
+        );
+        let text = crate::test_data::read(cases);
         let mut wrappers = 0;
         for field in text.split('"') {
             if unwrap_once(field).is_some() {
