@@ -6,17 +6,38 @@
 //!
 //! Records are processed in fused-rank order. The first record of a duplicate
 //! group is kept; every later one is attached to it with the [`Stage`] and
-//! similarity that matched it (never silently dropped):
+//! similarity that matched it (never silently dropped). The stages:
 //!
-//! 1. [`url`]: normalized URL keys compared exactly (64-bit fingerprints, or a
-//!    [`bloom`] filter for streams too large for an exact set).
-//! 2. [`title`]: normalized titles; equal titles select the looser snippet
+//! 1. **URL**: [`url_key`] of the normalized link (redirect wrappers
+//!    unwrapped, see [`unwrap_redirect`]) compared exactly, or by a Bloom
+//!    filter for streams too large for an exact set ([`UrlFilter`]).
+//! 2. **Title**: [`normalize_title`]; equal titles select the looser snippet
 //!    threshold `os1` instead of `os2`.
-//! 3. [`features`]: punctuation-anchored feature codes kept in a `BTreeMap`
-//!    from code to postings; similarity `K / M`. [`simhash`] and [`rabin`] are
-//!    alternatives for comparison, `none` stops after the URL stage.
+//! 3. **Snippet**: punctuation-anchored [`FeatureCode`]s ([`Extractor`]),
+//!    looked up in a code index; similarity `K / M` ([`code_similarity`]).
+//!    SimHash and Rabin blocks are alternatives for comparison ([`Method`]),
+//!    `none` stops after the URL stage. Boilerplate snippets are no evidence.
 //!
-//! [`pipeline`] ties the stages together.
+//! [`Deduper`] runs the stages on a stream, [`dedup`] on a list, and
+//! [`similarity`] scores one pair the way the stream would decide it.
+//!
+//! # Modules, one concept each (all private; the API is re-exported here)
+//!
+//! | module | concept |
+//! | --- | --- |
+//! | `pipeline` | the stages tied together: `Deduper`, `Verdict`, `PairScore`, `UrlFilter`, `dedup`, `similarity` |
+//! | `url` | the URL key and normalization; `url/redirect.rs` unwraps engine redirects |
+//! | `title` | title folding; `title/sites.txt` lists the site names a title loses |
+//! | `features` | the feature-code extractor and `FeatureCode` |
+//! | `index` | the code index of a query scope: postings, split `BTreeMap`, code filter |
+//! | `boilerplate` | why frequent or short snippets are no evidence: title counts, count-min sketch |
+//! | `simhash` | `SimHash` and its band index |
+//! | `rabin` | Rabin fingerprints of content-defined blocks |
+//! | `bloom` | the scalable Bloom filter of the URL stage |
+//! | `hash` | the shared hashing: `mix`, `HashMap64`, xxh3 |
+//!
+//! Fast paths are checked against slow references that live in test-only
+//! `reference.rs` files beside them.
 
 #![warn(unreachable_pub)]
 
@@ -174,11 +195,11 @@ pub struct Settings {
     pub min_codes: usize,
     /// A code kept under this many different titles in a stream with
     /// several queries is boilerplate and ignored (`0` = never); see
-    /// [`pipeline`].
+    /// the `boilerplate` module.
     pub boilerplate_titles: u32,
     /// Feature codes, other scripts than CJK: about one consecutive word
     /// pair in this many, chosen by a hash of the two words, is an extra
-    /// anchor (`0` = punctuation anchors only); see [`features`].
+    /// anchor (`0` = punctuation anchors only); see [`Extractor`].
     pub word_anchors: usize,
 }
 
