@@ -508,7 +508,7 @@ impl Extractor {
 
     /// The hashes of `text`'s units in order (anchors dropped), for SimHash.
     /// SimHash was tuned (and its thresholds chosen) with every unit
-    /// hashed, so a CJK character's code point (see [`char_unit`]) gets the
+    /// hashed, so a CJK character's code point (see `char_unit`) gets the
     /// hash of its one character here. A word hash below `0x110000` (one in
     /// 2^44) would be rehashed too, harmlessly.
     pub fn units(&mut self, text: &str, unit: Unit) -> &[u64] {
