@@ -13,7 +13,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use metasift_dedup::features::Extractor;
+use metasift_dedup::Extractor;
 use metasift_dedup::{Deduper, Method, Settings, Stage, Unit, dedup};
 
 #[path = "support/records.rs"]

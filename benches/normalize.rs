@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use metasift_dedup::{title, url};
+use metasift_dedup::{normalize_title, normalize_title_into, unwrap_redirect, url_key};
 
 const SERP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/serp");
 const DUREADER: &str = concat!(
@@ -84,7 +84,7 @@ fn bench(c: &mut Criterion) {
     let unwrapped = links
         .iter()
         .filter(|l| l.contains("uddg=") || l.contains("u=a1aHR0c"))
-        .filter(|l| !url::unwrap_redirect(l).contains("duckduckgo.com/l/"))
+        .filter(|l| !unwrap_redirect(l).contains("duckduckgo.com/l/"))
         .count();
     assert!(
         unwrapped > 50,
@@ -93,7 +93,7 @@ fn bench(c: &mut Criterion) {
     let suffixed = titles.iter().filter(|t| t.ends_with("_百度知道")).count();
     let stripped = titles
         .iter()
-        .filter(|t| t.ends_with("_百度知道") && !title::normalize(t).ends_with("百度知道"))
+        .filter(|t| t.ends_with("_百度知道") && !normalize_title(t).ends_with("百度知道"))
         .count();
     assert_eq!(suffixed, stripped);
 
@@ -110,16 +110,16 @@ fn bench(c: &mut Criterion) {
         best / n as f64
     };
     let key_ns = min_ns_per(links.len(), &mut || {
-        links.iter().fold(0, |x, l| x ^ url::key(black_box(l)).0)
+        links.iter().fold(0, |x, l| x ^ url_key(black_box(l)).0)
     });
-    let targets: Vec<String> = links.iter().map(|l| url::unwrap_redirect(l)).collect();
+    let targets: Vec<String> = links.iter().map(|l| unwrap_redirect(l)).collect();
     let target_ns = min_ns_per(targets.len(), &mut || {
-        targets.iter().fold(0, |x, l| x ^ url::key(black_box(l)).0)
+        targets.iter().fold(0, |x, l| x ^ url_key(black_box(l)).0)
     });
     let mut buf = String::new();
     let title_ns = min_ns_per(titles.len(), &mut || {
         titles.iter().fold(0, |x, t| {
-            title::normalize_into(black_box(t), &mut buf);
+            normalize_title_into(black_box(t), &mut buf);
             x ^ buf.len() as u64
         })
     });
@@ -135,7 +135,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut x = 0u64;
             for l in &links {
-                x ^= url::key(black_box(l)).0;
+                x ^= url_key(black_box(l)).0;
             }
             x
         })
@@ -146,7 +146,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0usize;
             for t in &titles {
-                title::normalize_into(black_box(t), &mut buf);
+                normalize_title_into(black_box(t), &mut buf);
                 n += buf.len();
             }
             assert!(n > 0);
@@ -168,8 +168,8 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut x = 0u64;
             for (l, t) in &records {
-                x ^= url::key(black_box(l)).0;
-                title::normalize_into(black_box(t), &mut buf);
+                x ^= url_key(black_box(l)).0;
+                normalize_title_into(black_box(t), &mut buf);
                 x ^= buf.len() as u64;
             }
             x

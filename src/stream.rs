@@ -34,7 +34,7 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
-use metasift_dedup::pipeline::UrlFilter;
+use metasift_dedup::UrlFilter;
 use metasift_dedup::{Deduper, Doc, Method, Settings, Stage, Unit};
 
 /// Arguments of `metasift dedup`.

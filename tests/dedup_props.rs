@@ -2,8 +2,8 @@
 //! every record gets exactly one verdict; a record's cluster is itself or an
 //! earlier kept record; the pair score agrees with the stream.
 
-use metasift_dedup::features::{self, FeatureCode};
 use metasift_dedup::{Doc, Method, Settings, Unit, dedup, similarity};
+use metasift_dedup::{FeatureCode, code_similarity, feature_codes, shared_codes};
 use proptest::prelude::*;
 
 /// Pieces that make overlapping snippets likely: words, CJK characters,
@@ -97,12 +97,12 @@ proptest! {
     #[test]
     fn feature_similarity_symmetric_and_bounded(a in snippet(), b in snippet(), w in 1usize..5, word in any::<bool>()) {
         let unit = if word { Unit::Word } else { Unit::Char };
-        let (ca, cb) = (features::extract(&a, w, unit), features::extract(&b, w, unit));
-        let s = features::similarity(&ca, &cb);
+        let (ca, cb) = (feature_codes(&a, w, unit), feature_codes(&b, w, unit));
+        let s = code_similarity(&ca, &cb);
         prop_assert!((0.0..=1.0).contains(&s));
-        prop_assert_eq!(s, features::similarity(&cb, &ca));
+        prop_assert_eq!(s, code_similarity(&cb, &ca));
         if !ca.is_empty() {
-            prop_assert_eq!(features::similarity(&ca, &ca), 1.0);
+            prop_assert_eq!(code_similarity(&ca, &ca), 1.0);
         }
     }
 
@@ -147,8 +147,8 @@ proptest! {
 
     #[test]
     fn shared_codes_are_a_sub_multiset(a in snippet(), b in snippet()) {
-        let (ca, cb) = (features::extract(&a, 2, Unit::Char), features::extract(&b, 2, Unit::Char));
-        let shared = features::shared_codes(&ca, &cb);
+        let (ca, cb) = (feature_codes(&a, 2, Unit::Char), feature_codes(&b, 2, Unit::Char));
+        let shared = shared_codes(&ca, &cb);
         prop_assert!(shared.len() <= ca.len().min(cb.len()));
         let count = |v: &[FeatureCode], c: FeatureCode| v.iter().filter(|&&x| x == c).count();
         for &c in &shared {

@@ -365,7 +365,7 @@ async fn shipped_members(members: &[(&str, &str)]) -> Members {
 
 /// Normalized URL keys of what `engine`'s preset parses from `page`, in page
 /// order (what the fan-out should have received from it).
-fn parsed_keys(config: &Config, engine: &str, page: &str) -> Vec<metasift_dedup::url::UrlKey> {
+fn parsed_keys(config: &Config, engine: &str, page: &str) -> Vec<metasift_dedup::UrlKey> {
     let ec = config.engines.iter().find(|e| e.name == engine).unwrap();
     let built = metasift::engines::build(ec).unwrap();
     let body = support::fixture(page);
@@ -377,7 +377,7 @@ fn parsed_keys(config: &Config, engine: &str, page: &str) -> Vec<metasift_dedup:
     parsed
         .hits
         .iter()
-        .map(|h| metasift_dedup::url::key(&h.url))
+        .map(|h| metasift_dedup::url_key(&h.url))
         .collect()
 }
 
@@ -386,7 +386,7 @@ fn parsed_keys(config: &Config, engine: &str, page: &str) -> Vec<metasift_dedup:
 /// result points at a record of its group; every URL two engines share is
 /// ONE result listing both; returns the number of such shared URLs per pair.
 async fn check_fusion(members: &[(&str, &str)], query: &str) -> Vec<((String, String), usize)> {
-    use metasift_dedup::url::key;
+    use metasift_dedup::url_key as key;
     let m = shipped_members(members).await;
     let client = http_client(&m.config.server).unwrap();
     let s = Searcher::new(Arc::new(m.config.clone()), client);

@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use metasift_dedup::{title, url};
+use metasift_dedup::{
+    UrlKey, is_truncated_title, normalize_title, normalize_url, unwrap_redirect, url_host, url_key,
+};
 use proptest::prelude::*;
 use serde::Deserialize;
 
@@ -79,7 +81,7 @@ fn url_unwrap_cases() {
         .unwrap
         .iter()
         .filter_map(|c| {
-            let got = url::unwrap_redirect(&c.input);
+            let got = unwrap_redirect(&c.input);
             (got != c.expect).then(|| {
                 format!(
                     "[{}]\n  input  {}\n  expect {}\n  got    {got}",
@@ -98,7 +100,7 @@ fn url_normalize_cases() {
         .normalize
         .iter()
         .filter_map(|c| {
-            let got = url::normalize(&c.input).unwrap_or_default();
+            let got = normalize_url(&c.input).unwrap_or_default();
             (got != c.expect).then(|| {
                 format!(
                     "[{}]\n  input  {}\n  expect {}\n  got    {got}",
@@ -116,7 +118,7 @@ fn url_same_and_different_cases() {
     let mut failures = Vec::new();
     for (pairs, want_same) in [(&cases.same, true), (&cases.different, false)] {
         for c in pairs {
-            if (url::key(&c.a) == url::key(&c.b)) != want_same {
+            if (url_key(&c.a) == url_key(&c.b)) != want_same {
                 failures.push(format!(
                     "[{}] expected {}:\n  a {} -> {:?}\n  b {} -> {:?}",
                     c.why,
@@ -126,9 +128,9 @@ fn url_same_and_different_cases() {
                         "different keys"
                     },
                     c.a,
-                    url::normalize(&c.a),
+                    normalize_url(&c.a),
                     c.b,
-                    url::normalize(&c.b)
+                    normalize_url(&c.b)
                 ));
             }
         }
@@ -141,7 +143,7 @@ fn title_cases() {
     let cases: TitleCases = load("title_cases.toml");
     let mut failures = Vec::new();
     for c in &cases.normalize {
-        let got = title::normalize(&c.input);
+        let got = normalize_title(&c.input);
         if got != c.expect {
             failures.push(format!(
                 "[{}]\n  input  {}\n  expect {}\n  got    {got}",
@@ -151,7 +153,7 @@ fn title_cases() {
     }
     for (pairs, want_same) in [(&cases.same, true), (&cases.different, false)] {
         for c in pairs {
-            let (a, b) = (title::normalize(&c.a), title::normalize(&c.b));
+            let (a, b) = (normalize_title(&c.a), normalize_title(&c.b));
             if (a == b) != want_same {
                 failures.push(format!(
                     "[{}] expected {}:\n  a {a}\n  b {b}",
@@ -166,11 +168,11 @@ fn title_cases() {
 
 #[test]
 fn truncation_marks_are_recognized() {
-    assert!(title::is_truncated(
+    assert!(is_truncated_title(
         "How caffeine affects sleep: from brain ..."
     ));
-    assert!(title::is_truncated("延迟退休真的来了…"));
-    assert!(!title::is_truncated(
+    assert!(is_truncated_title("延迟退休真的来了…"));
+    assert!(!is_truncated_title(
         "How caffeine affects sleep: from brain"
     ));
 }
@@ -233,7 +235,7 @@ fn every_saved_wrapper_unwraps_to_an_absolute_link() {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         for h in hrefs(&html).filter(|h| is_wrapper(h)) {
-            let t = url::unwrap_redirect(&h);
+            let t = unwrap_redirect(&h);
             if t == h {
                 // Only Bing's links into its own verticals (a relative
                 // target) and Google's internal links may stay wrapped.
@@ -283,12 +285,12 @@ fn bing_and_duckduckgo_agree_on_the_caffeine_query() {
         eprintln!("!!! SKIPPED: caffeine pages missing under {SERP_DIR}");
         return;
     };
-    let keys = |html: &str| -> std::collections::HashSet<url::UrlKey> {
+    let keys = |html: &str| -> std::collections::HashSet<UrlKey> {
         hrefs(html)
             .filter(|h| is_wrapper(h))
-            .map(|h| url::unwrap_redirect(&h))
+            .map(|h| unwrap_redirect(&h))
             .filter(|t| t.starts_with("http") && !t.contains("microsoft.com"))
-            .map(|t| url::key(&t))
+            .map(|t| url_key(&t))
             .collect()
     };
     let (kb, kd) = (keys(&bing), keys(&ddg));
@@ -312,8 +314,8 @@ fn real_titles_normalize_idempotently() {
         let v: serde_json::Value = serde_json::from_str(line).expect("jsonl line");
         for r in v["results"].as_array().into_iter().flatten() {
             let t = r["title"].as_str().unwrap_or_default();
-            let once = title::normalize(t);
-            assert_eq!(title::normalize(&once), once, "title {t:?}");
+            let once = normalize_title(t);
+            assert_eq!(normalize_title(&once), once, "title {t:?}");
             if !t.trim().is_empty() {
                 assert!(!once.is_empty(), "title {t:?} normalized to nothing");
             }
@@ -369,20 +371,20 @@ proptest! {
 
     #[test]
     fn url_normalize_is_idempotent(link in link_like()) {
-        if let Some(once) = url::normalize(&link) {
-            let twice = url::normalize(&once);
+        if let Some(once) = normalize_url(&link) {
+            let twice = normalize_url(&once);
             prop_assert_eq!(twice.as_deref(), Some(once.as_str()), "link {:?}", link);
-            prop_assert_eq!(url::key(&once), url::key(&link));
+            prop_assert_eq!(url_key(&once), url_key(&link));
         }
     }
 
     #[test]
     fn url_functions_never_panic(s in ".{0,200}") {
-        let _ = url::key(&s);
-        let _ = url::unwrap_redirect(&s);
-        let _ = url::host(&s);
-        if let Some(once) = url::normalize(&s) {
-            prop_assert_eq!(url::normalize(&once), Some(once.clone()), "input {:?}", s);
+        let _ = url_key(&s);
+        let _ = unwrap_redirect(&s);
+        let _ = url_host(&s);
+        if let Some(once) = normalize_url(&s) {
+            prop_assert_eq!(normalize_url(&once), Some(once.clone()), "input {:?}", s);
         }
     }
 
@@ -390,20 +392,20 @@ proptest! {
     fn ddg_wrapper_returns_its_target_exactly(t in link_like_with(vec!["http://", "HTTPS://"])) {
         let enc: String = percent_encoding::utf8_percent_encode(&t, percent_encoding::NON_ALPHANUMERIC).to_string();
         let ddg = format!("//duckduckgo.com/l/?uddg={enc}&rut=abc");
-        prop_assert_eq!(url::unwrap_redirect(&ddg), t.trim().to_string());
+        prop_assert_eq!(unwrap_redirect(&ddg), t.trim().to_string());
     }
 
     #[test]
     fn title_normalize_is_idempotent(t in ".{0,80}") {
-        let once = title::normalize(&t);
-        prop_assert_eq!(title::normalize(&once), once.clone(), "title {:?}", t);
+        let once = normalize_title(&t);
+        prop_assert_eq!(normalize_title(&once), once.clone(), "title {:?}", t);
     }
 
     #[test]
     fn title_normalize_is_idempotent_on_title_like_text(
         t in "[A-Za-z0-9 ？！，。：「」【】（）…百度知乎科·|_\\-.]{0,40}( - | \\| |_|-)(Wikipedia|知乎|百度百科|YouTube|[a-z]{1,8}\\.com|[a-z ]{1,12})(\\.\\.\\.|…)?"
     ) {
-        let once = title::normalize(&t);
-        prop_assert_eq!(title::normalize(&once), once.clone(), "title {:?}", t);
+        let once = normalize_title(&t);
+        prop_assert_eq!(normalize_title(&once), once.clone(), "title {:?}", t);
     }
 }

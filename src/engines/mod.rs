@@ -188,7 +188,7 @@ pub(crate) fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
     if !matches!(joined.scheme(), "http" | "https") {
         return None;
     }
-    let unwrapped = metasift_dedup::url::unwrap_redirect(joined.as_str());
+    let unwrapped = metasift_dedup::unwrap_redirect(joined.as_str());
     let target = url::Url::parse(&unwrapped).ok()?;
     if !matches!(target.scheme(), "http" | "https") || target.host_str().is_none() {
         return None;

@@ -133,7 +133,7 @@ impl Group {
     fn new(rec: &EngineResult, contribution: f64) -> Self {
         Group {
             result: MergedResult {
-                url: dedup::url::unwrap_redirect(&rec.url),
+                url: dedup::unwrap_redirect(&rec.url),
                 title: rec.title.clone(),
                 content: rec.snippet.clone(),
                 engine: rec.engine.clone(),

@@ -11,7 +11,7 @@
 //! positives precision is 1 (nothing was merged wrongly), with no true
 //! positives in the data recall is 1.
 
-use metasift_dedup::pipeline::PairScore;
+use metasift_dedup::PairScore;
 use metasift_dedup::{self as dedup, Doc, Settings};
 
 use super::data::{Labeled, Pair, Rec, RecordSet};
@@ -106,7 +106,7 @@ pub fn evaluate_pairs(pairs: &[Pair], settings: &Settings) -> Confusion {
 pub fn score_pairs(pairs: &[Pair], settings: &Settings) -> Vec<PairScore> {
     pairs
         .iter()
-        .map(|p| dedup::pipeline::similarity(doc(&p.a), doc(&p.b), settings))
+        .map(|p| dedup::similarity(doc(&p.a), doc(&p.b), settings))
         .collect()
 }
 

@@ -14,6 +14,8 @@
 //! the whole filter stays under `fpr` however many keys arrive. Slices use
 //! double hashing (Kirsch–Mitzenmacher) of the 64-bit key.
 
+use crate::hash::mix;
+
 /// One fixed-size Bloom filter.
 #[derive(Debug, Clone)]
 struct Slice {
@@ -52,7 +54,7 @@ impl Slice {
     }
 
     fn contains(&self, key: u64) -> bool {
-        let h2 = super::features::mix(key) | 1;
+        let h2 = mix(key) | 1;
         (0..u64::from(self.hashes)).all(|i| {
             let (w, bit) = self.probe(key, h2, i);
             self.bits[w] & bit != 0
@@ -60,7 +62,7 @@ impl Slice {
     }
 
     fn insert(&mut self, key: u64) {
-        let h2 = super::features::mix(key) | 1;
+        let h2 = mix(key) | 1;
         for i in 0..u64::from(self.hashes) {
             let (w, bit) = self.probe(key, h2, i);
             self.bits[w] |= bit;
@@ -71,7 +73,7 @@ impl Slice {
 
 /// A growing Bloom filter of 64-bit keys.
 #[derive(Debug, Clone)]
-pub struct ScalableBloom {
+pub(crate) struct ScalableBloom {
     slices: Vec<Slice>,
     fpr: f64,
 }
@@ -84,7 +86,7 @@ const GROWTH: u64 = 2;
 impl ScalableBloom {
     /// A filter expecting about `expected` keys, with overall false-positive
     /// rate at most `fpr` (clamped to `1e-12..=0.5`).
-    pub fn new(expected: u64, fpr: f64) -> Self {
+    pub(crate) fn new(expected: u64, fpr: f64) -> Self {
         let fpr = if fpr.is_finite() {
             fpr.clamp(1e-12, 0.5)
         } else {
@@ -98,12 +100,12 @@ impl ScalableBloom {
 
     /// Whether `key` may have been inserted (false positives possible,
     /// false negatives not).
-    pub fn contains(&self, key: u64) -> bool {
+    pub(crate) fn contains(&self, key: u64) -> bool {
         self.slices.iter().any(|s| s.contains(key))
     }
 
     /// Inserts `key`; returns `true` when it was (maybe) present already.
-    pub fn check_and_insert(&mut self, key: u64) -> bool {
+    pub(crate) fn check_and_insert(&mut self, key: u64) -> bool {
         if self.contains(key) {
             return true;
         }
@@ -120,22 +122,18 @@ impl ScalableBloom {
         }
         false
     }
-
-    /// Bytes held by the bit arrays.
-    pub fn memory_bytes(&self) -> usize {
-        self.slices.iter().map(|s| s.bits.len() * 8).sum()
-    }
-
-    /// Number of slices (grows when the expected count is exceeded).
-    pub fn slices(&self) -> usize {
-        self.slices.len()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::mix;
+
+    impl ScalableBloom {
+        /// Number of slices (grows when the expected count is exceeded).
+        fn slices(&self) -> usize {
+            self.slices.len()
+        }
+    }
 
     #[test]
     fn no_false_negatives_and_rate_holds_while_growing() {

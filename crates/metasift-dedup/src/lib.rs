@@ -6,29 +6,66 @@
 //!
 //! Records are processed in fused-rank order. The first record of a duplicate
 //! group is kept; every later one is attached to it with the [`Stage`] and
-//! similarity that matched it (never silently dropped):
+//! similarity that matched it (never silently dropped). The stages:
 //!
-//! 1. [`url`]: normalized URL keys compared exactly (64-bit fingerprints, or a
-//!    [`bloom`] filter for streams too large for an exact set).
-//! 2. [`title`]: normalized titles; equal titles select the looser snippet
+//! 1. **URL**: [`url_key`] of the normalized link (redirect wrappers
+//!    unwrapped, see [`unwrap_redirect`]) compared exactly, or by a Bloom
+//!    filter for streams too large for an exact set ([`UrlFilter`]).
+//! 2. **Title**: [`normalize_title`]; equal titles select the looser snippet
 //!    threshold `os1` instead of `os2`.
-//! 3. [`features`]: punctuation-anchored feature codes kept in a `BTreeMap`
-//!    from code to postings; similarity `K / M`. [`simhash`] and [`rabin`] are
-//!    alternatives for comparison, `none` stops after the URL stage.
+//! 3. **Snippet**: punctuation-anchored [`FeatureCode`]s ([`Extractor`]),
+//!    looked up in a code index; similarity `K / M` ([`code_similarity`]).
+//!    SimHash and Rabin blocks are alternatives for comparison ([`Method`]),
+//!    `none` stops after the URL stage. Boilerplate snippets are no evidence.
 //!
-//! [`pipeline`] ties the stages together.
+//! [`Deduper`] runs the stages on a stream, [`dedup`] on a list, and
+//! [`similarity`] scores one pair the way the stream would decide it.
+//!
+//! # Modules, one concept each (all private; the API is re-exported here)
+//!
+//! | module | concept |
+//! | --- | --- |
+//! | `pipeline` | the stages tied together: `Deduper`, `Verdict`, `PairScore`, `UrlFilter`, `dedup`, `similarity` |
+//! | `url` | the URL key and normalization; `url/redirect.rs` unwraps engine redirects |
+//! | `title` | title folding; `title/sites.txt` lists the site names a title loses |
+//! | `features` | the feature-code extractor and `FeatureCode` |
+//! | `index` | the code index of a query scope: postings, split `BTreeMap`, code filter |
+//! | `boilerplate` | why frequent or short snippets are no evidence: title counts, count-min sketch |
+//! | `simhash` | `SimHash` and its band index |
+//! | `rabin` | Rabin fingerprints of content-defined blocks |
+//! | `bloom` | the scalable Bloom filter of the URL stage |
+//! | `hash` | the shared hashing: `mix`, `HashMap64`, xxh3 |
+//!
+//! Fast paths are checked against slow references that live in test-only
+//! `reference.rs` files beside them.
 
-pub mod bloom;
-pub mod features;
-pub mod pipeline;
-pub mod rabin;
-pub mod simhash;
-pub mod title;
-pub mod url;
+#![warn(unreachable_pub)]
+
+mod bloom;
+mod boilerplate;
+mod features;
+mod hash;
+mod index;
+mod pipeline;
+mod rabin;
+mod simhash;
+mod title;
+mod url;
 
 use serde::{Deserialize, Serialize};
 
-pub use pipeline::{Deduper, PairScore, Verdict, dedup, similarity};
+pub use features::{
+    Extractor, FeatureCode, WORD_ANCHORS, extract as feature_codes, shared_codes,
+    similarity as code_similarity,
+};
+pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, dedup, similarity};
+pub use title::{
+    is_truncated as is_truncated_title, normalize as normalize_title,
+    normalize_into as normalize_title_into,
+};
+pub use url::{
+    UrlKey, host as url_host, key as url_key, normalize as normalize_url, unwrap_redirect,
+};
 
 /// One record as the dedup core sees it. Borrowed so a caller never copies
 /// strings just to ask whether two records are the same.
@@ -158,11 +195,11 @@ pub struct Settings {
     pub min_codes: usize,
     /// A code kept under this many different titles in a stream with
     /// several queries is boilerplate and ignored (`0` = never); see
-    /// [`pipeline`].
+    /// the `boilerplate` module.
     pub boilerplate_titles: u32,
     /// Feature codes, other scripts than CJK: about one consecutive word
     /// pair in this many, chosen by a hash of the two words, is an extra
-    /// anchor (`0` = punctuation anchors only); see [`features`].
+    /// anchor (`0` = punctuation anchors only); see [`Extractor`].
     pub word_anchors: usize,
 }
 
@@ -214,20 +251,25 @@ impl Settings {
     }
 }
 
-/// Real data for the unit tests of the files of this module.
+/// Real data for the unit tests of the files of this crate, from the
+/// repository's `tests/fixtures/` (always there: a missing file fails the
+/// test that reads it, naming the path).
 #[cfg(test)]
 pub(crate) mod test_data {
-    /// `(title, snippet)` of every DuReader Baidu result in `shared/data`, or
-    /// `None`, said loudly, when the data is not beside the crate.
-    pub(crate) fn dureader_results() -> Option<Vec<(String, String)>> {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
-        );
-        let Ok(text) = std::fs::read_to_string(path) else {
-            eprintln!("SKIPPED: {path} is missing; shared/data must sit beside the crate");
-            return None;
-        };
+    /// The DuReader Baidu results (one query per line, JSON).
+    pub(crate) const DUREADER: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/corpus/dureader_search_zh/search_results.jsonl"
+    );
+
+    /// The text of `path`; panics, naming it, when it cannot be read.
+    pub(crate) fn read(path: &str) -> String {
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+    }
+
+    /// `(title, snippet)` of every DuReader Baidu result.
+    pub(crate) fn dureader_results() -> Vec<(String, String)> {
+        let text = read(DUREADER);
         let mut out = Vec::new();
         for line in text.lines() {
             let v: serde_json::Value = serde_json::from_str(line).expect("DuReader line");
@@ -236,6 +278,6 @@ pub(crate) mod test_data {
                 out.push((field("title"), field("snippet")));
             }
         }
-        Some(out)
+        out
     }
 }

@@ -20,16 +20,16 @@ use unicode_normalization::UnicodeNormalization;
 
 /// The fingerprint of one block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RabinFingerprint(pub u64);
+pub(crate) struct RabinFingerprint(pub u64);
 
 /// Irreducible polynomial of degree 63 (from LBFS).
 const POLY: u64 = 0xbfe6_b8a5_bf37_8d83;
 /// Bytes in the rolling window that decides block boundaries.
-pub const WINDOW: usize = 12;
+pub(crate) const WINDOW: usize = 12;
 /// Smallest block, in bytes (the last block of a snippet may be shorter).
-pub const MIN_BLOCK: usize = 8;
+pub(crate) const MIN_BLOCK: usize = 8;
 /// Largest block, in bytes.
-pub const MAX_BLOCK: usize = 64;
+pub(crate) const MAX_BLOCK: usize = 64;
 /// A boundary falls where the rolling fingerprint's low bits are all set.
 const BOUNDARY_MASK: u64 = 0x0f;
 
@@ -112,13 +112,13 @@ impl Tables {
 }
 
 /// The Rabin fingerprint of `bytes` (as one block).
-pub fn fingerprint(bytes: &[u8]) -> RabinFingerprint {
+pub(crate) fn fingerprint(bytes: &[u8]) -> RabinFingerprint {
     let t = &*TABLES;
     RabinFingerprint(bytes.iter().fold(1u64, |p, &b| t.append(p, b)))
 }
 
 /// Normalizes text for blocking (see the module docs) into `out`.
-pub fn normalize_into(text: &str, out: &mut String) {
+pub(crate) fn normalize_into(text: &str, out: &mut String) {
     out.clear();
     let mut space = false;
     let mut push = |c: char, out: &mut String| {
@@ -145,7 +145,7 @@ pub fn normalize_into(text: &str, out: &mut String) {
 
 /// Cuts normalized bytes into content-defined blocks and fingerprints each,
 /// into `out` (cleared first), in order.
-pub fn blocks_into(bytes: &[u8], out: &mut Vec<RabinFingerprint>) {
+pub(crate) fn blocks_into(bytes: &[u8], out: &mut Vec<RabinFingerprint>) {
     out.clear();
     let t = &*TABLES;
     let mut window = [0u8; WINDOW];
@@ -168,18 +168,18 @@ pub fn blocks_into(bytes: &[u8], out: &mut Vec<RabinFingerprint>) {
     }
 }
 
-/// Normalizes `text` and returns its block fingerprints in order.
-pub fn blocks(text: &str) -> Vec<RabinFingerprint> {
-    let mut norm = String::new();
-    normalize_into(text, &mut norm);
-    let mut out = Vec::new();
-    blocks_into(norm.as_bytes(), &mut out);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Normalizes `text` and returns its block fingerprints in order.
+    fn blocks(text: &str) -> Vec<RabinFingerprint> {
+        let mut norm = String::new();
+        normalize_into(text, &mut norm);
+        let mut out = Vec::new();
+        blocks_into(norm.as_bytes(), &mut out);
+        out
+    }
 
     #[test]
     fn rolling_equals_direct_fingerprint_of_window() {

@@ -17,24 +17,24 @@
 //! PAWS-X style hard negatives (swapped entities) that feature codes keep
 //! apart — that is what the comparison is for.
 
-use super::features::{HashMap64, mix};
+use crate::hash::{HashMap64, mix};
 
 /// A 64-bit SimHash fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SimHash(pub u64);
+pub(crate) struct SimHash(pub u64);
 
 /// Number of bits in which two fingerprints differ.
-pub fn hamming_distance(a: SimHash, b: SimHash) -> u32 {
+pub(crate) fn hamming_distance(a: SimHash, b: SimHash) -> u32 {
     (a.0 ^ b.0).count_ones()
 }
 
 /// `1 − distance / 64`, the similarity reported for a SimHash match.
-pub fn similarity(a: SimHash, b: SimHash) -> f64 {
+pub(crate) fn similarity(a: SimHash, b: SimHash) -> f64 {
     1.0 - f64::from(hamming_distance(a, b)) / 64.0
 }
 
 /// The SimHash of a sequence of unit hashes (bigram shingles).
-pub fn of_units(units: &[u64]) -> SimHash {
+pub(crate) fn of_units(units: &[u64]) -> SimHash {
     let mut votes = [0i32; 64];
     let mut vote = |h: u64| {
         for (bit, v) in votes.iter_mut().enumerate() {
@@ -63,7 +63,7 @@ pub fn of_units(units: &[u64]) -> SimHash {
 
 /// Kept fingerprints, found by band.
 #[derive(Debug, Clone)]
-pub struct BandIndex {
+pub(crate) struct BandIndex {
     max_distance: u32,
     /// `(shift, mask)` of each band; empty when the index scans instead.
     bands: Vec<(u32, u64)>,
@@ -73,7 +73,7 @@ pub struct BandIndex {
 
 impl BandIndex {
     /// An empty index for matches within `max_distance` bits.
-    pub fn new(max_distance: u32) -> Self {
+    pub(crate) fn new(max_distance: u32) -> Self {
         let n = max_distance.min(64) + 1;
         let mut bands = Vec::new();
         if n <= 15 {
@@ -98,7 +98,7 @@ impl BandIndex {
     }
 
     /// Adds a fingerprint; returns its index in this index.
-    pub fn insert(&mut self, h: SimHash) -> u32 {
+    pub(crate) fn insert(&mut self, h: SimHash) -> u32 {
         let id = self.all.len() as u32;
         for (t, &(shift, mask)) in self.tables.iter_mut().zip(&self.bands) {
             t.entry(h.0 >> shift & mask).or_default().push(id);
@@ -108,13 +108,9 @@ impl BandIndex {
     }
 
     /// The earliest kept fingerprint with the smallest distance to `h`,
-    /// within `max_distance`: `(index, distance)`.
-    pub fn nearest(&self, h: SimHash) -> Option<(u32, u32)> {
-        self.nearest_where(h, |_| true)
-    }
-
-    /// Like [`BandIndex::nearest`], among the fingerprints `accept` allows.
-    pub fn nearest_where(
+    /// within `max_distance`, among the fingerprints `accept` allows:
+    /// `(index, distance)`.
+    pub(crate) fn nearest_where(
         &self,
         h: SimHash,
         mut accept: impl FnMut(u32) -> bool,
@@ -140,16 +136,19 @@ impl BandIndex {
         }
         best
     }
-
-    /// The fingerprint stored at `id`.
-    pub fn get(&self, id: u32) -> Option<SimHash> {
-        self.all.get(id as usize).copied()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl BandIndex {
+        /// The earliest kept fingerprint with the smallest distance to `h`,
+        /// within `max_distance`: `(index, distance)`.
+        fn nearest(&self, h: SimHash) -> Option<(u32, u32)> {
+            self.nearest_where(h, |_| true)
+        }
+    }
 
     #[test]
     fn band_index_finds_near_and_skips_far() {

@@ -18,7 +18,7 @@
 //!    Hangul keeps them).
 //! 3. **Site-name suffixes**: a trailing segment after a separator (`-`, `|`,
 //!    `_`, `·`, `::`, in any width or spacing) goes when it is a known site name
-//!    ([`KNOWN_SITES`]: `Wikipedia`, `百度百科`, `知乎`, `MDN`, `YouTube`, …), a
+//!    ([`sites`], listed in `title/sites.txt`: `Wikipedia`, `百度百科`, `知乎`, `MDN`, `YouTube`, …), a
 //!    domain name (`w3schools.com`, also at the end of a short segment), a
 //!    short (≤ 4 words) segment after `|`, `·` or `::`, or a short CJK segment (≤ 6 characters) after `-` or `_`.
 //!    A plain `-` before a Latin segment is kept unless the segment is known:
@@ -47,142 +47,11 @@
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
-/// Site names removed when they end a title after a separator, in normalized
-/// form and sorted (binary search).
-pub const KNOWN_SITES: &[&str] = &[
-    "360百科",
-    "360问答",
-    "abc news",
-    "afp",
-    "al jazeera",
-    "amazon.com",
-    "ap news",
-    "associated press",
-    "bbc",
-    "bbc news",
-    "bbc.com",
-    "bilibili",
-    "bloomberg",
-    "britannica",
-    "cbs news",
-    "cnn",
-    "cnn.com",
-    "crates.io",
-    "csdn",
-    "csdn.net",
-    "csdn博客",
-    "docs.rs",
-    "ebay",
-    "encyclopedia britannica",
-    "espn",
-    "facebook",
-    "financial times",
-    "forbes",
-    "fox news",
-    "github",
-    "healthline",
-    "imdb",
-    "instagram",
-    "linkedin",
-    "los angeles times",
-    "mayo clinic",
-    "mdn",
-    "mdn web docs",
-    "medium",
-    "merriam-webster",
-    "mozilla",
-    "msn",
-    "nbc news",
-    "npr",
-    "politico",
-    "python.org",
-    "quora",
-    "reddit",
-    "reuters",
-    "server fault",
-    "sky news",
-    "sleep foundation",
-    "stack exchange",
-    "stack overflow",
-    "superuser",
-    "techcrunch",
-    "the associated press",
-    "the canadian press",
-    "the guardian",
-    "the hill",
-    "the independent",
-    "the new york times",
-    "the telegraph",
-    "the verge",
-    "the wall street journal",
-    "the washington post",
-    "tripadvisor",
-    "twitter",
-    "usa today",
-    "w3schools",
-    "w3schools.com",
-    "wall street journal",
-    "washington post",
-    "webmd",
-    "wikihow",
-    "wikipedia",
-    "wikipedia,the free encyclopedia",
-    "wired",
-    "yahoo",
-    "yahoo finance",
-    "yahoo news",
-    "yahoo sports",
-    "yelp",
-    "youtube",
-    "互动百科",
-    "人民网",
-    "今日头条",
-    "优酷",
-    "凤凰网",
-    "凤凰网资讯",
-    "博客园",
-    "哔哩哔哩",
-    "央视网",
-    "微博",
-    "快速问医生",
-    "手机搜狐",
-    "搜狐",
-    "搜狐新闻",
-    "搜狐网",
-    "搜狗百科",
-    "新华网",
-    "新浪",
-    "新浪博客",
-    "新浪新闻",
-    "新浪网",
-    "新浪财经",
-    "爱奇艺",
-    "爱问知识人",
-    "百度",
-    "百度作业帮",
-    "百度健康",
-    "百度图片",
-    "百度宝宝知道",
-    "百度拇指医生",
-    "百度文库",
-    "百度新闻",
-    "百度百科",
-    "百度知道",
-    "百度经验",
-    "百度贴吧",
-    "知乎",
-    "知乎专栏",
-    "简书",
-    "维基百科",
-    "维基百科,自由的百科全书",
-    "网易",
-    "网易新闻",
-    "腾讯新闻",
-    "腾讯网",
-    "腾讯视频",
-    "豆瓣",
-    "豆瓣电影",
-];
+#[cfg(test)]
+mod reference;
+mod sites;
+
+use sites::{is_known_site, max_known_bytes};
 
 /// The normalized title used only for comparison.
 pub fn normalize(title: &str) -> String {
@@ -649,75 +518,6 @@ fn strip_truncation(out: &mut String) {
 /// Longest segment any rule strips, in bytes: 30 characters of up to 4 bytes.
 const MAX_SEGMENT_BYTES: usize = 120;
 
-/// A hash of a name from its length and its first and last four bytes (all
-/// of it up to eight): constant time, and it tells the known names apart
-/// well enough; usable in a `const` table.
-const fn name_hash(b: &[u8]) -> usize {
-    let n = b.len();
-    let mut h = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut i = 0;
-    while i < 4 && i < n {
-        h = (h ^ b[i] as u64).wrapping_mul(0x0100_0000_01b3);
-        h = (h ^ b[n - 1 - i] as u64).wrapping_mul(0x0100_0000_01b3);
-        i += 1;
-    }
-    (h ^ (h >> 29)) as usize
-}
-
-/// Slots of [`KNOWN_TABLE`]: a power of two, about four per name, so a
-/// lookup almost always probes one slot.
-const KNOWN_SLOTS: usize = 512;
-
-/// Open-addressed hash table of [`KNOWN_SITES`] (index + 1; 0 is empty):
-/// one hash and one comparison per segment instead of the binary search's
-/// eight comparisons.
-static KNOWN_TABLE: [u8; KNOWN_SLOTS] = {
-    assert!(KNOWN_SITES.len() < 255 && KNOWN_SITES.len() * 2 < KNOWN_SLOTS);
-    let mut t = [0u8; KNOWN_SLOTS];
-    let mut k = 0;
-    while k < KNOWN_SITES.len() {
-        let mut s = name_hash(KNOWN_SITES[k].as_bytes()) & (KNOWN_SLOTS - 1);
-        while t[s] != 0 {
-            s = (s + 1) & (KNOWN_SLOTS - 1);
-        }
-        t[s] = (k + 1) as u8;
-        k += 1;
-    }
-    t
-};
-
-/// Whether `segment` is one of [`KNOWN_SITES`].
-fn is_known_site(segment: &str) -> bool {
-    if segment.len() > MAX_KNOWN_BYTES {
-        return false;
-    }
-    let mut s = name_hash(segment.as_bytes()) & (KNOWN_SLOTS - 1);
-    loop {
-        match KNOWN_TABLE[s] {
-            0 => return false,
-            k => {
-                if KNOWN_SITES.get(usize::from(k) - 1) == Some(&segment) {
-                    return true;
-                }
-            }
-        }
-        s = (s + 1) & (KNOWN_SLOTS - 1);
-    }
-}
-
-/// Longest entry of [`KNOWN_SITES`], in bytes.
-const MAX_KNOWN_BYTES: usize = {
-    let mut max = 0;
-    let mut i = 0;
-    while i < KNOWN_SITES.len() {
-        if KNOWN_SITES[i].len() > max {
-            max = KNOWN_SITES[i].len();
-        }
-        i += 1;
-    }
-    max
-};
-
 fn strip_site_suffix(out: &mut String, seps: Seps) {
     let len = out.len();
     let floor = len.saturating_sub(MAX_SEGMENT_BYTES + 2).max(seps.lowest);
@@ -733,7 +533,7 @@ fn strip_site_suffix(out: &mut String, seps: Seps) {
     // (`merriam-webster`) is found whole. Only the known-name rule applies
     // there, so a separator further back than the longest known name cannot
     // matter and the scan stops before it.
-    let floor = floor.max(len.saturating_sub(MAX_KNOWN_BYTES + 2));
+    let floor = floor.max(len.saturating_sub(max_known_bytes() + 2));
     if let Some((pos, sep_len)) = separator_before(out.as_bytes(), last, floor) {
         strip_at(out, pos, sep_len, false);
     }
@@ -896,188 +696,10 @@ fn generic_site(sep: char, segment: &str, head: &str) -> bool {
     fits && (head.len() >= 4 * need || (head.len() >= need && head.chars().count() >= need))
 }
 
-/// The title normalization as it was before [`fold_fast`] and the bounded
-/// separator scans: the reference the fast paths are tested against.
-#[cfg(test)]
-mod reference {
-    use super::*;
-
-    fn fold_general(title: &str, out: &mut String) {
-        out.clear();
-        // One pass checks and folds: a separate `all(skips_nfkc)` pass decoded
-        // every character of a Chinese title twice.
-        if !fold_checked::<true>(title.chars(), out) {
-            out.clear();
-            let nf: String = title.nfkc().collect();
-            fold(nf.chars(), out);
-            // Lower-casing can, for a few characters, leave a string that NFKC
-            // would still change; one more round settles it.
-            if !out.is_ascii() && is_nfkc_quick(out.chars()) != IsNormalized::Yes {
-                let again: String = out.nfkc().collect();
-                out.clear();
-                fold(again.chars(), out);
-            }
-        }
-    }
-
-    fn is_sep(c: char) -> bool {
-        matches!(c, '-' | '|' | '_' | '·')
-    }
-
-    pub(super) fn normalize(title: &str) -> String {
-        let mut out = String::new();
-        fold_general(title, &mut out);
-        strip_tail(&mut out);
-        out
-    }
-
-    /// Removes truncation marks and site-name suffixes until nothing changes.
-    fn strip_tail(out: &mut String) {
-        // Each round removes at least one character, so this ends; the bound only
-        // caps work on adversarial input.
-        for _ in 0..64 {
-            let before = out.len();
-            strip_truncation(out);
-            strip_site_suffix(out);
-            if out.len() == before {
-                break;
-            }
-        }
-    }
-
-    fn strip_truncation(out: &mut String) {
-        // Terminal punctuation goes too: headlines and result titles differ in a
-        // final `.` or `!` far more often than in meaning.
-        let len = out
-            .trim_end_matches([' ', '.', '!', '?', ',', ';', ':'])
-            .len();
-        if len > 0 {
-            out.truncate(len);
-        }
-    }
-
-    fn strip_site_suffix(out: &mut String) {
-        // Up to two separators back, so a known name containing a separator
-        // (`merriam-webster`) is found whole.
-        let candidates: [Option<(usize, usize)>; 2] = {
-            let mut seps = separators_rev(out);
-            [seps.next(), seps.next()]
-        };
-        let Some((last, _)) = candidates[0] else {
-            return;
-        };
-        for (pos, sep_len) in candidates.into_iter().flatten() {
-            let segment = &out[pos + sep_len..];
-            if segment.is_empty() {
-                continue;
-            }
-            let head = out[..pos].trim_end_matches(|c: char| is_sep(c) || c == ' ' || c == ':');
-            let mut head_chars = head.chars();
-            if head_chars.next().is_none() || head_chars.next().is_none() {
-                continue;
-            }
-            let sep = out[pos..].chars().next().unwrap_or('-');
-            let strip = (segment.len() <= MAX_KNOWN_BYTES
-                && KNOWN_SITES.binary_search(&segment).is_ok())
-                || (pos == last && (ends_with_domain(segment) || generic_site(sep, segment, head)));
-            if strip {
-                let len = head.len();
-                out.truncate(len);
-                return;
-            }
-        }
-    }
-
-    /// Byte positions and lengths of separators, last first: the characters of
-    /// [`is_sep`], and `::` (a single `:` starts a subtitle, not a site name),
-    /// among the last `MAX_SEGMENT_BYTES + 2` bytes (a separator further back
-    /// leaves a segment no rule strips). Character by character, so it checks
-    /// the byte loop of [`super::separator_before`] rather than repeating it.
-    fn separators_rev(s: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let window = s.len().saturating_sub(MAX_SEGMENT_BYTES + 2);
-        s.char_indices()
-            .rev()
-            .take_while(move |&(i, c)| i + c.len_utf8() > window)
-            .filter_map(move |(i, c)| {
-                if is_sep(c) {
-                    Some((i, c.len_utf8()))
-                } else if c == ':' && s[i + 1..].starts_with(':') {
-                    Some((i, 2))
-                } else {
-                    None
-                }
-            })
-    }
-
-    /// The segment is a domain name, or a short name ending in one
-    /// (`游民星空 gamersky.com`, folded to `游民星空gamersky.com`).
-    fn ends_with_domain(segment: &str) -> bool {
-        let name_len = segment
-            .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '.')
-            .len();
-        segment.split(' ').count() <= 4
-            && segment.chars().count() <= 30
-            && is_domain(&segment[name_len..])
-    }
-
-    /// The general rule for short segments that look like a site name.
-    fn generic_site(sep: char, segment: &str, head: &str) -> bool {
-        let seg_chars = segment.chars().count();
-        let fits = match sep {
-            '|' | '·' | ':' => {
-                seg_chars <= 30
-                    && segment.split(' ').count() <= 4
-                    && segment.chars().any(char::is_alphanumeric)
-            }
-            '-' | '_' => {
-                seg_chars <= 6
-                    && segment.chars().any(is_cjk)
-                    && segment
-                        .chars()
-                        .all(|c| is_cjk(c) || c.is_ascii_alphanumeric())
-            }
-            _ => false,
-        };
-        // The head must be at least twice as long as the segment.
-        fits && head
-            .chars()
-            .nth((2 * seg_chars).saturating_sub(1))
-            .is_some()
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::sites::known_sites;
     use super::*;
-
-    #[test]
-    fn known_sites_are_sorted_and_normalized() {
-        assert!(
-            KNOWN_SITES.windows(2).all(|w| w[0] < w[1]),
-            "KNOWN_SITES must be sorted"
-        );
-        for s in KNOWN_SITES {
-            let mut o = String::new();
-            fold(s.chars(), &mut o);
-            assert_eq!(&o, s, "KNOWN_SITES entries must be in folded form");
-        }
-    }
-
-    #[test]
-    fn known_table_finds_exactly_the_known_sites() {
-        for s in KNOWN_SITES {
-            assert!(is_known_site(s), "{s}");
-            let cut = s.char_indices().last().map_or(0, |(i, _)| i);
-            for other in [format!("{s}x"), s[..cut].to_string(), s.to_uppercase()] {
-                assert_eq!(
-                    is_known_site(&other),
-                    KNOWN_SITES.binary_search(&other.as_str()).is_ok(),
-                    "{other}"
-                );
-            }
-        }
-        assert!(!is_known_site(""));
-    }
 
     #[test]
     fn suffixes_and_marks_go() {
@@ -1214,20 +836,17 @@ mod tests {
 
     #[test]
     fn fast_paths_agree_with_reference_on_real_titles() {
-        let corpus = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
-        );
+        let corpus = crate::test_data::DUREADER;
         let news = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/corpus/ag_news_en/test.csv"
+            "/../../tests/fixtures/corpus/ag_news_en/test.csv"
         );
         let mut buf = String::new();
         let mut compared = 0;
         // Titles sit in both files' lines; every line and each of its
         // fields between quotes is a title-like string.
         for path in [corpus, news] {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let text = crate::test_data::read(path);
             for line in text.lines().take(3000) {
                 check_against_reference(line, &mut buf);
                 for field in line.split('"') {
@@ -1259,7 +878,7 @@ mod tests {
                 }
             }
         }
-        for s in KNOWN_SITES {
+        for s in known_sites() {
             for sep in ["-", " - ", "_", "|", "·", "::"] {
                 check_against_reference(&format!("Some title{sep}{s}"), &mut buf);
                 check_against_reference(&format!("标题{sep}{s}{sep}{s}"), &mut buf);

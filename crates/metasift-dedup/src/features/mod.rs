@@ -62,7 +62,8 @@ use std::sync::LazyLock;
 use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::Unit;
+use crate::Unit;
+use crate::hash::mix;
 
 /// One feature code: the hash of a normalized window around a punctuation anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -188,40 +189,6 @@ impl Stream {
     }
 }
 
-/// Finalizer of splitmix64: spreads every input bit over the output.
-#[inline]
-pub(crate) fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// Hasher for maps keyed by values that are already 64-bit hashes (codes,
-/// URL keys, query hashes): one [`mix`] instead of SipHash, which showed up
-/// in profiles of the stream.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct MixHasher(u64);
-
-impl std::hash::Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        mix(self.0)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 ^= x;
-    }
-}
-
-/// A `HashMap` keyed by 64-bit hashes.
-pub(crate) type HashMap64<K, V> =
-    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<MixHasher>>;
-
 const UNIT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 const WINDOW_SEED: u64 = 0x2545_f491_4f6c_dd1d;
 const ANCHOR_MARK: u64 = 0x6a09_e667_f3bc_c908;
@@ -277,21 +244,6 @@ fn is_anchor(c: char) -> bool {
             | '｡'
             | '､'
     )
-}
-
-/// Characters NFKC leaves alone (or that the fast path maps itself), so a
-/// snippet made only of them skips the general normalizer (what
-/// [`Extractor::scan_fast`] accepts, spelled out for the tests).
-#[cfg(test)]
-fn is_fast(c: char) -> bool {
-    c.is_ascii()
-        || is_cjk(c)
-        || matches!(c as u32,
-            0xFF01..=0xFF5E      // full-width ASCII: mapped by offset
-            | 0x3000..=0x3002    // ideographic space, 、 and 。
-            | 0x2026 // ellipsis
-        )
-        || is_fast_separator(c)
 }
 
 /// Symbols that only separate units in both scanners: quotes, dashes,
@@ -486,8 +438,6 @@ pub struct Extractor {
     /// keeps punctuation anchors only.
     word_anchors: usize,
     stream: Stream,
-    #[cfg(test)]
-    chars: Vec<(usize, char)>,
     normalized: String,
     run: String,
 }
@@ -505,8 +455,6 @@ impl Extractor {
         Extractor {
             word_anchors: WORD_ANCHORS,
             stream: Stream::default(),
-            #[cfg(test)]
-            chars: Vec::new(),
             normalized: String::new(),
             run: String::new(),
         }
@@ -560,7 +508,7 @@ impl Extractor {
 
     /// The hashes of `text`'s units in order (anchors dropped), for SimHash.
     /// SimHash was tuned (and its thresholds chosen) with every unit
-    /// hashed, so a CJK character's code point (see [`char_unit`]) gets the
+    /// hashed, so a CJK character's code point (see `char_unit`) gets the
     /// hash of its one character here. A word hash below `0x110000` (one in
     /// 2^44) would be rehashed too, harmlessly.
     pub fn units(&mut self, text: &str, unit: Unit) -> &[u64] {
@@ -737,85 +685,6 @@ impl Extractor {
         true
     }
 
-    /// The plain version of [`Extractor::scan_fast`], kept as the reference
-    /// the one-pass scanner must agree with.
-    #[cfg(test)]
-    fn scan_fast_reference(&mut self, text: &str, unit: Unit) {
-        let mut chars = std::mem::take(&mut self.chars);
-        chars.clear();
-        chars.extend(text.char_indices());
-        let norm = |c: char| -> char {
-            let c = match c as u32 {
-                0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-                0x3000 => ' ',
-                _ => c,
-            };
-            c.to_ascii_lowercase()
-        };
-        let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        let mut i = 0;
-        while i < chars.len() {
-            let (start, raw) = chars[i];
-            let c = norm(raw);
-            if word_char(c) {
-                let mut h = UnitHash::new();
-                h.push(c);
-                // A lone `_` is no word (no letter or digit).
-                let mut alnum = c.is_ascii_alphanumeric();
-                i += 1;
-                while i < chars.len() {
-                    let c = norm(chars[i].1);
-                    if word_char(c) {
-                        h.push(c);
-                        alnum |= c.is_ascii_alphanumeric();
-                        i += 1;
-                        continue;
-                    }
-                    let joins = match c {
-                        '.' | '\'' => true,
-                        ',' | ';' => chars
-                            .get(i.wrapping_sub(1))
-                            .is_some_and(|p| norm(p.1).is_ascii_digit()),
-                        _ => false,
-                    };
-                    let next = chars.get(i + 1).map(|n| norm(n.1));
-                    let next_ok = match c {
-                        ',' | ';' => next.is_some_and(|n| n.is_ascii_digit()),
-                        _ => next.is_some_and(|n| n.is_ascii_alphanumeric()),
-                    };
-                    if joins && next_ok {
-                        h.push(c);
-                        i += 1;
-                    } else {
-                        break;
-                    }
-                }
-                if alnum {
-                    self.stream.word(h.finish());
-                }
-            } else if is_cjk(c) {
-                if unit == Unit::Word {
-                    let mut end = i;
-                    while end < chars.len() && is_cjk(chars[end].1) {
-                        end += 1;
-                    }
-                    let stop = chars.get(end).map_or(text.len(), |e| e.0);
-                    push_jieba(&mut self.stream, &text[start..stop]);
-                    i = end;
-                } else {
-                    self.stream.unit(char_unit(u32::from(c)));
-                    i += 1;
-                }
-            } else {
-                if is_anchor(c) {
-                    self.stream.mark();
-                }
-                i += 1;
-            }
-        }
-        self.chars = chars;
-    }
-
     /// Any other text, already NFKC-normalized and lowercased: Unicode word
     /// boundaries from unicode-segmentation.
     fn scan_general(&mut self, text: &str, unit: Unit) {
@@ -916,7 +785,11 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
 }
 
 #[cfg(test)]
+mod reference;
+
+#[cfg(test)]
 mod tests {
+    use super::reference::is_fast;
     use super::*;
 
     fn codes(s: &str) -> Vec<FeatureCode> {
@@ -1035,10 +908,6 @@ mod tests {
 
     #[test]
     fn one_pass_scanner_agrees_with_reference() {
-        let corpus = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/corpus/dureader_search_zh/search_results.jsonl"
-        );
         let mut texts: Vec<String> = [
             "a.b, 1,000; 3.14. e.g. don't 'quoted' x_y ,,, end.",
             "1,a 1;2 a;b trailing. trailing, 9, x.",
@@ -1054,9 +923,8 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        if let Ok(text) = std::fs::read_to_string(corpus) {
-            texts.extend(text.lines().map(str::to_string));
-        }
+        let text = crate::test_data::read(crate::test_data::DUREADER);
+        texts.extend(text.lines().map(str::to_string));
         let mut a = Extractor::new();
         let mut b = Extractor::new();
         let mut compared = 0;
@@ -1087,7 +955,7 @@ mod tests {
 
     #[test]
     fn fast_path_letters_agree_with_general_path() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/corpus/");
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/corpus/");
         let mut texts: Vec<String> = [
             "Café au lait, s'il vous plaît. Straße · Ελληνικά ΣΟΦΊΑ!",
             "l·l, a·b, 1·2, ·x, x·, 张三·李四。",
@@ -1098,7 +966,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        for (title, snippet) in crate::test_data::dureader_results().unwrap_or_default() {
+        for (title, snippet) in crate::test_data::dureader_results() {
             texts.extend([title, snippet]);
         }
         for f in [
@@ -1106,9 +974,8 @@ mod tests {
             "searchsnippets_en/SearchSnippets.txt",
             "nlpcc2017_headlines_zh/headlines.tsv",
         ] {
-            if let Ok(t) = std::fs::read_to_string(format!("{root}{f}")) {
-                texts.extend(t.lines().map(str::to_string));
-            }
+            let t = crate::test_data::read(&format!("{root}{f}"));
+            texts.extend(t.lines().map(str::to_string));
         }
         let (mut a, mut b) = (Extractor::new(), Extractor::new());
         let mut compared = 0;

@@ -1,0 +1,147 @@
+//! The site names a title loses when they end it after a separator
+//! (`Rust - Wikipedia`, `延迟退休_百度知道`).
+//!
+//! The names are data, not code: `sites.txt` beside this file, one name per
+//! line in normalized (folded) form, sorted; blank lines and lines starting
+//! with `#` are skipped. The list is read once, on first use, into an
+//! open-addressed hash table, so a lookup is one hash and (almost always)
+//! one comparison, whatever the number of names.
+
+use std::sync::LazyLock;
+
+/// The known names and their lookup table.
+struct KnownSites {
+    /// As listed: normalized and sorted.
+    names: Vec<&'static str>,
+    /// Open-addressed hash table of `names` (index + 1; 0 is empty): one
+    /// hash and one comparison per segment instead of a binary search's
+    /// eight comparisons.
+    table: [u8; SLOTS],
+    /// Longest name, in bytes.
+    max_bytes: usize,
+}
+
+/// Slots of [`KnownSites::table`]: a power of two, about four per name, so a
+/// lookup almost always probes one slot.
+const SLOTS: usize = 512;
+
+static SITES: LazyLock<KnownSites> = LazyLock::new(|| KnownSites::parse(include_str!("sites.txt")));
+
+impl KnownSites {
+    fn parse(text: &'static str) -> KnownSites {
+        let names: Vec<&'static str> = text
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        assert!(
+            names.len() < 255 && names.len() * 2 < SLOTS,
+            "title/sites.txt: {} names do not fit the table",
+            names.len()
+        );
+        let mut table = [0u8; SLOTS];
+        for (k, name) in names.iter().enumerate() {
+            let mut s = name_hash(name.as_bytes()) & (SLOTS - 1);
+            while table[s] != 0 {
+                s = (s + 1) & (SLOTS - 1);
+            }
+            table[s] = (k + 1) as u8;
+        }
+        let max_bytes = names.iter().map(|n| n.len()).max().unwrap_or(0);
+        KnownSites {
+            names,
+            table,
+            max_bytes,
+        }
+    }
+
+    fn contains(&self, segment: &str) -> bool {
+        if segment.len() > self.max_bytes {
+            return false;
+        }
+        let mut s = name_hash(segment.as_bytes()) & (SLOTS - 1);
+        loop {
+            match self.table[s] {
+                0 => return false,
+                k => {
+                    if self.names.get(usize::from(k) - 1) == Some(&segment) {
+                        return true;
+                    }
+                }
+            }
+            s = (s + 1) & (SLOTS - 1);
+        }
+    }
+}
+
+/// A hash of a name from its length and its first and last four bytes (all
+/// of it up to eight): constant time, and it tells the known names apart
+/// well enough.
+fn name_hash(b: &[u8]) -> usize {
+    let n = b.len();
+    let mut h = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut i = 0;
+    while i < 4 && i < n {
+        h = (h ^ b[i] as u64).wrapping_mul(0x0100_0000_01b3);
+        h = (h ^ b[n - 1 - i] as u64).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    (h ^ (h >> 29)) as usize
+}
+
+/// Whether `segment` is one of the known site names.
+pub(super) fn is_known_site(segment: &str) -> bool {
+    SITES.contains(segment)
+}
+
+/// The longest known site name, in bytes.
+pub(super) fn max_known_bytes() -> usize {
+    SITES.max_bytes
+}
+
+/// The known site names, normalized and sorted.
+#[cfg(test)]
+pub(super) fn known_sites() -> &'static [&'static str] {
+    &SITES.names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::title::fold;
+
+    #[test]
+    fn known_sites_are_sorted_and_normalized() {
+        let names = known_sites();
+        assert!(names.len() > 100, "{} names", names.len());
+        assert!(
+            names.windows(2).all(|w| w[0] < w[1]),
+            "title/sites.txt must be sorted, without repeats"
+        );
+        assert_eq!(
+            max_known_bytes(),
+            names.iter().map(|n| n.len()).max().unwrap_or(0)
+        );
+        for s in names {
+            assert_eq!(s.trim(), *s, "{s:?}: no spaces around a name");
+            let mut o = String::new();
+            fold(s.chars(), &mut o);
+            assert_eq!(&o, s, "title/sites.txt entries must be in folded form");
+        }
+    }
+
+    #[test]
+    fn known_table_finds_exactly_the_known_sites() {
+        for s in known_sites() {
+            assert!(is_known_site(s), "{s}");
+            let cut = s.char_indices().last().map_or(0, |(i, _)| i);
+            for other in [format!("{s}x"), s[..cut].to_string(), s.to_uppercase()] {
+                assert_eq!(
+                    is_known_site(&other),
+                    known_sites().binary_search(&other.as_str()).is_ok(),
+                    "{other}"
+                );
+            }
+        }
+        assert!(!is_known_site(""));
+    }
+}
