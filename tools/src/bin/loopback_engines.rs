@@ -40,7 +40,10 @@ struct Args {
 fn args() -> Result<Args, String> {
     let mut out = None;
     let mut seconds = 600;
-    let mut data = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/serp"));
+    let mut data = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/serp"
+    ));
     let mut extra = String::new();
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
