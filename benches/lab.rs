@@ -13,19 +13,19 @@ use metasift::lab::metrics;
 use metasift::lab::synth::{self, Corpus, SynthOptions};
 use metasift_dedup::{Method, Settings};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 fn bench(c: &mut Criterion) {
     for corpus in Corpus::ALL {
         let records = synth::generate(
             corpus,
-            Path::new(SHARED),
+            Path::new(FIXTURES),
             SynthOptions {
                 seed: 42,
                 sets: 300,
             },
         )
-        .expect("shared/data beside the crate");
+        .expect("the corpora in tests/fixtures (AG news: scripts/fetch_fixtures.sh)");
         let sets = synth::to_sets(&records);
         let mut group = c.benchmark_group(format!("lab/{corpus}"));
         group.throughput(Throughput::Elements(records.len() as u64));

@@ -13,10 +13,10 @@ use std::path::Path;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use metasift_dedup::{normalize_title, normalize_title_into, unwrap_redirect, url_key};
 
-const SERP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/serp");
+const SERP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/serp");
 const DUREADER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
+    "/tests/fixtures/corpus/dureader_search_zh/search_results.jsonl"
 );
 
 /// Result-like links from saved pages of several engines: absolute links and

@@ -2,7 +2,7 @@
 # Load test of `metasift serve` on this machine, loopback only.
 #
 # Starts six loopback member engines answering real saved result pages
-# (examples/loopback_engines.rs, ~1.9 MB of HTML per search), `metasift
+# (tools/src/bin/loopback_engines.rs, ~1.9 MB of HTML per search), `metasift
 # serve` on them (memory cache of 16 MB, rate limit off, max_in_flight 8), then with
 # wrk measures:
 #   1. cached searches (one query, repeated): requests/s, p50/p99;
@@ -34,7 +34,8 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 
 echo "== building (release)"
-cargo build --release --quiet --bin metasift --example loopback_engines
+cargo build --release --quiet --bin metasift
+cargo build --release --quiet -p metasift-tools --bin loopback_engines
 
 work=$(mktemp -d /tmp/metasift-load.XXXXXX)
 pids=()
@@ -46,7 +47,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "== starting 6 loopback engines"
-"$TARGET/release/examples/loopback_engines" \
+"$TARGET/release/loopback_engines" \
   --out "$work/engines.toml" --seconds $((DURATION * 3 + 120)) \
   --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = '"$TTL_S"'\nmemory_mb = '"$MEMORY_MB"'\n[limits]\nper_minute = 0\nmax_in_flight = '"$MAX_IN_FLIGHT"'\n' \
   >"$work/engines.out" 2>&1 &

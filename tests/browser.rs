@@ -169,7 +169,7 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
 /// Issue #6: on a results page, a person changes `os2` in the re-cluster
 /// form and submits it; the same cached answers are fused again (the member
 /// engines are not asked a second time) and the page shows which groups
-/// formed. Engines: the six of `examples/loopback_engines.rs` answering
+/// formed. Engines: the six of `tools/src/bin/loopback_engines.rs` answering
 /// their saved `javascript tutorial` pages through the shipped presets.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_reclusters_with_another_os2() {

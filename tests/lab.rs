@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 fn out_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lab-{name}"));
@@ -53,8 +53,8 @@ fn check_plots(dir: &Path) {
 #[test]
 fn lab_sweeps_a_real_pair_file_and_reports_bad_lines() {
     // 40 real STS-B dev pairs, plus two broken lines, as a user's file would be.
-    let source = std::fs::read_to_string(format!("{SHARED}/pairs/stsb_multi_mt/en_dev.tsv"))
-        .expect("shared/data beside the crate");
+    let source = std::fs::read_to_string(format!("{FIXTURES}/pairs/stsb_multi_mt/en_dev.tsv"))
+        .expect("tests/fixtures/pairs/stsb_multi_mt/en_dev.tsv");
     let mut lines: Vec<&str> = source.lines().take(41).collect();
     lines.insert(5, "broken-line\twith only two fields");
     lines.push("bad-score\tA man.\tA man.\t\tfive");
@@ -140,7 +140,7 @@ fn lab_builds_and_sweeps_a_synthetic_set() {
         "--synth",
         "dureader",
         "--data-root",
-        SHARED,
+        FIXTURES,
         "--limit",
         "4",
         "--method",

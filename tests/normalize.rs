@@ -11,10 +11,10 @@ use metasift_dedup::{
 use proptest::prelude::*;
 use serde::Deserialize;
 
-const SERP_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/serp");
+const SERP_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/serp");
 const DUREADER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
+    "/tests/fixtures/corpus/dureader_search_zh/search_results.jsonl"
 );
 
 #[derive(Deserialize)]
@@ -218,10 +218,7 @@ fn is_wrapper(h: &str) -> bool {
 fn every_saved_wrapper_unwraps_to_an_absolute_link() {
     let mut files = Vec::new();
     html_files(Path::new(SERP_DIR), &mut files);
-    if files.is_empty() {
-        eprintln!("!!! SKIPPED: no saved pages under {SERP_DIR}");
-        return;
-    }
+    assert!(!files.is_empty(), "no saved pages under {SERP_DIR}");
     let mut unwrapped: BTreeMap<String, usize> = BTreeMap::new();
     let mut bad = Vec::new();
     for f in &files {
@@ -277,14 +274,12 @@ fn every_saved_wrapper_unwraps_to_an_absolute_link() {
 #[test]
 fn bing_and_duckduckgo_agree_on_the_caffeine_query() {
     // The data README counts 9 of 10 shared results; check that keys find them.
-    let read = |p: &str| std::fs::read_to_string(format!("{SERP_DIR}/{p}")).ok();
-    let (Some(bing), Some(ddg)) = (
-        read("bing/celina2026_does-caffeine-affect-sleep.html"),
-        read("duckduckgo/celina2026_does-caffeine-affect-sleep_html.html"),
-    ) else {
-        eprintln!("!!! SKIPPED: caffeine pages missing under {SERP_DIR}");
-        return;
+    let read = |p: &str| {
+        let path = format!("{SERP_DIR}/{p}");
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     };
+    let bing = read("bing/celina2026_does-caffeine-affect-sleep.html");
+    let ddg = read("duckduckgo/celina2026_does-caffeine-affect-sleep_html.html");
     let keys = |html: &str| -> std::collections::HashSet<UrlKey> {
         hrefs(html)
             .filter(|h| is_wrapper(h))
@@ -305,10 +300,7 @@ fn bing_and_duckduckgo_agree_on_the_caffeine_query() {
 
 #[test]
 fn real_titles_normalize_idempotently() {
-    let Ok(text) = std::fs::read_to_string(DUREADER) else {
-        eprintln!("!!! SKIPPED: {DUREADER} missing");
-        return;
-    };
+    let text = std::fs::read_to_string(DUREADER).unwrap_or_else(|e| panic!("{DUREADER}: {e}"));
     let mut n = 0;
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("jsonl line");

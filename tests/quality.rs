@@ -14,18 +14,18 @@ use metasift::lab::metrics::{self, Confusion};
 use metasift::lab::synth::{self, Corpus, SynthOptions};
 use metasift_dedup::{Method, Settings};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 fn measure(corpus: Corpus, lists: usize, settings: &Settings) -> (Confusion, Confusion) {
     let records = synth::generate(
         corpus,
-        Path::new(SHARED),
+        Path::new(FIXTURES),
         SynthOptions {
             seed: 42,
             sets: lists,
         },
     )
-    .expect("shared/data beside the crate");
+    .expect("the corpora in tests/fixtures (AG news: scripts/fetch_fixtures.sh)");
     let sets = synth::to_sets(&records);
     assert!(
         sets.len() >= lists.min(100),

@@ -121,7 +121,7 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
 #[tokio::test]
 async fn saved_pages_import_as_recordings_that_parse() {
     let out = temp_dir("import");
-    let index = support::crate_dir().join("../shared/data/serp/index.json");
+    let index = support::crate_dir().join("tests/fixtures/serp/index.json");
     let report = import_saved_pages(&index, &out, |engine, file| {
         // Only the caffeine captures, under the shipped preset names.
         file.contains("celina2026")
@@ -158,10 +158,10 @@ async fn saved_pages_import_as_recordings_that_parse() {
 
 #[tokio::test]
 async fn a_folder_of_saved_pages_replays_directly() {
-    // `--replay ../shared/data/serp`: the index names engine, query and kind;
+    // `--replay tests/fixtures/serp`: the index names engine, query and kind;
     // for `javascript tutorial` Bing was captured both blocked (browser) and
     // answering (plain HTTP): the answering page is used.
-    let serp = support::crate_dir().join("../shared/data/serp");
+    let serp = support::crate_dir().join("tests/fixtures/serp");
     let engines = ["brave", "mojeek", "startpage", "yahoo", "bing"];
     let mut config = support::shipped_config();
     support::keep_only(&mut config, &engines);

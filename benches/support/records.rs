@@ -1,5 +1,5 @@
 //! The 2,000 real records of the dedup benchmark (`benches/dedup.rs`) and
-//! of its CPU-time twin (`examples/dedup_cpu.rs`): all 1,393 DuReader Baidu
+//! of its CPU-time twin (`tools/src/bin/dedup_cpu.rs`): all 1,393 DuReader Baidu
 //! results (300 result lists), 407 AG news items, and 200 planted copies of
 //! earlier records — 100 with the link decorated (`www.`, `http:`,
 //! `utm_source`, a fragment) and 100 with the snippet cut to 80 % plus `...`
@@ -9,14 +9,22 @@
 use metasift_dedup::Doc;
 use serde::Deserialize;
 
-const DUREADER: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/corpus/dureader_search_zh/search_results.jsonl"
-);
-const AG_NEWS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/corpus/ag_news_en/test.csv"
-);
+const DUREADER: &str = "corpus/dureader_search_zh/search_results.jsonl";
+/// Not in git (non-commercial): `scripts/fetch_fixtures.sh` puts it there.
+const AG_NEWS: &str = "corpus/ag_news_en/test.csv";
+
+/// The text of the repository's `tests/fixtures/<rel>`; a missing file
+/// panics naming it. This file is compiled into the root crate's benches and
+/// into `tools/`, one folder down, so the root is looked up.
+fn fixture(rel: &str) -> String {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest
+        .ancestors()
+        .find(|d| d.join("tests/fixtures").is_dir())
+        .unwrap_or(manifest);
+    let path = root.join("tests/fixtures").join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
 
 #[derive(Deserialize)]
 struct Question {
@@ -39,7 +47,7 @@ pub struct Rec {
 
 pub fn records() -> Vec<Rec> {
     let mut out = Vec::new();
-    let text = std::fs::read_to_string(DUREADER).expect("shared/data beside the crate");
+    let text = fixture(DUREADER);
     for line in text.lines() {
         let q: Question = serde_json::from_str(line).expect("DuReader line");
         for (pos, h) in q.results.into_iter().enumerate() {
@@ -51,7 +59,7 @@ pub fn records() -> Vec<Rec> {
             });
         }
     }
-    let ag = std::fs::read_to_string(AG_NEWS).expect("AG news");
+    let ag = fixture(AG_NEWS);
     let mut rows = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(ag.as_bytes());

@@ -207,7 +207,7 @@ mod tests {
     fn pair_scores_decide_like_the_pipeline_on_real_pairs() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/pairs/stsb_multi_mt/zh_dev.tsv"
+            "/tests/fixtures/pairs/stsb_multi_mt/zh_dev.tsv"
         );
         let opts = super::super::data::LoadOptions {
             title_equal: false,

@@ -119,8 +119,10 @@ pub struct LabArgs {
     /// `OUT/synth-NAME.jsonl` and sweep it.
     #[arg(long)]
     pub synth: Vec<synth::Corpus>,
-    /// The `shared/data` folder the corpora are read from.
-    #[arg(long, default_value = "../shared/data")]
+    /// The folder the `--synth` corpora are read from, laid out like the
+    /// repository's `tests/fixtures` (the default: relative to the working
+    /// directory, so run from the checkout).
+    #[arg(long, default_value = "tests/fixtures")]
     pub data_root: PathBuf,
     /// RNG seed of `--synth`.
     #[arg(long, default_value_t = 42)]

@@ -5,21 +5,21 @@
 //! on a busy machine:
 //!
 //! ```text
-//! cargo build --release --example parse_pages
-//! valgrind --tool=callgrind target/release/examples/parse_pages 3
+//! cargo build --release -p metasift-tools --bin parse_pages
+//! valgrind --tool=callgrind target/release/parse_pages 3
 //! ```
 
 use std::path::Path;
 
 use metasift::config::Config;
 
-#[path = "../tests/support/pages.rs"]
+#[path = "../../../tests/support/pages.rs"]
 mod pages;
 use pages::JS_PAGES as PAGES;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds: usize = std::env::args().nth(1).map_or(Ok(1), |s| s.parse())?;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = &Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let config = Config::load(&root.join("engines.toml"))?;
     let mut pages = Vec::new();
     for (name, file) in PAGES {
@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .find(|e| e.name == name)
             .ok_or(format!("no preset {name}"))?;
         let engine = metasift::engines::build(ec)?;
-        let body = std::fs::read(root.join("../shared/data/serp").join(file))?;
+        let body = std::fs::read(root.join("tests/fixtures/serp").join(file))?;
         pages.push((name, engine, body));
     }
     let mut total = 0;

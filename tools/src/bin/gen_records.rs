@@ -2,9 +2,10 @@
 //! for measuring `metasift dedup` at scale.
 //!
 //! Run with:
-//! `cargo run --release --example gen_records -- --records 1000000 > records.jsonl`
+//! `cargo run --release -p metasift-tools --bin gen_records -- --records 1000000 > records.jsonl`
 //! (`--no-query` puts every record in one scope, `--data DIR` points at
-//! `shared/data`, `--seed N` changes the arrangement).
+//! another folder laid out like `tests/fixtures` (the default), `--seed N`
+//! changes the arrangement). AG news is not in git: `scripts/fetch_fixtures.sh`.
 //!
 //! Each query is one result set — a DuReader question's Baidu results, or ten
 //! AG news items of one class — answered by four "engines". Each engine
@@ -107,7 +108,7 @@ fn truncate(s: &str, share: f64) -> String {
 fn main() -> std::io::Result<()> {
     let mut records: u64 = 1_000_000;
     let mut with_query = true;
-    let mut data = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data").to_string();
+    let mut data = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures").to_string();
     let mut seed = 42u64;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {

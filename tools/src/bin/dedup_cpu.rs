@@ -3,14 +3,14 @@
 //! run it under `/usr/bin/time` and compare the user seconds of
 //! `ITERATIONS` runs with those of `0` (building the records only).
 //!
-//! Run with: `cargo build --release --example dedup_cpu &&
-//! /usr/bin/time -f %U target/release/examples/dedup_cpu 1000`
+//! Run with: `cargo build --release -p metasift-tools --bin dedup_cpu &&
+//! /usr/bin/time -f %U target/release/dedup_cpu 1000`
 
 use std::hint::black_box;
 
 use metasift_dedup::{Settings, dedup};
 
-#[path = "../benches/support/records.rs"]
+#[path = "../../../benches/support/records.rs"]
 mod records;
 
 use records::{docs, records};

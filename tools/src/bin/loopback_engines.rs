@@ -1,13 +1,13 @@
 //! Six loopback member engines answering real saved result pages, for load
 //! tests (`scripts/load.sh`): each listens on 127.0.0.1, answers every
-//! request with one saved page of `shared/data/serp/` (≈ 1.9 MB of HTML in
+//! request with one saved page of `tests/fixtures/serp/` (≈ 1.9 MB of HTML in
 //! all, the `javascript tutorial` captures of 2026), and an `engines.toml`
 //! pointing `metasift serve` at them is written.
 //!
 //! Run with
 //!
 //! ```text
-//! cargo run --release --example loopback_engines -- --out /tmp/load/engines.toml --seconds 600
+//! cargo run --release -p metasift-tools --bin loopback_engines -- --out /tmp/load/engines.toml --seconds 600
 //! ```
 //!
 //! It prints `ready` once every engine listens and stops after `--seconds`
@@ -20,7 +20,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 
 /// Name of the shipped preset (`engines.toml`) and its saved page.
-#[path = "../tests/support/pages.rs"]
+#[path = "../../../tests/support/pages.rs"]
 mod pages;
 use pages::JS_PAGES as ENGINES;
 
@@ -40,7 +40,10 @@ struct Args {
 fn args() -> Result<Args, String> {
     let mut out = None;
     let mut seconds = 600;
-    let mut data = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/serp"));
+    let mut data = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/serp"
+    ));
     let mut extra = String::new();
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -68,7 +71,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut toml = format!("{}\n", args.extra.replace("\\n", "\n"));
     let shipped = metasift::config::Config::load(&PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/engines.toml"
+        "/../engines.toml"
     )))?;
     let mut engines = Engines { engine: Vec::new() };
     for (name, page) in ENGINES {
