@@ -25,7 +25,7 @@ fn bench(c: &mut Criterion) {
                 sets: 300,
             },
         )
-        .expect("the corpora in tests/fixtures (AG news: scripts/fetch_fixtures.sh)");
+        .expect("the corpora in tests/fixtures");
         let sets = synth::to_sets(&records);
         let mut group = c.benchmark_group(format!("lab/{corpus}"));
         group.throughput(Throughput::Elements(records.len() as u64));

@@ -29,8 +29,7 @@ struct Result {
     snippet: String,
 }
 
-/// The file's text; a missing file fails the test (AG news is not in git:
-/// `scripts/fetch_fixtures.sh` puts it there).
+/// The file's text; a missing file fails the test.
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }

@@ -25,7 +25,7 @@ fn measure(corpus: Corpus, lists: usize, settings: &Settings) -> (Confusion, Con
             sets: lists,
         },
     )
-    .expect("the corpora in tests/fixtures (AG news: scripts/fetch_fixtures.sh)");
+    .expect("the corpora in tests/fixtures");
     let sets = synth::to_sets(&records);
     assert!(
         sets.len() >= lists.min(100),

@@ -10,7 +10,6 @@ use metasift_dedup::Doc;
 use serde::Deserialize;
 
 const DUREADER: &str = "corpus/dureader_search_zh/search_results.jsonl";
-/// Not in git (non-commercial): `scripts/fetch_fixtures.sh` puts it there.
 const AG_NEWS: &str = "corpus/ag_news_en/test.csv";
 
 /// The text of the repository's `tests/fixtures/<rel>`; a missing file

@@ -5,7 +5,7 @@
 //! `cargo run --release -p metasift-tools --bin gen_records -- --records 1000000 > records.jsonl`
 //! (`--no-query` puts every record in one scope, `--data DIR` points at
 //! another folder laid out like `tests/fixtures` (the default), `--seed N`
-//! changes the arrangement). AG news is not in git: `scripts/fetch_fixtures.sh`.
+//! changes the arrangement).
 //!
 //! Each query is one result set — a DuReader question's Baidu results, or ten
 //! AG news items of one class — answered by four "engines". Each engine

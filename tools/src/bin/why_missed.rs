@@ -7,8 +7,7 @@
 //!
 //! Run with: `cargo run --release -p metasift-tools --bin why_missed -- ag-news 300 [samples]`
 //! (`score` prints the scoreboard, `fp FILE` a pair file's false merges; the
-//! data is the repository's `tests/fixtures`, AG news from
-//! `scripts/fetch_fixtures.sh`).
+//! data is the repository's `tests/fixtures`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
