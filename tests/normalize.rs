@@ -255,7 +255,7 @@ fn every_saved_wrapper_unwraps_to_an_absolute_link() {
         bad.len(),
         bad.join("\n")
     );
-    // Counted by hand with grep over shared/data/serp (duplicates included).
+    // Counted by hand with grep over tests/fixtures/serp (duplicates included).
     for (engine, at_least) in [
         ("duckduckgo", 70),
         ("bing", 20),

@@ -18,8 +18,8 @@
 
 pub mod data;
 pub mod metrics;
-pub mod plot;
-pub mod queries;
+pub(crate) mod plot;
+mod queries;
 pub mod synth;
 
 use std::fmt::Write as _;

@@ -69,7 +69,7 @@ impl Corpus {
         }
     }
 
-    /// The corpus file under a `shared/data` folder.
+    /// The corpus file under a data root laid out like `tests/fixtures`.
     pub fn path(self, data_root: &Path) -> PathBuf {
         match self {
             Corpus::DuReader => data_root.join("corpus/dureader_search_zh/search_results.jsonl"),
@@ -275,7 +275,7 @@ const EN_ENGINES: [EngineStyle; 4] = [
 ];
 
 /// Builds the labeled lists of `corpus` from the files under `data_root`
-/// (a `shared/data` folder).
+/// (a folder laid out like `tests/fixtures`).
 pub fn generate(
     corpus: Corpus,
     data_root: &Path,

@@ -352,8 +352,6 @@ fn check_loaded(loaded: Result<data::DataFile, lab::LabError>) -> Result<data::D
 pub struct RowView {
     /// Series label.
     pub series: String,
-    /// The method.
-    pub method: String,
     /// The threshold on the common axis ("" for `none`).
     pub threshold: String,
     /// `os1`.
@@ -377,7 +375,6 @@ impl RowView {
         let c = &r.confusion;
         RowView {
             series: r.series.clone(),
-            method: r.settings.method.as_str().to_string(),
             threshold: r.threshold.map(|t| t.to_string()).unwrap_or_default(),
             os1: format!("{}", r.settings.os1),
             os2: format!("{}", r.settings.os2),

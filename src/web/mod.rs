@@ -21,12 +21,12 @@
 //! Every HTML answer carries a Content-Security-Policy that forbids scripts, a
 //! second fence behind askama's escaping of engine text.
 
-pub mod error;
-pub mod lab;
-pub mod ops;
+mod error;
+mod lab;
+mod ops;
 pub mod pages;
-pub mod params;
-pub mod statics;
+mod params;
+mod statics;
 
 use askama::Template;
 use axum::Router;
