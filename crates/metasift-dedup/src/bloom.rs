@@ -72,8 +72,17 @@ impl Slice {
 }
 
 /// A growing Bloom filter of 64-bit keys.
+///
+/// ```
+/// use metasift_dedup::{ScalableBloom, url_key};
+///
+/// let mut seen = ScalableBloom::new(1_000, 0.01);
+/// let key = url_key("https://www.example.com/a?utm_source=x").0;
+/// assert!(!seen.check_and_insert(key), "first time: not seen");
+/// assert!(seen.contains(url_key("http://example.com/a").0), "same key");
+/// ```
 #[derive(Debug, Clone)]
-pub(crate) struct ScalableBloom {
+pub struct ScalableBloom {
     slices: Vec<Slice>,
     fpr: f64,
 }
@@ -86,7 +95,7 @@ const GROWTH: u64 = 2;
 impl ScalableBloom {
     /// A filter expecting about `expected` keys, with overall false-positive
     /// rate at most `fpr` (clamped to `1e-12..=0.5`).
-    pub(crate) fn new(expected: u64, fpr: f64) -> Self {
+    pub fn new(expected: u64, fpr: f64) -> Self {
         let fpr = if fpr.is_finite() {
             fpr.clamp(1e-12, 0.5)
         } else {
@@ -100,12 +109,12 @@ impl ScalableBloom {
 
     /// Whether `key` may have been inserted (false positives possible,
     /// false negatives not).
-    pub(crate) fn contains(&self, key: u64) -> bool {
+    pub fn contains(&self, key: u64) -> bool {
         self.slices.iter().any(|s| s.contains(key))
     }
 
     /// Inserts `key`; returns `true` when it was (maybe) present already.
-    pub(crate) fn check_and_insert(&mut self, key: u64) -> bool {
+    pub fn check_and_insert(&mut self, key: u64) -> bool {
         if self.contains(key) {
             return true;
         }

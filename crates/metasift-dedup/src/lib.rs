@@ -10,7 +10,8 @@
 //!
 //! 1. **URL**: [`url_key`] of the normalized link (redirect wrappers
 //!    unwrapped, see [`unwrap_redirect`]) compared exactly, or by a Bloom
-//!    filter for streams too large for an exact set ([`UrlFilter`]).
+//!    filter for streams too large for an exact set ([`UrlFilter`],
+//!    [`ScalableBloom`]).
 //! 2. **Title**: [`normalize_title`]; equal titles select the looser snippet
 //!    threshold `os1` instead of `os2`.
 //! 3. **Snippet**: punctuation-anchored [`FeatureCode`]s ([`Extractor`]),
@@ -54,6 +55,7 @@ mod url;
 
 use serde::{Deserialize, Serialize};
 
+pub use bloom::ScalableBloom;
 pub use features::{
     Extractor, FeatureCode, WORD_ANCHORS, extract as feature_codes, shared_codes,
     similarity as code_similarity,
