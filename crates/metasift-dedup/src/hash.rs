@@ -23,14 +23,17 @@ pub(crate) fn mix(mut x: u64) -> u64 {
 pub(crate) struct MixHasher(u64);
 
 impl std::hash::Hasher for MixHasher {
+    #[inline]
     fn finish(&self) -> u64 {
         mix(self.0)
     }
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
+    #[inline]
     fn write_u64(&mut self, x: u64) {
         self.0 ^= x;
     }

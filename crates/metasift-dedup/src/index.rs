@@ -28,6 +28,7 @@ impl Postings {
     const LIST: u32 = 1 << 31;
 
     /// The kept records of `self`, with `lists` the scope's.
+    #[inline]
     pub(crate) fn holders<'a>(&'a self, lists: &'a [Vec<u32>]) -> &'a [u32] {
         if self.0 & Self::LIST == 0 {
             std::slice::from_ref(&self.0)
@@ -37,6 +38,7 @@ impl Postings {
     }
 
     /// `n` occurrences of kept record `x`, a new entry.
+    #[inline]
     fn new(x: u32, n: usize, lists: &mut Vec<Vec<u32>>) -> Postings {
         if n == 1 {
             Postings(x)
@@ -47,6 +49,7 @@ impl Postings {
     }
 
     /// Adds `n` occurrences of kept record `x`.
+    #[inline]
     fn push(&mut self, x: u32, n: usize, lists: &mut Vec<Vec<u32>>) {
         if self.0 & Self::LIST == 0 {
             let mut v = Vec::with_capacity(1 + n);
@@ -97,6 +100,7 @@ impl CodeIndex {
         code.0.checked_shr(64 - self.bits).unwrap_or(0) as usize
     }
 
+    #[inline]
     pub(crate) fn get(&self, code: FeatureCode) -> Option<&Postings> {
         self.trees[self.tree_of(code)].get(&code)
     }
@@ -108,6 +112,7 @@ impl CodeIndex {
 
     /// Adds `n` occurrences of kept record `local` under `code`; returns
     /// whether the code is new to the index.
+    #[inline]
     pub(crate) fn add(
         &mut self,
         code: FeatureCode,
@@ -194,6 +199,7 @@ impl CodeFilter {
     }
 
     /// Records a code newly added to `postings` (which already holds it).
+    #[inline]
     pub(crate) fn insert(&mut self, code: FeatureCode, postings: &CodeIndex) {
         self.codes += 1;
         if self.codes * 8 > self.bits.len() * 64 {
