@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::{LabError, SweepOs, points, series};
-use crate::search::{SearchOptions, Searcher};
+use crate::search::Searcher;
 use metasift_dedup::{Method, Settings};
 
 /// What `--queries` needs besides the sweep.
@@ -116,8 +116,8 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
     for text in &queries {
         let query = searcher.parse_query(text, 1);
         // One search at a time, so never refused for load.
-        let (_, gathered) = runtime
-            .block_on(searcher.answers(&query, &SearchOptions::default()))
+        let (gathered, _) = runtime
+            .block_on(searcher.gathered(&query))
             .map_err(|e| LabError::BadArgument(format!("{text:?}: {e}")))?;
         // Duplicates carry no snippet; the engines' own records do.
         let snippets: BTreeMap<(&str, &str), &str> = gathered

@@ -336,8 +336,12 @@ impl Searcher {
     /// The one place that consults the answers cache: the engine answers to
     /// `query`, before dedup, from the cache (then `true`), joined to an
     /// identical fan-out in flight, or from a new fan-out — refused at once
-    /// when `[limits] max_in_flight` fan-outs are already running.
-    async fn gathered(&self, query: &Query) -> Result<(Arc<Gathered>, bool), Overloaded> {
+    /// when `[limits] max_in_flight` fan-outs are already running. The lab
+    /// asks for these alone: it fuses them under each setting itself.
+    pub(crate) async fn gathered(
+        &self,
+        query: &Query,
+    ) -> Result<(Arc<Gathered>, bool), Overloaded> {
         let key = format!("{}:{:016x}", answers_key(query), self.inner.config_tag);
         let this = self.clone();
         let query = query.clone();
