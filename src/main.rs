@@ -203,13 +203,13 @@ fn serve(
     let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
     let config_path = config_path.to_path_buf();
 
+    let connections = config.server.connections.clone();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         // Built inside the runtime: a Redis cache starts a connection task.
         let state = metasift::web::AppState::serving(config, Some(config_path), admin_token)?;
         reload_on_sighup(state.clone());
-        let app = metasift::web::router(state)
-            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        let app = metasift::web::router(state);
         let listener = tokio::net::TcpListener::bind(&bind)
             .await
             .with_context(|| format!("cannot listen on {bind}"))?;
@@ -217,13 +217,17 @@ fn serve(
         tracing::info!("metasift listening on http://{addr}/");
         // Tests that start the binary on port 0 read the address from here.
         println!("listening on http://{addr}/");
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown_signal())
+        metasift::web::serve::serve(listener, app, &connections, shutdown_signal())
             .await
             .context("server failed")?;
-        tracing::info!("metasift stopped");
-        Ok(())
-    })
+        anyhow::Ok(())
+    });
+    // Connections still open after the grace period, and lab work still
+    // running on blocking threads, are dropped here, not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    served?;
+    tracing::info!("metasift stopped");
+    Ok(())
 }
 
 /// SIGHUP re-reads the configuration file, like `POST /admin/reload`.

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use metasift_dedup as dedup;
 
 mod cache;
+mod connections;
 mod engine;
 mod health;
 mod lab;
@@ -30,6 +31,7 @@ mod limits;
 mod server;
 
 pub use cache::{CacheBackend, CacheConfig};
+pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use health::HealthConfig;
 pub use lab::LabConfig;

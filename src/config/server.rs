@@ -33,6 +33,8 @@ pub struct ServerConfig {
     /// Log every query text (off by default: what people search for is
     /// theirs).
     pub log_queries: bool,
+    /// `[server.connections]`: timeouts and the cap on client connections.
+    pub connections: super::ConnectionsConfig,
 }
 
 impl Default for ServerConfig {
@@ -47,6 +49,7 @@ impl Default for ServerConfig {
             autocomplete: None,
             record_dir: None,
             log_queries: false,
+            connections: super::ConnectionsConfig::default(),
         }
     }
 }
@@ -55,6 +58,7 @@ impl ServerConfig {
     /// Values of `[server]` that parse but cannot work.
     pub(super) fn problems(&self, out: &mut Vec<Problem>) {
         let s = self;
+        s.connections.problems(out);
         if let Err(m) = check_bind(&s.bind) {
             out.push(Problem::at(
                 &[&["server", "bind"]],

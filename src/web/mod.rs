@@ -26,6 +26,7 @@ mod lab;
 mod ops;
 pub mod pages;
 mod params;
+pub mod serve;
 mod statics;
 
 use askama::Template;

@@ -21,10 +21,19 @@ pub struct Server {
 
 impl Server {
     pub fn start(config: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_metasift"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_metasift"));
+        command
             .args(["serve", "--config"])
             .arg(config)
-            .args(["--bind", "127.0.0.1:0"])
+            .args(["--bind", "127.0.0.1:0"]);
+        Server::spawn(command)
+    }
+
+    /// Starts `command` (a `metasift serve … --bind 127.0.0.1:0`, perhaps
+    /// wrapped in a shell that sets a `ulimit` and `exec`s it) and waits for
+    /// its address.
+    pub fn spawn(mut command: Command) -> Server {
+        let mut child = command
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -1,0 +1,305 @@
+//! Serving the [`router`](super::router) on a TCP listener under the limits
+//! of `[server.connections]`, so that no client can hold the server by
+//! sending slowly, not reading, or opening sockets and saying nothing.
+//!
+//! - **Request head**: hyper's `header_read_timeout` closes a connection
+//!   whose request line and headers do not arrive within
+//!   `header_timeout_s`, counted from the connection's start or the end of
+//!   its previous response — so it is also the keep-alive idle timeout.
+//! - **Request body**: every body is wrapped in tower-http's
+//!   [`DeadlineBody`]: one that is not whole `body_timeout_s` after its head
+//!   fails to read, the handler answers 400 and the connection closes.
+//! - **Response**: a write that makes no progress for `send_timeout_s` (a
+//!   client that stopped reading) fails and drops the connection
+//!   ([`SendTimeout`]).
+//! - **Connections**: at most `max_connections` are open; the accept loop
+//!   waits for a free slot (a tokio semaphore), so the process keeps file
+//!   descriptors for engines, Redis and its log. An accept error (EMFILE
+//!   from something else eating descriptors) pauses the loop, 10 ms doubling
+//!   to 1 s, rather than spinning on it.
+//! - **Shutdown**: the listener closes, idle connections close, requests in
+//!   flight may finish for `shutdown_grace_s`; what is still open then is
+//!   dropped when the runtime stops.
+//!
+//! HTTP/1.1 only, as `axum::serve` served it here (axum's `http2` feature is
+//! off); a proxy in front speaks HTTP/2 to browsers.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::Request;
+use axum::response::Response;
+use hyper::body::{Body as _, Incoming};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tower_http::timeout::DeadlineBody;
+use tower_service::Service as _;
+
+use crate::config::ConnectionsConfig;
+
+/// Longest pause of the accept loop after an accept error.
+const MAX_ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// Serves `app` on `listener` until `shutdown` completes, then lets requests
+/// in flight finish for `shutdown_grace_s` and returns. Handlers see the
+/// peer as `ConnectInfo<SocketAddr>`.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: &ConnectionsConfig,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout());
+    let graceful = GracefulShutdown::new();
+    let body_timeout = limits.body_timeout();
+    let send_timeout = limits.send_timeout();
+    let mut backoff = Duration::ZERO;
+    tokio::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+        };
+        let accepted = tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => {
+                backoff = Duration::ZERO;
+                accepted
+            }
+            // The client gave up before we accepted: nothing to wait for.
+            Err(e) if is_per_connection(&e) => continue,
+            Err(e) => {
+                backoff = (backoff * 2).clamp(Duration::from_millis(10), MAX_ACCEPT_BACKOFF);
+                tracing::warn!(
+                    "accept error: {e}; accepting again in {} ms",
+                    backoff.as_millis()
+                );
+                tokio::select! {
+                    biased;
+                    () = &mut shutdown => break,
+                    () = tokio::time::sleep(backoff) => continue,
+                }
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let io = TokioIo::new(SendTimeout::new(stream, send_timeout));
+        let service = PerConnection {
+            app: app.clone(),
+            peer,
+            body_timeout,
+        };
+        let connection = graceful.watch(http.serve_connection(io, service));
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(%peer, "connection ended: {e}");
+            }
+            drop(slot);
+        });
+    }
+    drop(listener);
+    let open = graceful.count();
+    if open > 0 {
+        tracing::info!("shutting down: {open} connection(s) open, waiting for them");
+    }
+    let grace = limits.shutdown_grace();
+    if tokio::time::timeout(grace, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "shutting down: connections still open after {} s are dropped",
+            grace.as_secs()
+        );
+    }
+    Ok(())
+}
+
+/// Accept errors about one connection (reset or aborted before it was
+/// accepted), after which the next accept may go on at once.
+fn is_per_connection(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::Interrupted
+    )
+}
+
+/// The router as one connection's hyper service: the peer address for the
+/// handlers, and the body deadline.
+#[derive(Clone)]
+struct PerConnection {
+    app: Router,
+    peer: SocketAddr,
+    body_timeout: Duration,
+}
+
+impl hyper::service::Service<Request<Incoming>> for PerConnection {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = axum::routing::future::RouteFuture<Infallible>;
+
+    fn call(&self, request: Request<Incoming>) -> Self::Future {
+        let mut request = request.map(|body| {
+            if body.is_end_stream() {
+                Body::new(body)
+            } else {
+                Body::new(DeadlineBody::new(self.body_timeout, body))
+            }
+        });
+        request.extensions_mut().insert(ConnectInfo(self.peer));
+        self.app.clone().call(request)
+    }
+}
+
+/// A stream whose writes fail with `TimedOut` once they have made no
+/// progress for `limit` (the peer stopped reading); reads pass through.
+struct SendTimeout<T> {
+    inner: T,
+    limit: Duration,
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> SendTimeout<T> {
+    fn new(inner: T, limit: Duration) -> Self {
+        SendTimeout {
+            inner,
+            limit,
+            stalled: None,
+        }
+    }
+
+    /// Progress clears the stall timer; `Pending` starts it (once) and
+    /// turns into an error when it fires.
+    fn watch<R>(&mut self, cx: &mut Context<'_>, poll: Poll<io::Result<R>>) -> Poll<io::Result<R>> {
+        if poll.is_ready() {
+            self.stalled = None;
+            return poll;
+        }
+        let limit = self.limit;
+        let timer = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "the client read nothing of the response for {} s",
+                    limit.as_secs_f64()
+                ),
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for SendTimeout<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for SendTimeout<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        let poll = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.watch(cx, poll)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        let poll = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.watch(cx, poll)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        let poll = Pin::new(&mut this.inner).poll_flush(cx);
+        this.watch(cx, poll)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        let poll = Pin::new(&mut this.inner).poll_shutdown(cx);
+        this.watch(cx, poll)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncWriteExt as _;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_write_nobody_reads_fails_after_the_send_timeout() {
+        let (near, _far) = tokio::io::duplex(64);
+        let mut w = SendTimeout::new(near, Duration::from_secs(5));
+        let started = tokio::time::Instant::now();
+        let err = w.write_all(&[b'x'; 4096]).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_secs(5) && waited < Duration::from_secs(6),
+            "{waited:?}"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_slow_reader_that_keeps_reading_is_not_cut_off() {
+        use tokio::io::AsyncReadExt as _;
+        let (near, mut far) = tokio::io::duplex(64);
+        let reader = tokio::spawn(async move {
+            let mut buf = [0u8; 64];
+            let mut total = 0;
+            loop {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+                match far.read(&mut buf).await {
+                    Ok(0) | Err(_) => return total,
+                    Ok(n) => total += n,
+                }
+            }
+        });
+        let mut w = SendTimeout::new(near, Duration::from_secs(5));
+        // 16 reads of 64 bytes 3 s apart: 48 s in all, never 5 s stalled.
+        w.write_all(&[b'x'; 1024]).await.unwrap();
+        drop(w);
+        assert_eq!(reader.await.unwrap(), 1024);
+    }
+}
