@@ -267,21 +267,21 @@ mod tests {
     use super::*;
     use tokio::io::AsyncWriteExt as _;
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn a_write_nobody_reads_fails_after_the_send_timeout() {
         let (near, _far) = tokio::io::duplex(64);
-        let mut w = SendTimeout::new(near, Duration::from_secs(5));
+        let mut w = SendTimeout::new(near, Duration::from_millis(300));
         let started = tokio::time::Instant::now();
         let err = w.write_all(&[b'x'; 4096]).await.unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::TimedOut);
         let waited = started.elapsed();
         assert!(
-            waited >= Duration::from_secs(5) && waited < Duration::from_secs(6),
+            waited >= Duration::from_millis(300) && waited < Duration::from_secs(5),
             "{waited:?}"
         );
     }
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn a_slow_reader_that_keeps_reading_is_not_cut_off() {
         use tokio::io::AsyncReadExt as _;
         let (near, mut far) = tokio::io::duplex(64);
@@ -289,17 +289,18 @@ mod tests {
             let mut buf = [0u8; 64];
             let mut total = 0;
             loop {
-                tokio::time::sleep(Duration::from_secs(3)).await;
+                tokio::time::sleep(Duration::from_millis(20)).await;
                 match far.read(&mut buf).await {
                     Ok(0) | Err(_) => return total,
                     Ok(n) => total += n,
                 }
             }
         });
-        let mut w = SendTimeout::new(near, Duration::from_secs(5));
-        // 16 reads of 64 bytes 3 s apart: 48 s in all, never 5 s stalled.
-        w.write_all(&[b'x'; 1024]).await.unwrap();
+        let mut w = SendTimeout::new(near, Duration::from_millis(300));
+        // 128 reads of 64 bytes 20 ms apart: longer than the timeout in
+        // all, never that long stalled.
+        w.write_all(&[b'x'; 1024 * 8]).await.unwrap();
         drop(w);
-        assert_eq!(reader.await.unwrap(), 1024);
+        assert_eq!(reader.await.unwrap(), 1024 * 8);
     }
 }
