@@ -302,6 +302,7 @@ impl EngineConfig {
                         "engine.parse.{field} of {who:?}: required for kind {:?}",
                         kind_name(self.kind)
                     ),
+                    whole_file: false,
                 });
             }
         }
@@ -342,7 +343,11 @@ fn builder_problem(i: usize, message: String) -> Problem {
         ]));
     }
     paths.push(path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]));
-    Problem { paths, message }
+    Problem {
+        paths,
+        message,
+        whole_file: false,
+    }
 }
 
 fn kind_name(kind: EngineKind) -> &'static str {

@@ -152,7 +152,7 @@ impl Config {
         engine_check: EngineCheck<'_>,
     ) -> Result<Config, Vec<ConfigError>> {
         let text = read(path).map_err(|e| vec![e])?;
-        let mut config = Config::check_with(&text, path, engine_check)?;
+        let mut config = Config::check_with(&text, path, engine_check, true)?;
         config.resolve_paths(path);
         Ok(config)
     }
@@ -160,15 +160,19 @@ impl Config {
     /// Parses and validates text, reporting every problem found (in line
     /// order; never an empty list on `Err`). Engines are not built.
     pub fn check(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
-        Config::check_with(text, path, &no_engine_check)
+        Config::check_with(text, path, &no_engine_check, false)
     }
 
     /// [`Config::check`], each engine that passed its table's checks also
     /// put to `engine_check`, whose refusals are reported like the others.
+    /// With `serving`, the file must also be one a server can run: an
+    /// enabled engine, an `autocomplete` engine that exists, and `replay` /
+    /// `data_dir` folders that exist (relative to the file's folder).
     pub(crate) fn check_with(
         text: &str,
         path: &Path,
         engine_check: EngineCheck<'_>,
+        serving: bool,
     ) -> Result<Config, Vec<ConfigError>> {
         let invalid = |span: Option<std::ops::Range<usize>>, message: String| {
             let (line, column) = span.map_or((1, 1), |s| line_col(text, s.start));
@@ -195,6 +199,9 @@ impl Config {
         })?;
         let mut problems = Vec::new();
         config.problems(engine_check, &mut problems);
+        if serving {
+            config.serving_problems(path, &mut problems);
+        }
         if problems.is_empty() {
             return Ok(config);
         }
@@ -202,7 +209,15 @@ impl Config {
             .into_iter()
             .map(|p| {
                 let span = p.paths.iter().find_map(|path| locate(doc.get_ref(), path));
-                let start = span.as_ref().map_or(0, |s| s.start);
+                let start = match &span {
+                    Some(s) => s.start,
+                    // A problem of the whole file is reported after the
+                    // others, at the file's last line.
+                    None if p.whole_file => text.len(),
+                    None => 0,
+                };
+                let end = text.trim_end().len();
+                let span = span.or(p.whole_file.then_some(end..end));
                 (start, invalid(span, p.message))
             })
             .collect();
@@ -248,6 +263,75 @@ impl Config {
         }
         engine::problems(&self.engines, engine_check, out);
     }
+
+    /// What keeps a file that is valid from serving: no enabled engine (every
+    /// search would return nothing), an `autocomplete` engine that does not
+    /// exist, a `replay` or `data_dir` folder that does not exist.
+    fn serving_problems(&self, file: &Path, out: &mut Vec<Problem>) {
+        if !self.engines.iter().any(|e| e.enabled) {
+            let message = if self.engines.is_empty() {
+                "no engine: every search would return nothing; add an [[engine]] table \
+                 (see the shipped engines.toml)"
+                    .to_string()
+            } else {
+                format!(
+                    "no enabled engine: all {} are `enabled = false`, so every search would \
+                     return nothing; enable at least one",
+                    self.engines.len()
+                )
+            };
+            let mut problem = Problem::at(&[], message);
+            problem.paths = (0..self.engines.len())
+                .map(|i| path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("enabled")]))
+                .collect();
+            problem.whole_file = true;
+            out.push(problem);
+        }
+        if let Some(name) = &self.server.autocomplete
+            && !self.engines.iter().any(|e| &e.name == name)
+        {
+            let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+            out.push(Problem::at(
+                &[&["server", "autocomplete"], &["server"]],
+                format!(
+                    "server.autocomplete: there is no engine named {name:?} (engines: {})",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            ));
+        }
+        let base = file.parent().unwrap_or(Path::new(""));
+        let missing = |dir: &Path| {
+            let full = if dir.is_relative() {
+                base.join(dir)
+            } else {
+                dir.to_path_buf()
+            };
+            match std::fs::metadata(&full) {
+                Ok(m) if m.is_dir() => None,
+                Ok(_) => Some(format!("{} is not a folder", full.display())),
+                Err(e) => Some(format!("cannot open folder {}: {e}", full.display())),
+            }
+        };
+        if let Some(why) = self.lab.data_dir.as_deref().and_then(missing) {
+            out.push(Problem::at(
+                &[&["lab", "data_dir"], &["lab"]],
+                format!("lab.data_dir: {why}"),
+            ));
+        }
+        for (i, engine) in self.engines.iter().enumerate() {
+            if let Some(why) = engine.replay.as_deref().and_then(missing) {
+                out.push(Problem::engine(
+                    i,
+                    "replay",
+                    format!("engine {:?}: replay: {why}", engine.name),
+                ));
+            }
+        }
+    }
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
@@ -274,6 +358,8 @@ fn path(segs: &[Seg]) -> Vec<Seg> {
 struct Problem {
     paths: Vec<Vec<Seg>>,
     message: String,
+    /// Not about one key: when no path is in the file, point at its end.
+    whole_file: bool,
 }
 
 impl Problem {
@@ -284,6 +370,7 @@ impl Problem {
                 .map(|p| p.iter().map(|k| Seg::Key(k)).collect())
                 .collect(),
             message,
+            whole_file: false,
         }
     }
 
@@ -295,6 +382,7 @@ impl Problem {
                 path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]),
             ],
             message,
+            whole_file: false,
         }
     }
 }

@@ -109,7 +109,7 @@ pub fn check_config_file(path: &Path) -> Result<Config, Vec<ConfigError>> {
 
 /// [`check_config_file`] of text; `path` only names the file in errors.
 pub fn check_config(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
-    Config::check_with(text, path, &check)
+    Config::check_with(text, path, &check, true)
 }
 
 /// [`check_config_file`] with the first problem as the error.

@@ -436,7 +436,7 @@ pub fn write_csv(rows: &[Row], w: impl std::io::Write) -> csv::Result<()> {
             format!("{:.6}", c.f1()),
             format!("{:.4}", r.seconds),
             r.threshold.map(|t| t.to_string()).unwrap_or_default(),
-            r.series.clone(),
+            crate::output::csv::cell(&r.series).into_owned(),
             s.window.to_string(),
             unit_str(s.unit).to_string(),
             s.max_distance.to_string(),
@@ -447,7 +447,9 @@ pub fn write_csv(rows: &[Row], w: impl std::io::Write) -> csv::Result<()> {
             c.fp.to_string(),
             c.fn_.to_string(),
             c.tn.to_string(),
-            r.dataset.clone(),
+            // An uploaded file's name: anyone's text, neutralised like
+            // every text cell of a CSV metasift writes.
+            crate::output::csv::cell(&r.dataset).into_owned(),
         ])?;
     }
     out.flush()?;

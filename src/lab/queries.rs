@@ -153,7 +153,7 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
                 let hidden: usize = resp.results.iter().map(|r| r.duplicates.len()).sum();
                 let threshold_text = threshold.map_or(String::new(), |t| format!("{t}"));
                 csv.write_record([
-                    text.as_str(),
+                    &*crate::output::csv::cell(text),
                     s.label.as_str(),
                     threshold_text.as_str(),
                     &resp.results.len().to_string(),

@@ -6,6 +6,21 @@ use super::FormatError;
 use super::searxng::parsed_url;
 use crate::model::SearchResponse;
 
+/// A text cell a spreadsheet will show as text: one that starts with `=`,
+/// `+`, `-`, `@`, a tab or a carriage return (OWASP's list), or with the
+/// full-width `＝ ＋ － ＠` some spreadsheets also read as formulas, gets a
+/// leading `'`. The CSV writer then quotes the field as its content needs.
+pub fn cell(text: &str) -> std::borrow::Cow<'_, str> {
+    const TRIGGERS: &[char] = &[
+        '=', '+', '-', '@', '\t', '\r', '\u{FF1D}', '\u{FF0B}', '\u{FF0D}', '\u{FF20}',
+    ];
+    if text.starts_with(TRIGGERS) {
+        format!("'{text}").into()
+    } else {
+        text.into()
+    }
+}
+
 /// The CSV document for `resp`, at most `limit` results.
 pub fn to_csv(resp: &SearchResponse, limit: Option<usize>) -> Result<String, FormatError> {
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -14,17 +29,17 @@ pub fn to_csv(resp: &SearchResponse, limit: Option<usize>) -> Result<String, For
         let host = parsed_url(&r.url)[1].clone();
         let score = format!("{}", if r.score.is_finite() { r.score } else { 0.0 });
         w.write_record([
-            r.title.as_str(),
-            &r.url,
-            &r.content,
-            &host,
-            &r.engine,
+            &*cell(&r.title),
+            &cell(&r.url),
+            &cell(&r.content),
+            &cell(&host),
+            &cell(&r.engine),
             &score,
             "result",
         ])?;
     }
     for s in &resp.suggestions {
-        w.write_record(["", "", s.as_str(), "", "", "", "suggestion"])?;
+        w.write_record(["", "", &cell(s), "", "", "", "suggestion"])?;
     }
     let bytes = w
         .into_inner()
@@ -48,5 +63,39 @@ mod tests {
         assert_eq!(&row[3], "example.org");
         assert_eq!(&row[4], "e");
         assert_eq!(&row[6], "result");
+    }
+
+    #[test]
+    fn formula_cells_are_written_as_text() {
+        for (raw, shown) in [
+            (
+                "=HYPERLINK(\"http://evil.example\",\"x\")",
+                "'=HYPERLINK(\"http://evil.example\",\"x\")",
+            ),
+            ("+1+1", "'+1+1"),
+            ("-2+3", "'-2+3"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\t=1", "'\t=1"),
+            ("\r=1", "'\r=1"),
+            ("＝1+1", "'＝1+1"),
+            ("a=1", "a=1"),
+            ("", ""),
+        ] {
+            assert_eq!(cell(raw), shown, "{raw:?}");
+        }
+        let mut resp = response("=cmd|' /C calc'!A0");
+        resp.results[0].content = "-1,\"=2\"".into();
+        resp.suggestions = vec!["@x".into()];
+        let text = to_csv(&resp, None).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let rows: Vec<_> = r.records().map(Result::unwrap).collect();
+        assert_eq!(&rows[0][0], "'=cmd|' /C calc'!A0");
+        assert_eq!(&rows[0][2], "'-1,\"=2\"");
+        assert_eq!(&rows[1][2], "'@x");
+        // No line of the document starts a formula either.
+        assert!(
+            !text.lines().any(|l| l.starts_with(['=', '+', '-', '@'])),
+            "{text}"
+        );
     }
 }

@@ -108,7 +108,7 @@ pub fn error_response(
             }
         }
         Format::Csv => {
-            let reason = message.replace('"', "\"\"");
+            let reason = crate::output::csv::cell(message).replace('"', "\"\"");
             let body = match retry_after_s {
                 Some(s) => format!("error,retry_after\n\"{reason}\",{s}\n"),
                 None => format!("error\n\"{reason}\"\n"),

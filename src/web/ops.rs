@@ -165,7 +165,7 @@ impl AppState {
         Ok(AppState::from_live(
             live,
             OpsSettings {
-                admin_token: admin_token.filter(|t| !t.trim().is_empty()),
+                admin_token: admin_token.as_deref().and_then(admin_token_from),
                 config_path,
                 reload_lock: tokio::sync::Mutex::new(()),
             },
@@ -190,6 +190,26 @@ impl AppState {
             if engines == 1 { "" } else { "s" }
         ))
     }
+}
+
+/// The reload token as given (`METASIFT_ADMIN_TOKEN`, often from a file
+/// with a final newline): surrounding whitespace is removed — a header
+/// value cannot carry it, so such a token could never match — and an empty
+/// one turns the route off rather than letting an empty bearer in.
+fn admin_token_from(given: &str) -> Option<String> {
+    let token = given.trim();
+    if token.is_empty() {
+        tracing::warn!("METASIFT_ADMIN_TOKEN is empty: POST /admin/reload is off");
+        return None;
+    }
+    if token.len() != given.len() {
+        tracing::warn!(
+            "METASIFT_ADMIN_TOKEN has whitespace around it; it is ignored (the token is the {} \
+             characters between)",
+            token.chars().count()
+        );
+    }
+    Some(token.to_string())
 }
 
 /// The format an answer that never reaches the handler should use: the
