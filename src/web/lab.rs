@@ -183,17 +183,8 @@ impl LabForm {
                 "the range needs 0 ≤ from ≤ to ≤ 1",
             ));
         }
-        if (to - from) / step + 1.0 > MAX_POINTS as f64 + 1e-9 {
-            return Err(refuse(
-                StatusCode::BAD_REQUEST,
-                format!(
-                    "from {from} to {to} by {step} is {} thresholds; at most {MAX_POINTS} — take a larger step",
-                    ((to - from) / step + 1e-9).floor() as u64 + 1
-                ),
-            ));
-        }
-        lab::parse_sweep(&self.sweep_text())
-            .map_err(|e| refuse(StatusCode::BAD_REQUEST, e.to_string()))
+        lab::sweep_points(from, to, step, MAX_POINTS)
+            .map_err(|why| refuse(StatusCode::BAD_REQUEST, why))
     }
 
     /// The sweep as `metasift lab --sweep` writes it.
