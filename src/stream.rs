@@ -223,11 +223,26 @@ struct Counts {
     snippet: u64,
 }
 
+/// How a file is named in messages: its path, or `stdin` / `stdout` for `-`.
+fn shown(path: &Path, dash: &str) -> String {
+    if path.as_os_str() == "-" {
+        dash.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// `e` with the file it happened on in front, so the message says where.
+fn on_file(name: &str, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{name}: {e}"))
+}
+
 fn open_input(path: &Path) -> io::Result<Box<dyn BufRead>> {
     Ok(if path.as_os_str() == "-" {
         Box::new(BufReader::with_capacity(1 << 18, io::stdin()))
     } else {
-        Box::new(BufReader::with_capacity(1 << 18, File::open(path)?))
+        let file = File::open(path).map_err(|e| on_file(&shown(path, "stdin"), e))?;
+        Box::new(BufReader::with_capacity(1 << 18, file))
     })
 }
 
@@ -235,7 +250,8 @@ fn open_output(path: &Path) -> io::Result<Box<dyn Write>> {
     Ok(if path.as_os_str() == "-" {
         Box::new(BufWriter::with_capacity(1 << 18, io::stdout()))
     } else {
-        Box::new(BufWriter::with_capacity(1 << 18, File::create(path)?))
+        let file = File::create(path).map_err(|e| on_file(&shown(path, "stdout"), e))?;
+        Box::new(BufWriter::with_capacity(1 << 18, file))
     })
 }
 
@@ -278,8 +294,12 @@ pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
     let mut output = open_output(&args.output)?;
     let started = Instant::now();
     let cpu_start = cpu_seconds();
-    let counts = process(input, &mut output, &settings, filter, args.unique)?;
-    output.flush()?;
+    let names = Names {
+        input: shown(&args.input, "stdin"),
+        output: shown(&args.output, "stdout"),
+    };
+    let counts = process(input, &mut output, &settings, filter, args.unique, &names)?;
+    output.flush().map_err(|e| on_file(&names.output, e))?;
     let seconds = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds()
         .zip(cpu_start)
@@ -303,14 +323,30 @@ pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
     Ok(if counts.bad > 0 { 1 } else { 0 })
 }
 
+/// The input and output as messages name them.
+struct Names {
+    input: String,
+    output: String,
+}
+
+/// The UTF-8 byte order mark some editors put at the start of a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// The streaming loop, separate from file handling so tests can drive it.
+/// Every error names the file (and, for a bad line, the line).
 fn process(
     mut input: impl BufRead,
     output: &mut impl Write,
     settings: &Settings,
     filter: UrlFilter,
     unique: bool,
+    names: &Names,
 ) -> io::Result<Counts> {
+    let mut output = NamedWriter {
+        inner: output,
+        name: &names.output,
+    };
+    let output = &mut output;
     let mut deduper = Deduper::new(settings).url_filter(filter);
     // URL-only with a Bloom filter never names another record's id.
     let keep_ids = !(settings.method == Method::None && matches!(filter, UrlFilter::Bloom { .. }));
@@ -322,11 +358,18 @@ fn process(
     let mut line_no = 0u64;
     loop {
         buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        if input
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| on_file(&names.input, e))?
+            == 0
+        {
             break;
         }
         line_no += 1;
         let mut line = buf.as_slice();
+        if line_no == 1 {
+            line = line.strip_prefix(BOM).unwrap_or(line);
+        }
         while let [rest @ .., b'\n' | b'\r'] = line {
             line = rest;
         }
@@ -339,7 +382,8 @@ fn process(
                 counts.bad += 1;
                 writeln!(
                     stderr,
-                    "line {line_no}: invalid UTF-8 at byte {}",
+                    "{}: line {line_no}: invalid UTF-8 at byte {}",
+                    names.input,
                     e.valid_up_to()
                 )?;
                 continue;
@@ -349,7 +393,7 @@ fn process(
             Ok(r) => r,
             Err(e) => {
                 counts.bad += 1;
-                writeln!(stderr, "line {line_no}: {e}")?;
+                writeln!(stderr, "{}: line {line_no}: {e}", names.input)?;
                 continue;
             }
         };
@@ -416,6 +460,26 @@ fn process(
     Ok(counts)
 }
 
+/// A writer whose errors name its file.
+struct NamedWriter<'a, W> {
+    inner: &'a mut W,
+    name: &'a str,
+}
+
+impl<W: Write> Write for NamedWriter<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| on_file(self.name, e))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(|e| on_file(self.name, e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| on_file(self.name, e))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,9 +492,24 @@ mod tests {
             settings,
             UrlFilter::Exact,
             false,
+            &Names {
+                input: "in.jsonl".into(),
+                output: "out.jsonl".into(),
+            },
         )
         .unwrap();
         (String::from_utf8(out).unwrap(), c)
+    }
+
+    #[test]
+    fn a_byte_order_mark_does_not_cost_the_first_record() {
+        let line = r#"{"id":1,"url":"https://a.example/","title":"A","snippet":"s"}"#;
+        let (out, c) = run_str(&format!("\u{FEFF}{line}\n{line}\n"), &Settings::default());
+        assert_eq!((c.records, c.bad, c.kept), (2, 0, 1), "{out}");
+        assert!(
+            out.starts_with(r#"{"id":1,"cluster":1,"stage":null"#),
+            "{out}"
+        );
     }
 
     #[test]

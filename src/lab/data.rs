@@ -185,6 +185,9 @@ pub fn load(path: &Path, opts: LoadOptions) -> Result<DataFile, LabError> {
 
 /// Parses text already read; `path` names the file in errors.
 pub fn load_str(text: &str, path: &Path, opts: LoadOptions) -> Result<DataFile, LabError> {
+    // A byte order mark (an editor's, a spreadsheet's export) is not part
+    // of the first line.
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let mut file = DataFile {
         path: path.to_path_buf(),
@@ -507,6 +510,19 @@ mod tests {
         assert_eq!(s[0].groups, ["g1", "7"]);
         assert_eq!(f.bad_lines.len(), 1);
         assert_eq!(f.bad_lines[0].line, 3);
+    }
+
+    #[test]
+    fn a_byte_order_mark_does_not_cost_the_first_line() {
+        let sets = "\u{FEFF}{\"group\":\"g\",\"id\":1,\"url\":\"https://a.example/\",\"title\":\"A\",\"snippet\":\"s\"}\n\
+                    {\"group\":\"g\",\"id\":2,\"url\":\"https://b.example/\",\"title\":\"B\",\"snippet\":\"t\"}\n";
+        let f = load_str(sets, Path::new("s.jsonl"), LoadOptions::default()).unwrap();
+        assert_eq!(f.format, Format::JsonSets);
+        assert!(f.bad_lines.is_empty(), "{:?}", f.bad_lines);
+        let tsv = "\u{FEFF}text_a\ttext_b\tlabel\nA title\tB title\t1\n";
+        let f = load_str(tsv, Path::new("p.tsv"), LoadOptions::default()).unwrap();
+        assert!(f.bad_lines.is_empty(), "{:?}", f.bad_lines);
+        assert_eq!(f.data.pair_count(), 1);
     }
 
     #[test]

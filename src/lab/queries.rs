@@ -55,6 +55,8 @@ pub fn read_queries(path: &Path) -> Result<Vec<String>, LabError> {
         source,
     })?;
     Ok(text
+        .strip_prefix('\u{FEFF}')
+        .unwrap_or(&text)
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))

@@ -308,10 +308,15 @@ pub fn generate(
 }
 
 fn read(path: &Path) -> Result<String, LabError> {
-    std::fs::read_to_string(path).map_err(|source| LabError::Io {
+    let mut text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
         path: path.to_path_buf(),
         source,
-    })
+    })?;
+    // A byte order mark is not part of the first line.
+    if text.starts_with('\u{FEFF}') {
+        text.drain(..'\u{FEFF}'.len_utf8());
+    }
+    Ok(text)
 }
 
 /// Groups generated records into the lab's result lists (by query, in order).
