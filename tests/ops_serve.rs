@@ -851,3 +851,73 @@ async fn health_table_sets_when_and_how_long_engines_are_suspended() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// #12, defect 12: with `backend = "redis"`, killing Redis used to turn
+/// every repeated search into a new fan-out. Now a repeated search is
+/// answered from the process's own front cache — the engine is not asked
+/// again, and nothing fails — and Redis is used again once it is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeated_search_is_not_asked_again_while_redis_is_dead() {
+    let Some(redis) = redis_support::RedisServer::start("repeated_search_redis_dead") else {
+        return;
+    };
+    let port = redis.port();
+    let e = Switchable::spawn("e").await;
+    let extra = format!(
+        "[cache]\nbackend = \"redis\"\nurl = \"{}\"\nttl_s = 60\n[limits]\nper_minute = 0",
+        redis.url()
+    );
+    let app = |config: Config| web::router(AppState::serving(config, None, None).unwrap());
+    let one = app(config(&[("e", e.base())], &extra));
+    let two = app(config(&[("e", e.base())], &extra));
+    let answered = |page: &str| {
+        let json: serde_json::Value = serde_json::from_str(page).unwrap();
+        assert_eq!(
+            json["unresponsive_engines"],
+            serde_json::json!([]),
+            "{page}"
+        );
+        json["results"].as_array().unwrap().len()
+    };
+
+    let (status, _, page) = get(&one, "/search?q=before&format=json").await;
+    assert_eq!((status, answered(&page)), (StatusCode::OK, 5));
+    assert_eq!(e.hits(), 1);
+
+    redis.stop();
+    let started = Instant::now();
+    for round in 0..20 {
+        for q in ["before", "during"] {
+            let (status, _, page) = get(&one, &format!("/search?q={q}&format=json")).await;
+            assert_eq!(status, StatusCode::OK, "round {round} {q}: {page}");
+            assert_eq!(answered(&page), 5, "round {round} {q}");
+        }
+    }
+    assert_eq!(
+        e.hits(),
+        2,
+        "40 searches of two queries with Redis dead: only the new query asked the engine, once"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "a dead Redis slowed searches down: {:?}",
+        started.elapsed()
+    );
+
+    // Back: what one process stores, the other reads from Redis.
+    let _redis =
+        redis_support::RedisServer::start_on("repeated_search_redis_dead (restart)", port).unwrap();
+    let mut shared = false;
+    for i in 0..60 {
+        let uri = format!("/search?q=after+{i}&format=json");
+        assert_eq!(get(&one, &uri).await.0, StatusCode::OK);
+        let asked = e.hits();
+        assert_eq!(get(&two, &uri).await.0, StatusCode::OK);
+        if e.hits() == asked {
+            shared = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(shared, "Redis is used again once it is back");
+}

@@ -28,6 +28,10 @@ pub struct CacheConfig {
     pub ttl_s: u64,
     /// Memory backend: approximate megabytes of results kept at most.
     pub memory_mb: u64,
+    /// Redis backend: approximate megabytes of the in-process cache in
+    /// front of Redis (read first, written with Redis), which keeps this
+    /// process caching while Redis is gone; 0 = none.
+    pub front_mb: u64,
 }
 
 impl Default for CacheConfig {
@@ -37,6 +41,7 @@ impl Default for CacheConfig {
             url: "redis://127.0.0.1:6379/".into(),
             ttl_s: 300,
             memory_mb: 64,
+            front_mb: 16,
         }
     }
 }

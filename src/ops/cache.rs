@@ -19,10 +19,18 @@
 //!   (`[cache] memory_mb`), so ten thousand distinct queries cannot grow the
 //!   process without bound.
 //! - `redis`: values are JSON, written with `SET key value PX ms`, so
-//!   several processes share one cache. Redis going away never fails a search: every call has a short timeout, a
-//!   failure counts as a miss (or a skipped write), one warning is logged at
-//!   most every [`super::redis::WARN_EVERY`], and the connection manager reconnects when
-//!   Redis is back.
+//!   several processes share one cache, behind a small in-process cache of
+//!   the memory kind (`[cache] front_mb`, 16 by default) that is read first
+//!   and written with Redis (a value read from Redis is kept there for what
+//!   Redis has left of its TTL). Redis going away never fails a search and
+//!   never turns caching off: the front still answers repeated searches, so
+//!   an outage degrades to per-process caching, not to a fan-out per
+//!   request. Every Redis call has a short timeout; a failure counts as a
+//!   miss (or a skipped write), pauses Redis calls for a while
+//!   ([`super::redis::Breaker`]: half a second, doubling to 5 s) so a dead
+//!   Redis costs no connection attempt per request, and one warning is
+//!   logged at most every [`super::redis::WARN_EVERY`]; the connection
+//!   manager reconnects when Redis is back.
 //!
 //! **Coalescing.** Concurrent identical searches that miss share one
 //! fan-out: the first one registers a shared future under the key and the
@@ -46,7 +54,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::limit::Overloaded;
-use super::redis::{REDIS_TIMEOUT, WarnGate, redis_manager};
+use super::redis::{Breaker, REDIS_TIMEOUT, WarnGate, redis_manager};
 use crate::config::{CacheBackend, CacheConfig};
 use crate::model::{Query, SearchResponse};
 use metasift_dedup as dedup;
@@ -209,10 +217,45 @@ impl moka::Expiry<String, Stored> for PerEntry {
     }
 }
 
+type Memory = moka::future::Cache<String, Stored>;
+
 enum Backend {
-    Memory(moka::future::Cache<String, Stored>),
-    Redis(redis::aio::ConnectionManager),
+    Memory(Memory),
+    Redis {
+        manager: redis::aio::ConnectionManager,
+        /// The in-process cache read before Redis and written with it.
+        front: Option<Memory>,
+        breaker: Breaker,
+    },
     Off,
+}
+
+/// A memory cache holding about `max_bytes` of values.
+fn memory_cache(max_bytes: u64) -> Memory {
+    moka::future::Cache::builder()
+        .max_capacity(max_bytes.max(1))
+        .weigher(|_k: &String, v: &Stored| v.weight)
+        .expire_after(PerEntry)
+        .build()
+}
+
+async fn memory_get<V: Cacheable>(cache: &Memory, key: &str) -> Option<Arc<V>> {
+    cache
+        .get(key)
+        .await
+        .and_then(|stored| stored.value.downcast::<V>().ok())
+}
+
+async fn memory_put<V: Cacheable>(cache: &Memory, key: &str, value: &V, keep_for: Duration) {
+    let mut stored = value.clone();
+    stored.mark_cached();
+    let weight = stored.weight();
+    let stored = Stored {
+        value: Arc::new(stored),
+        weight,
+        keep_for,
+    };
+    cache.insert(key.to_string(), stored).await;
 }
 
 type SharedSearch<V> = Shared<BoxFuture<'static, Result<Arc<V>, Overloaded>>>;
@@ -264,7 +307,7 @@ impl std::fmt::Debug for Cache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let backend = match self.inner.backend {
             Backend::Memory(_) => "memory",
-            Backend::Redis(_) => "redis",
+            Backend::Redis { .. } => "redis",
             Backend::Off => "off",
         };
         f.debug_struct("Cache")
@@ -300,27 +343,45 @@ impl Cache {
                 ttl,
                 config.memory_mb.saturating_mul(1024 * 1024),
             )),
-            CacheBackend::Redis => Cache::redis(&config.url, ttl),
+            CacheBackend::Redis => Cache::redis_with_front(
+                &config.url,
+                ttl,
+                config.front_mb.saturating_mul(1024 * 1024),
+            ),
         }
     }
 
     /// An in-process cache holding at most about `max_bytes` of responses.
     pub fn memory(ttl: Duration, max_bytes: u64) -> Self {
-        let cache = moka::future::Cache::builder()
-            .max_capacity(max_bytes.max(1))
-            .weigher(|_k: &String, v: &Stored| v.weight)
-            .expire_after(PerEntry)
-            .build();
-        Cache::with_backend(Backend::Memory(cache), ttl)
+        Cache::with_backend(Backend::Memory(memory_cache(max_bytes)), ttl)
     }
 
-    /// A cache in the Redis at `url`, shared by every process using it.
+    /// A cache in the Redis at `url`, shared by every process using it,
+    /// behind the default in-process front (`[cache] front_mb`).
     pub fn redis(url: &str, ttl: Duration) -> Result<Self, CacheError> {
+        let front = CacheConfig::default().front_mb * 1024 * 1024;
+        Cache::redis_with_front(url, ttl, front)
+    }
+
+    /// A cache in the Redis at `url` behind an in-process cache of about
+    /// `front_bytes` (0 = none, every lookup asks Redis).
+    pub fn redis_with_front(
+        url: &str,
+        ttl: Duration,
+        front_bytes: u64,
+    ) -> Result<Self, CacheError> {
         let manager = redis_manager(url).map_err(|source| CacheError::RedisUrl {
             url: url.to_string(),
             source,
         })?;
-        Ok(Cache::with_backend(Backend::Redis(manager), ttl))
+        Ok(Cache::with_backend(
+            Backend::Redis {
+                manager,
+                front: (front_bytes > 0).then(|| memory_cache(front_bytes)),
+                breaker: Breaker::default(),
+            },
+            ttl,
+        ))
     }
 
     /// No storage; identical concurrent searches are still coalesced.
@@ -484,36 +545,18 @@ impl Inner {
     async fn get<V: Cacheable>(&self, key: &str) -> Option<Arc<V>> {
         let found: Option<Arc<V>> = match &self.backend {
             Backend::Off => None,
-            Backend::Memory(cache) => cache
-                .get(key)
-                .await
-                .and_then(|stored| stored.value.downcast::<V>().ok()),
-            Backend::Redis(manager) => {
-                let mut conn = manager.clone();
-                let mut cmd = redis::cmd("GET");
-                cmd.arg(key);
-                let call = cmd.query_async::<Option<Vec<u8>>>(&mut conn);
-                match tokio::time::timeout(REDIS_TIMEOUT, call).await {
-                    Ok(Ok(Some(bytes))) => match serde_json::from_slice::<V>(&bytes) {
-                        Ok(mut v) => {
-                            v.mark_cached();
-                            Some(Arc::new(v))
-                        }
-                        // Written by another version: treat as absent; the
-                        // fresh answer overwrites it.
-                        Err(_) => None,
-                    },
-                    Ok(Ok(None)) => None,
-                    Ok(Err(e)) => {
-                        self.failed("cache read", &e.to_string());
-                        None
-                    }
-                    Err(_) => {
-                        self.failed("cache read", "no answer in time");
-                        None
-                    }
-                }
-            }
+            Backend::Memory(cache) => memory_get(cache, key).await,
+            Backend::Redis {
+                manager,
+                front,
+                breaker,
+            } => match front {
+                Some(front) => match memory_get(front, key).await {
+                    Some(hit) => Some(hit),
+                    None => self.redis_get(manager, breaker, Some(front), key).await,
+                },
+                None => self.redis_get(manager, breaker, None, key).await,
+            },
         };
         let counter = if found.is_some() {
             &self.stats.hits
@@ -522,6 +565,56 @@ impl Inner {
         };
         counter.fetch_add(1, Ordering::Relaxed);
         found
+    }
+
+    /// `GET` and `PTTL` in one round trip; a hit is kept in `front` for
+    /// what Redis has left of its life.
+    async fn redis_get<V: Cacheable>(
+        &self,
+        manager: &redis::aio::ConnectionManager,
+        breaker: &Breaker,
+        front: Option<&Memory>,
+        key: &str,
+    ) -> Option<Arc<V>> {
+        if !breaker.allow() {
+            return None;
+        }
+        let mut conn = manager.clone();
+        let mut pipe = redis::pipe();
+        pipe.cmd("GET").arg(key).cmd("PTTL").arg(key);
+        let call = pipe.query_async::<(Option<Vec<u8>>, i64)>(&mut conn);
+        match tokio::time::timeout(REDIS_TIMEOUT, call).await {
+            Ok(Ok((Some(bytes), left_ms))) => {
+                breaker.succeeded();
+                // Written by another version: treat as absent; the fresh
+                // answer overwrites it.
+                let mut v = serde_json::from_slice::<V>(&bytes).ok()?;
+                v.mark_cached();
+                if let Some(front) = front {
+                    let left = u64::try_from(left_ms)
+                        .map_or(self.ttl, Duration::from_millis)
+                        .min(self.ttl);
+                    if left >= Duration::from_millis(1) {
+                        memory_put(front, key, &v, left).await;
+                    }
+                }
+                Some(Arc::new(v))
+            }
+            Ok(Ok((None, _))) => {
+                breaker.succeeded();
+                None
+            }
+            Ok(Err(e)) => {
+                breaker.failed();
+                self.failed("cache read", &e.to_string());
+                None
+            }
+            Err(_) => {
+                breaker.failed();
+                self.failed("cache read", "no answer in time");
+                None
+            }
+        }
     }
 
     /// Stores `value` for `keep_for`, at most the TTL; a value with less
@@ -533,18 +626,18 @@ impl Inner {
         }
         match &self.backend {
             Backend::Off => {}
-            Backend::Memory(cache) => {
-                let mut stored = (*value).clone();
-                stored.mark_cached();
-                let weight = stored.weight();
-                let stored = Stored {
-                    value: Arc::new(stored),
-                    weight,
-                    keep_for,
-                };
-                cache.insert(key.to_string(), stored).await;
-            }
-            Backend::Redis(manager) => {
+            Backend::Memory(cache) => memory_put(cache, key, &*value, keep_for).await,
+            Backend::Redis {
+                manager,
+                front,
+                breaker,
+            } => {
+                if let Some(front) = front {
+                    memory_put(front, key, &*value, keep_for).await;
+                }
+                if !breaker.allow() {
+                    return;
+                }
                 let Ok(json) = serde_json::to_vec(&*value) else {
                     return;
                 };
@@ -556,9 +649,15 @@ impl Inner {
                     .arg(u64::try_from(keep_for.as_millis()).unwrap_or(u64::MAX));
                 let call = cmd.query_async::<()>(&mut conn);
                 match tokio::time::timeout(REDIS_TIMEOUT, call).await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => self.failed("cache write", &e.to_string()),
-                    Err(_) => self.failed("cache write", "no answer in time"),
+                    Ok(Ok(())) => breaker.succeeded(),
+                    Ok(Err(e)) => {
+                        breaker.failed();
+                        self.failed("cache write", &e.to_string());
+                    }
+                    Err(_) => {
+                        breaker.failed();
+                        self.failed("cache write", "no answer in time");
+                    }
                 }
             }
         }

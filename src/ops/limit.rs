@@ -24,7 +24,9 @@
 //! Lua script using Redis's own clock, so every process behind a load
 //! balancer shares one limit. When Redis is unreachable each process falls
 //! back to its in-memory limiter: the limit is then per process, never
-//! "no limit" and never an error for the user.
+//! "no limit" and never an error for the user, and Redis is left alone for
+//! a while after a failure (`ops::redis::Breaker`), so a dead one costs no
+//! timeout per request.
 //!
 //! **In flight.** `max_in_flight` caps concurrent uncached searches across
 //! all clients; the excess is refused at once with 503 rather than queued,
@@ -176,6 +178,9 @@ struct LimiterInner {
     scope: &'static str,
     local: LocalLimiter,
     redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
+    /// Skips a Redis that just failed, so a dead one costs no timeout per
+    /// request.
+    breaker: super::redis::Breaker,
     warn: super::redis::WarnGate,
 }
 
@@ -226,6 +231,7 @@ impl RateLimiter {
                 scope,
                 local: LocalLimiter::new(config),
                 redis: manager.map(|m| (m, redis::Script::new(GCRA_LUA))),
+                breaker: super::redis::Breaker::default(),
                 warn: super::redis::WarnGate::default(),
             }),
         }
@@ -241,7 +247,9 @@ impl RateLimiter {
         let Some(t) = self.inner.config.emission_interval() else {
             return Decision::Allow;
         };
-        if let Some((manager, script)) = &self.inner.redis {
+        if let Some((manager, script)) = &self.inner.redis
+            && self.inner.breaker.allow()
+        {
             let mut conn = manager.clone();
             let key = format!("metasift:rl:{}{client}", self.inner.scope);
             let mut invocation = script.key(&key);
@@ -249,7 +257,13 @@ impl RateLimiter {
                 .arg(u64::try_from(t.as_micros()).unwrap_or(u64::MAX))
                 .arg(self.inner.config.burst.max(1));
             let call = invocation.invoke_async::<(i64, i64)>(&mut conn);
-            match tokio::time::timeout(REDIS_TIMEOUT, call).await {
+            let outcome = tokio::time::timeout(REDIS_TIMEOUT, call).await;
+            if matches!(outcome, Ok(Ok(_))) {
+                self.inner.breaker.succeeded();
+            } else {
+                self.inner.breaker.failed();
+            }
+            match outcome {
                 Ok(Ok((1, _))) => return Decision::Allow,
                 Ok(Ok((_, wait_us))) => {
                     return Decision::deny_after(Duration::from_micros(wait_us.max(0) as u64));

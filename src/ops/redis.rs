@@ -15,6 +15,74 @@ pub(crate) const WARN_EVERY: Duration = Duration::from_secs(30);
 /// How long one Redis call may take before it counts as failed.
 pub(crate) const REDIS_TIMEOUT: Duration = Duration::from_millis(300);
 
+/// The first pause after a failed Redis call.
+const BREAKER_MIN: Duration = Duration::from_millis(500);
+/// The longest pause between two tries of a Redis that keeps failing.
+const BREAKER_MAX: Duration = Duration::from_secs(5);
+
+/// Stops asking a Redis that just failed: after a failure no call is made
+/// for [`BREAKER_MIN`], then one call tries (the others still skip Redis);
+/// each further failure doubles the pause up to [`BREAKER_MAX`], and one
+/// success closes it. So a dead Redis costs one timed-out call every few
+/// seconds, not a connection attempt per request.
+#[derive(Debug, Default)]
+pub(crate) struct Breaker {
+    state: Mutex<BreakerState>,
+}
+
+#[derive(Debug, Default)]
+struct BreakerState {
+    /// `None`: Redis is believed up. `Some(t)`: skip it until `t`.
+    retry_at: Option<Instant>,
+    pause: Duration,
+}
+
+impl Breaker {
+    /// Whether a Redis call may be made at `now`. When the pause is over,
+    /// the caller that gets `true` is the one try; the next window starts
+    /// at once, so the callers after it skip Redis until that try is known.
+    pub(crate) fn allow_at(&self, now: Instant) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        match s.retry_at {
+            None => true,
+            Some(t) if now >= t => {
+                let pause = s.pause;
+                s.retry_at = Some(now + pause);
+                true
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// [`Breaker::allow_at`] now.
+    pub(crate) fn allow(&self) -> bool {
+        self.allow_at(Instant::now())
+    }
+
+    /// A call succeeded: Redis is up.
+    pub(crate) fn succeeded(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.retry_at = None;
+        s.pause = Duration::ZERO;
+    }
+
+    /// A call failed at `now`: pause, longer each time in a row.
+    pub(crate) fn failed_at(&self, now: Instant) {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.pause = if s.retry_at.is_none() {
+            BREAKER_MIN
+        } else {
+            (s.pause * 2).clamp(BREAKER_MIN, BREAKER_MAX)
+        };
+        s.retry_at = Some(now + s.pause);
+    }
+
+    /// [`Breaker::failed_at`] now.
+    pub(crate) fn failed(&self) {
+        self.failed_at(Instant::now());
+    }
+}
+
 /// Lets one warning through per [`WARN_EVERY`] and counts the rest, so a
 /// Redis outage under load writes a line every half minute, not thousands.
 #[derive(Debug, Default)]
@@ -67,6 +135,32 @@ pub(crate) fn redis_manager(url: &str) -> Result<redis::aio::ConnectionManager, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn breaker_pauses_after_failures_and_closes_on_success() {
+        let b = Breaker::default();
+        let t = Instant::now();
+        assert!(b.allow_at(t));
+        b.failed_at(t);
+        assert!(!b.allow_at(t + Duration::from_millis(100)));
+        // The pause is over: one try, the others skip.
+        let t1 = t + BREAKER_MIN;
+        assert!(b.allow_at(t1));
+        assert!(!b.allow_at(t1));
+        // That try failed: twice the pause.
+        b.failed_at(t1);
+        assert!(!b.allow_at(t1 + BREAKER_MIN));
+        assert!(b.allow_at(t1 + BREAKER_MIN * 2));
+        // Never longer than the cap.
+        let mut now = t1;
+        for _ in 0..20 {
+            b.failed_at(now);
+            now += BREAKER_MAX;
+            assert!(b.allow_at(now));
+        }
+        b.succeeded();
+        assert!(b.allow_at(now) && b.allow_at(now));
+    }
 
     #[test]
     fn warn_gate_lets_one_through_per_interval() {

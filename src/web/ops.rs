@@ -70,13 +70,19 @@ impl Live {
     ) -> Result<Live, OpsError> {
         let same_cache = previous.is_some_and(|p| {
             let old = &p.searcher.config().cache;
-            (old.backend, &old.url, old.ttl_s, old.memory_mb)
-                == (
-                    config.cache.backend,
-                    &config.cache.url,
-                    config.cache.ttl_s,
-                    config.cache.memory_mb,
-                )
+            (
+                old.backend,
+                &old.url,
+                old.ttl_s,
+                old.memory_mb,
+                old.front_mb,
+            ) == (
+                config.cache.backend,
+                &config.cache.url,
+                config.cache.ttl_s,
+                config.cache.memory_mb,
+                config.cache.front_mb,
+            )
         });
         let cache = match previous {
             Some(p) if same_cache => p.searcher.cache().clone(),
