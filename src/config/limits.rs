@@ -16,9 +16,24 @@ pub struct LimitsConfig {
     /// Concurrent uncached searches across all clients; excess gets 503.
     /// 0 = no cap.
     pub max_in_flight: usize,
-    /// Take the client from the first `X-Forwarded-For` hop (only behind a
-    /// proxy that sets it; otherwise clients could pick their own address).
+    /// Trust `X-Forwarded-For` from a proxy on this host or a private
+    /// network (loopback, 10/8, 172.16/12, 192.168/16, fc00::/7), as well
+    /// as from `trusted_proxies`. The client is the rightmost hop that is
+    /// not a trusted proxy: the one the proxy itself appended, never a hop
+    /// the client wrote.
     pub trust_forwarded: bool,
+    /// Proxies (addresses or CIDR ranges, `"203.0.113.7"`,
+    /// `"10.1.0.0/16"`) whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<String>,
+    /// IPv6 clients are counted by this prefix (a home or a host gets a
+    /// whole /48 or /56 and could use a new address per request); 128 =
+    /// every address alone. SearXNG's default is 48.
+    pub ipv6_prefix: u8,
+    /// `/lab` sweeps per minute per client (each costs seconds of CPU); 0
+    /// turns that limit off.
+    pub lab_per_minute: u32,
+    /// `/lab` sweeps a client may start at once.
+    pub lab_burst: u32,
     /// `/autocomplete` requests per minute per client, a budget of its own
     /// (a browser asks on every keystroke); 0 turns that limit off.
     pub autocomplete_per_minute: u32,
@@ -33,6 +48,10 @@ impl Default for LimitsConfig {
             burst: 20,
             max_in_flight: 64,
             trust_forwarded: false,
+            trusted_proxies: Vec::new(),
+            ipv6_prefix: 48,
+            lab_per_minute: 6,
+            lab_burst: 3,
             autocomplete_per_minute: 300,
             autocomplete_burst: 30,
         }
@@ -47,6 +66,41 @@ impl LimitsConfig {
             burst: self.autocomplete_burst,
             ..self.clone()
         }
+    }
+
+    /// The limits `/lab` sweeps run under: their own rate and burst.
+    pub(crate) fn lab(&self) -> LimitsConfig {
+        LimitsConfig {
+            per_minute: self.lab_per_minute,
+            burst: self.lab_burst,
+            ..self.clone()
+        }
+    }
+
+    /// The proxies whose `X-Forwarded-For` is believed, parsed (entries
+    /// that do not parse are reported by [`LimitsConfig::problems`] and
+    /// left out here).
+    pub(crate) fn trusted_nets(&self) -> Vec<ipnet::IpNet> {
+        let mut nets: Vec<ipnet::IpNet> = self
+            .trusted_proxies
+            .iter()
+            .filter_map(|p| parse_net(p).ok())
+            .collect();
+        if self.trust_forwarded {
+            nets.extend(
+                [
+                    "127.0.0.0/8",
+                    "::1/128",
+                    "10.0.0.0/8",
+                    "172.16.0.0/12",
+                    "192.168.0.0/16",
+                    "fc00::/7",
+                ]
+                .iter()
+                .filter_map(|n| n.parse::<ipnet::IpNet>().ok()),
+            );
+        }
+        nets
     }
 
     /// `T`, the time one search "costs"; `None` when the limit is off.
@@ -72,6 +126,35 @@ impl LimitsConfig {
                 ),
             ));
         }
+        for p in &self.trusted_proxies {
+            if let Err(why) = parse_net(p) {
+                out.push(("trusted_proxies", format!("limits.trusted_proxies: {why}")));
+            }
+        }
+        if !(1..=128).contains(&self.ipv6_prefix) {
+            out.push((
+                "ipv6_prefix",
+                format!(
+                    "limits.ipv6_prefix: must be 1 to 128, got {}",
+                    self.ipv6_prefix
+                ),
+            ));
+        }
+        if self.lab_per_minute > 0 && self.lab_burst == 0 {
+            out.push((
+                "lab_burst",
+                "limits.lab_burst: must be at least 1 when lab_per_minute is set".to_string(),
+            ));
+        }
+        if self.lab_per_minute > 60_000 {
+            out.push((
+                "lab_per_minute",
+                format!(
+                    "limits.lab_per_minute: at most 60000 (0 turns the limit off), got {}",
+                    self.lab_per_minute
+                ),
+            ));
+        }
         if self.autocomplete_per_minute > 0 && self.autocomplete_burst == 0 {
             out.push((
                 "autocomplete_burst",
@@ -90,4 +173,12 @@ impl LimitsConfig {
         }
         out
     }
+}
+
+/// An address (`203.0.113.7`, `::1`) or a CIDR range (`10.0.0.0/8`).
+fn parse_net(text: &str) -> Result<ipnet::IpNet, String> {
+    let t = text.trim();
+    t.parse::<ipnet::IpNet>()
+        .or_else(|_| t.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{text:?} is not an address or a CIDR range like 10.0.0.0/8"))
 }

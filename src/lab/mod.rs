@@ -363,6 +363,28 @@ pub fn run_sweep(
     jobs: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<Row> {
+    run_sweep_until(
+        files,
+        series,
+        sweep,
+        sweep_os,
+        jobs,
+        tick,
+        &std::sync::atomic::AtomicBool::new(false),
+    )
+}
+
+/// [`run_sweep`] that stops starting evaluations once `stop` is set (the
+/// web lab sets it when its client goes away) and returns the rows done.
+pub fn run_sweep_until(
+    files: &[DataFile],
+    series: &[Series],
+    sweep: &[f64],
+    sweep_os: SweepOs,
+    jobs: usize,
+    tick: &(dyn Fn() + Sync),
+    stop: &std::sync::atomic::AtomicBool,
+) -> Vec<Row> {
     let work: Vec<(usize, usize)> = (0..files.len())
         .flat_map(|fi| (0..series.len()).map(move |si| (fi, si)))
         .collect();
@@ -376,7 +398,7 @@ pub fn run_sweep(
                     let Some(&(fi, si)) = work.get(i) else {
                         break;
                     };
-                    let rows = sweep_one(&files[fi], &series[si], sweep, sweep_os, tick);
+                    let rows = sweep_one(&files[fi], &series[si], sweep, sweep_os, tick, stop);
                     if let Ok(mut r) = results.lock() {
                         r[i] = rows;
                     }
@@ -398,7 +420,9 @@ fn sweep_one(
     sweep: &[f64],
     sweep_os: SweepOs,
     tick: &(dyn Fn() + Sync),
+    stop: &std::sync::atomic::AtomicBool,
 ) -> Vec<Row> {
+    let stopped = || stop.load(Ordering::Relaxed);
     let row = |t: Option<f64>, settings: Settings, confusion, seconds| Row {
         dataset: file.name.clone(),
         series: series.label.clone(),
@@ -410,10 +434,16 @@ fn sweep_one(
     let mut rows = Vec::new();
     match &file.data {
         Labeled::Pairs(pairs) => {
+            if stopped() {
+                return rows;
+            }
             let start = Instant::now();
             let scores = metrics::score_pairs(pairs, &series.base);
             let scoring = start.elapsed().as_secs_f64();
             for (t, settings) in points(series, sweep, sweep_os) {
+                if stopped() {
+                    break;
+                }
                 let start = Instant::now();
                 let c = metrics::confusion_at(pairs, &scores, &settings);
                 rows.push(row(t, settings, c, scoring + start.elapsed().as_secs_f64()));
@@ -422,6 +452,9 @@ fn sweep_one(
         }
         Labeled::Sets(sets) => {
             for (t, settings) in points(series, sweep, sweep_os) {
+                if stopped() {
+                    break;
+                }
                 let start = Instant::now();
                 let c = metrics::evaluate_sets(sets, &settings);
                 rows.push(row(t, settings, c, start.elapsed().as_secs_f64()));

@@ -1,9 +1,11 @@
 //! Admission control: a per-client rate limit and a global cap on searches
 //! in flight.
 //!
-//! **Rate limit.** A client (its IP address from the socket, or the first
-//! `X-Forwarded-For` hop when `[limits] trust_forwarded = true` because a
-//! trusted proxy sits in front) may run `per_minute` searches a minute on
+//! **Rate limit.** A client (its IP address from the socket or, when the
+//! socket's peer is a trusted proxy — `[limits] trust_forwarded` for one on
+//! this host or a private network, `trusted_proxies` for others — the
+//! rightmost `X-Forwarded-For` hop that is no trusted proxy; an IPv6 client
+//! by its `/ipv6_prefix`, 48 by default) may run `per_minute` searches a minute on
 //! average, with up to `burst` at once. This is GCRA (the generic cell rate
 //! algorithm): each client has one *theoretical arrival time* (TAT); a
 //! request is allowed when `max(TAT, now) + T − now ≤ T·burst` with
@@ -65,21 +67,64 @@ impl Decision {
     }
 }
 
-/// The client a request counts against: the socket's peer, or the first
-/// `X-Forwarded-For` hop when the proxy in front is trusted (falling back to
-/// the peer when the header is missing or not an address).
+/// Who a request counts against: the socket's peer, or — when that peer is
+/// a trusted proxy — the rightmost `X-Forwarded-For` hop that is not a
+/// trusted proxy (the address the proxies saw, never one the client wrote
+/// at the left of the header); IPv6 clients by their `/ipv6_prefix`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ClientKey {
+    trusted: Vec<ipnet::IpNet>,
+    ipv6_prefix: u8,
+}
+
+impl ClientKey {
+    /// The rule `[limits]` sets (`trust_forwarded`, `trusted_proxies`,
+    /// `ipv6_prefix`).
+    pub(crate) fn new(config: &LimitsConfig) -> Self {
+        ClientKey {
+            trusted: config.trusted_nets(),
+            ipv6_prefix: config.ipv6_prefix.clamp(1, 128),
+        }
+    }
+
+    fn trusts(&self, ip: IpAddr) -> bool {
+        self.trusted.iter().any(|n| n.contains(&ip))
+    }
+
+    /// The key of a request from `peer` with these `X-Forwarded-For`
+    /// values (every header, in order).
+    pub(crate) fn of(&self, peer: SocketAddr, forwarded_for: &[&str]) -> IpAddr {
+        let mut client = peer.ip().to_canonical();
+        if self.trusts(client) {
+            let hops = forwarded_for.iter().flat_map(|h| h.split(',')).rev();
+            for hop in hops {
+                // A hop that is not an address ends the walk: the proxy
+                // that appended it is the best we know.
+                let Ok(ip) = hop.trim().parse::<IpAddr>() else {
+                    break;
+                };
+                client = ip.to_canonical();
+                if !self.trusts(client) {
+                    break;
+                }
+            }
+        }
+        match client {
+            IpAddr::V6(v6) => ipnet::Ipv6Net::new(v6, self.ipv6_prefix)
+                .map_or(client, |n| IpAddr::V6(n.network())),
+            v4 => v4,
+        }
+    }
+}
+
+/// [`ClientKey::of`] under the rule of `config` (one header value).
+#[cfg(test)]
 pub(crate) fn client_ip(
     peer: SocketAddr,
     forwarded_for: Option<&str>,
-    trust_forwarded: bool,
+    config: &LimitsConfig,
 ) -> IpAddr {
-    if trust_forwarded
-        && let Some(first) = forwarded_for.and_then(|h| h.split(',').next())
-        && let Ok(ip) = first.trim().parse::<IpAddr>()
-    {
-        return ip;
-    }
-    peer.ip()
+    ClientKey::new(config).of(peer, forwarded_for.as_slice())
 }
 
 /// Pure GCRA step: the new TAT if allowed, or how long to wait.
@@ -177,6 +222,7 @@ struct LimiterInner {
     /// Redis keys are `metasift:rl:{scope}{client}`.
     scope: &'static str,
     local: LocalLimiter,
+    key: ClientKey,
     redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
     /// Skips a Redis that just failed, so a dead one costs no timeout per
     /// request.
@@ -230,6 +276,7 @@ impl RateLimiter {
                 config: config.clone(),
                 scope,
                 local: LocalLimiter::new(config),
+                key: ClientKey::new(config),
                 redis: manager.map(|m| (m, redis::Script::new(GCRA_LUA))),
                 breaker: super::redis::Breaker::default(),
                 warn: super::redis::WarnGate::default(),
@@ -240,6 +287,22 @@ impl RateLimiter {
     /// The limits in force.
     pub(crate) fn config(&self) -> &LimitsConfig {
         &self.inner.config
+    }
+
+    /// The client a request from `peer` with these `X-Forwarded-For`
+    /// values counts as (see [`ClientKey`]).
+    pub fn client(&self, peer: SocketAddr, forwarded_for: &[&str]) -> IpAddr {
+        self.inner.key.of(peer, forwarded_for)
+    }
+
+    /// The `/lab` limiter: `config.lab()`'s budget, in Redis (under keys of
+    /// its own) when `redis_url` is given.
+    pub(crate) fn lab(
+        config: &LimitsConfig,
+        redis_url: Option<&str>,
+    ) -> Result<Self, redis::RedisError> {
+        let manager = redis_url.map(super::redis::redis_manager).transpose()?;
+        Ok(RateLimiter::build(&config.lab(), manager, "lab:"))
     }
 
     /// Decides for `client` now (and counts the search when allowed).
@@ -381,12 +444,85 @@ mod tests {
 
     #[test]
     fn client_from_forwarded_only_when_trusted() {
+        let off = LimitsConfig::default();
+        let on = LimitsConfig {
+            trust_forwarded: true,
+            ..LimitsConfig::default()
+        };
         let peer: SocketAddr = "10.0.0.1:5555".parse().unwrap();
         let xff = Some(" 203.0.113.7 , 10.0.0.1");
-        assert_eq!(client_ip(peer, xff, false), ip("10.0.0.1"));
-        assert_eq!(client_ip(peer, xff, true), ip("203.0.113.7"));
-        assert_eq!(client_ip(peer, Some("garbage"), true), ip("10.0.0.1"));
-        assert_eq!(client_ip(peer, None, true), ip("10.0.0.1"));
+        assert_eq!(client_ip(peer, xff, &off), ip("10.0.0.1"));
+        assert_eq!(client_ip(peer, xff, &on), ip("203.0.113.7"));
+        assert_eq!(client_ip(peer, Some("garbage"), &on), ip("10.0.0.1"));
+        assert_eq!(client_ip(peer, None, &on), ip("10.0.0.1"));
+    }
+
+    #[test]
+    fn the_client_cannot_choose_its_own_address() {
+        let on = LimitsConfig {
+            trust_forwarded: true,
+            ..LimitsConfig::default()
+        };
+        // Behind nginx's `proxy_add_x_forwarded_for`, a client that sends
+        // its own header gets the proxy's hop appended after it: the
+        // rightmost untrusted hop is the real one.
+        let proxy: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        let forged = Some("1.2.3.4, 198.51.100.9");
+        assert_eq!(client_ip(proxy, forged, &on), ip("198.51.100.9"));
+        // Two proxies: both skipped.
+        let chain = Some("6.6.6.6, 198.51.100.9, 10.2.3.4");
+        assert_eq!(client_ip(proxy, chain, &on), ip("198.51.100.9"));
+        // A public peer is no proxy of ours: its header is ignored.
+        let direct: SocketAddr = "203.0.113.50:1234".parse().unwrap();
+        assert_eq!(client_ip(direct, forged, &on), ip("203.0.113.50"));
+        // A listed proxy on a public address.
+        let listed = LimitsConfig {
+            trusted_proxies: vec!["203.0.113.0/24".into()],
+            ..LimitsConfig::default()
+        };
+        assert_eq!(client_ip(direct, forged, &listed), ip("198.51.100.9"));
+        assert_eq!(
+            client_ip(proxy, forged, &listed),
+            ip("127.0.0.1"),
+            "loopback is trusted only with trust_forwarded"
+        );
+        // Several headers read as one list, in order.
+        let key = ClientKey::new(&on);
+        assert_eq!(
+            key.of(proxy, &["1.2.3.4", "198.51.100.9, 10.0.0.7"]),
+            ip("198.51.100.9")
+        );
+    }
+
+    #[test]
+    fn ipv6_clients_count_by_prefix() {
+        let peer = |s: &str| SocketAddr::new(ip(s), 443);
+        let d = LimitsConfig::default();
+        assert_eq!(
+            client_ip(peer("2001:db8:aaaa:1::1"), None, &d),
+            ip("2001:db8:aaaa::")
+        );
+        assert_eq!(
+            client_ip(peer("2001:db8:aaaa:ffff:1:2:3:4"), None, &d),
+            ip("2001:db8:aaaa::")
+        );
+        assert_ne!(
+            client_ip(peer("2001:db8:aaab::1"), None, &d),
+            ip("2001:db8:aaaa::")
+        );
+        let each = LimitsConfig {
+            ipv6_prefix: 128,
+            ..LimitsConfig::default()
+        };
+        assert_eq!(
+            client_ip(peer("2001:db8::5"), None, &each),
+            ip("2001:db8::5")
+        );
+        // An IPv4 client on a dual-stack socket is an IPv4 client.
+        assert_eq!(
+            client_ip(peer("::ffff:192.0.2.8"), None, &d),
+            ip("192.0.2.8")
+        );
     }
 
     #[test]

@@ -11,10 +11,13 @@
 //! Everything a user can send wrong is refused *before* any work starts, with
 //! the reason on the page: a body over [`MAX_UPLOAD`] (413), a binary file or
 //! an image (415), a file in no labeled layout or with no usable line (422),
-//! more than [`MAX_ITEMS`] pairs or records (413), a sweep with a step ≤ 0 or
+//! more than [`MAX_ITEMS`] pairs or records or more than [`MAX_PAIRS`]
+//! record pairs to compare per setting (413), a sweep with a step ≤ 0 or
 //! more than [`MAX_POINTS`] points (400). The sweep itself runs on the
 //! blocking pool, at most [`MAX_RUNS`] at a time; one more gets a 503 saying
-//! so rather than a queue that grows with every impatient reload.
+//! so rather than a queue that grows with every impatient reload. A client
+//! that goes away stops its sweep (at the next setting), and each client
+//! may start `[limits] lab_per_minute` sweeps a minute (429 beyond).
 //!
 //! Results are kept in memory for a while ([`KEPT_RESULTS`] runs) under a
 //! random id, which is what the `results.csv` link names: an upload cannot be
@@ -22,7 +25,8 @@
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use askama::Template;
 use axum::extract::{FromRequest, Multipart, RawQuery, Request, State};
@@ -42,6 +46,11 @@ pub const MAX_BODY: usize = MAX_UPLOAD + 64 * 1024;
 pub const MAX_ITEMS: u64 = 20_000;
 /// Most thresholds in one sweep.
 pub const MAX_POINTS: usize = 50;
+/// Most record pairs one setting compares: a record set of `n` records is
+/// `n(n-1)/2` pairs, so the cap on records alone let one set of 20,000
+/// cost 2×10⁸ comparisons (seconds of CPU) per setting. About 50 ms a
+/// setting at this cap.
+pub const MAX_PAIRS: u64 = 2_000_000;
 /// Lab runs at once; the machine also has searches to answer.
 pub const MAX_RUNS: usize = 2;
 /// Finished runs kept for their `results.csv` link.
@@ -335,6 +344,32 @@ fn check_loaded(loaded: Result<data::DataFile, lab::LabError>) -> Result<data::D
             ),
         ));
     }
+    let pairs = file.data.pair_count();
+    if pairs > MAX_PAIRS {
+        let largest = match &file.data {
+            data::Labeled::Sets(sets) => sets
+                .iter()
+                .max_by_key(|s| s.pair_count())
+                .map(|s| {
+                    format!(
+                        " (the largest set, {:?}, has {} records: {} pairs)",
+                        s.query,
+                        s.records.len(),
+                        s.pair_count()
+                    )
+                })
+                .unwrap_or_default(),
+            data::Labeled::Pairs(_) => String::new(),
+        };
+        return Err(refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "{}: {pairs} record pairs to compare per setting{largest}; at most {MAX_PAIRS} are \
+                 compared in the browser — split the large sets or use `metasift lab`",
+                file.path.display()
+            ),
+        ));
+    }
     Ok(file)
 }
 
@@ -495,26 +530,42 @@ fn refused(state: &AppState, form: &LabForm, r: Refusal) -> Response {
     resp
 }
 
-/// The rows of one sweep, computed as `metasift lab` computes them.
-pub fn sweep_rows(
+/// The rows of one sweep, computed as `metasift lab` computes them;
+/// stops when `stop` is set (the client went away).
+fn sweep_rows(
     file: &data::DataFile,
     base: &Settings,
     methods: &[Method],
     sweep: &[f64],
     sweep_os: SweepOs,
+    stop: &AtomicBool,
 ) -> (Vec<lab::Series>, Vec<lab::Row>) {
     let series = lab::series(methods, base, &[], &[]);
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_RUNS));
-    let rows = lab::run_sweep(
+    let rows = lab::run_sweep_until(
         std::slice::from_ref(file),
         &series,
         sweep,
         sweep_os,
         jobs,
         &|| {},
+        stop,
     );
     (series, rows)
 }
+
+/// Sets its flag when dropped: held by the request's future, so a client
+/// that goes away (the future is dropped) stops the sweep it started.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Lab runs stopped because their client went away (for the tests).
+pub static ABANDONED_RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 async fn run(
     state: &AppState,
@@ -532,8 +583,16 @@ async fn run(
     let methods = form.methods.clone();
     let sweep_os = form.sweep_os;
     let sweep_text = form.sweep_text();
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_when_gone = StopOnDrop(stop.clone());
     let view = tokio::task::spawn_blocking(move || {
-        let (series, rows) = sweep_rows(&file, &base, &methods, &sweep, sweep_os);
+        // The slot is held as long as the work runs, even when the client
+        // has gone and the request's future with it.
+        let _permit = permit;
+        let (series, rows) = sweep_rows(&file, &base, &methods, &sweep, sweep_os, &stop);
+        if stop.load(Ordering::Relaxed) {
+            ABANDONED_RUNS.fetch_add(1, Ordering::Relaxed);
+        }
         let x_label = match sweep_os {
             SweepOs::Os1 => {
                 "threshold (feature-code os1, rabin block_threshold; simhash distance = (1-t)*32)"
@@ -572,7 +631,6 @@ async fn run(
         }
     })
     .await;
-    drop(permit);
     view.map_err(|_| {
         refuse(
             StatusCode::INTERNAL_SERVER_ERROR,

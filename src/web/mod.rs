@@ -65,11 +65,13 @@ impl AppState {
         let limits = &searcher.config().limits;
         let limiter = crate::ops::limit::RateLimiter::local(limits);
         let suggest_limiter = crate::ops::limit::RateLimiter::local(&limits.autocomplete());
+        let lab_limiter = crate::ops::limit::RateLimiter::local(&limits.lab());
         AppState::from_live(
             ops::Live {
                 searcher,
                 limiter,
                 suggest_limiter,
+                lab_limiter,
             },
             ops::OpsSettings::default(),
         )
@@ -102,6 +104,7 @@ pub fn router(state: AppState) -> Router {
     let limited = axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit);
     let suggest_limited =
         axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit_autocomplete);
+    let lab_limited = axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit_lab);
     let mut app = Router::new();
     // Without a token the route does not exist (404), rather than a door
     // anyone may knock on.
@@ -122,7 +125,8 @@ pub fn router(state: AppState) -> Router {
             "/lab",
             get(lab::lab_get)
                 .post(lab::lab_post)
-                .layer(DefaultBodyLimit::max(lab::MAX_BODY)),
+                .layer(DefaultBodyLimit::max(lab::MAX_BODY))
+                .route_layer(lab_limited),
         )
         .route("/lab/results.csv", get(lab::results_csv))
         .route("/static/style.css", get(statics::style))
@@ -168,8 +172,32 @@ async fn index(State(state): State<AppState>) -> Result<Response, AppError> {
 async fn search(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
-    body: Bytes,
+    headers: axum::http::HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
+    // A body too large (413) or not sent in time (400) is answered in the
+    // format the query string asks for, like every other refusal — not as
+    // axum's plain text.
+    let body = match body {
+        Ok(body) => body,
+        Err(rejection) => {
+            let format = ops::wanted_format(raw.as_deref(), b"", &headers);
+            let message = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                format!("the request body is larger than {MAX_BODY} bytes")
+            } else {
+                format!(
+                    "the request body could not be read: {}",
+                    rejection.body_text()
+                )
+            };
+            return Ok(error::error_response(
+                rejection.status(),
+                &message,
+                format,
+                None,
+            ));
+        }
+    };
     let params = SearchParams::from_request(raw.as_deref(), &body)?;
     let searcher = state.searcher();
     let config = searcher.config();

@@ -28,7 +28,7 @@ use super::params::Format;
 use crate::config::{CacheBackend, Config};
 use crate::ops::cache::Cache;
 use crate::ops::health::{EngineSnapshot, Health, HealthPolicy, HealthSnapshot};
-use crate::ops::limit::{Decision, RateLimiter, client_ip};
+use crate::ops::limit::{Decision, RateLimiter};
 use crate::search::Searcher;
 
 /// What a reload swaps: the searcher and the rate limiters.
@@ -40,6 +40,8 @@ pub struct Live {
     pub limiter: RateLimiter,
     /// The per-client rate limit of `/autocomplete` (a budget of its own).
     pub suggest_limiter: RateLimiter,
+    /// The per-client rate limit of `/lab` sweeps (a budget of its own).
+    pub lab_limiter: RateLimiter,
 }
 
 /// Errors of building or reloading the serving state.
@@ -115,6 +117,17 @@ impl Live {
                 }
             })?,
         };
+        let lab_limiter = match previous {
+            Some(p) if same_cache && p.lab_limiter.config() == &config.limits.lab() => {
+                p.lab_limiter.clone()
+            }
+            _ => RateLimiter::lab(&config.limits, redis_url).map_err(|source| {
+                crate::ops::cache::CacheError::RedisUrl {
+                    url: config.cache.url.clone(),
+                    source,
+                }
+            })?,
+        };
         let policy = HealthPolicy::from(&config.health);
         let searcher = Searcher::from_config(config)?
             .with_health(health.clone())
@@ -125,6 +138,7 @@ impl Live {
             searcher,
             limiter,
             suggest_limiter,
+            lab_limiter,
         })
     }
 }
@@ -222,7 +236,7 @@ fn admin_token_from(given: &str) -> Option<String> {
 /// `format=` of the query string or of a form body (the query string wins,
 /// an empty value counts as absent, as in [`super::SearchParams`]), else JSON
 /// for clients that only accept it.
-fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &HeaderMap) -> Format {
+pub(super) fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &HeaderMap) -> Format {
     let asked = url::form_urlencoded::parse(raw_query.unwrap_or("").as_bytes())
         .chain(url::form_urlencoded::parse(body))
         .find(|(k, v)| k == "format" && !v.trim().is_empty())
@@ -276,11 +290,29 @@ pub async fn rate_limit_autocomplete(
     admit(&state, &limiter, request, next, Limited::Autocomplete).await
 }
 
+/// Middleware: the per-client rate limit of `/lab` sweeps (`[limits]
+/// lab_per_minute`); showing the empty form is free, running a sweep
+/// (`POST`, or `GET` with a query) counts.
+pub async fn rate_limit_lab(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if request.method() == axum::http::Method::GET
+        && request.uri().query().is_none_or(str::is_empty)
+    {
+        return next.run(request).await;
+    }
+    let limiter = state.live().lab_limiter;
+    admit(&state, &limiter, request, next, Limited::Lab).await
+}
+
 /// Which route a limiter guards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Limited {
     Search,
     Autocomplete,
+    Lab,
 }
 
 async fn admit(
@@ -294,11 +326,13 @@ async fn admit(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), |c| c.0);
-    let forwarded = request
+    let forwarded: Vec<&str> = request
         .headers()
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok());
-    let client = client_ip(peer, forwarded, limiter.config().trust_forwarded);
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let client = limiter.client(peer, &forwarded);
     let Decision::Deny { retry_after_s } = limiter.check(client).await else {
         return next.run(request).await;
     };
@@ -306,6 +340,8 @@ async fn admit(
     let (format, what) = match route {
         // Suggestions are JSON whatever else the request says.
         Limited::Autocomplete => (Format::Json, "suggestion requests"),
+        // The lab is a page: its refusal is one.
+        Limited::Lab => (Format::Html, "lab runs"),
         Limited::Search => {
             let (parts, body) = request.into_parts();
             // The request is refused, so its body may be read: a POST form
