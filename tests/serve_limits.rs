@@ -159,7 +159,9 @@ fn silent_sockets_beyond_the_connection_cap_do_not_stop_healthz() {
     if !cfg!(unix) {
         return;
     }
-    let path = config("cap", "header_timeout_s = 1\nmax_connections = 64");
+    // The default cap (512) is more than 256 descriptors allow: the server
+    // lowers it to leave room for the rest.
+    let path = config("cap", "header_timeout_s = 1");
     // 300 silent sockets against a process allowed 256 descriptors: before
     // the cap it ran out of them ("accept error: Too many open files") and
     // never answered again.
@@ -174,9 +176,9 @@ fn silent_sockets_beyond_the_connection_cap_do_not_stop_healthz() {
     let silent: Vec<TcpStream> = (0..300)
         .map(|_| TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect"))
         .collect();
-    // Silent sockets are closed a second after they are accepted, 64 at a
-    // time: /healthz, queued behind 300 of them, is answered within about
-    // five header timeouts.
+    // Silent sockets are closed a second after they are accepted, 192 at a
+    // time: /healthz, queued behind 300 of them, is answered within a few
+    // header timeouts.
     let took = healthz(addr, Duration::from_secs(20));
     assert!(took < Duration::from_secs(15), "/healthz took {took:?}");
     drop(silent);

@@ -12,9 +12,9 @@
 //! - **Response**: a write that makes no progress for `send_timeout_s` (a
 //!   client that stopped reading) fails and drops the connection
 //!   ([`SendTimeout`]).
-//! - **Connections**: at most `max_connections` are open; the accept loop
-//!   waits for a free slot (a tokio semaphore), so the process keeps file
-//!   descriptors for engines, Redis and its log. An accept error (EMFILE
+//! - **Connections**: at most `max_connections` are open (fewer when
+//!   `ulimit -n` leaves no room for them and for engines, Redis and the
+//!   log); the accept loop waits for a free slot (a tokio semaphore). An accept error (EMFILE
 //!   from something else eating descriptors) pauses the loop, 10 ms doubling
 //!   to 1 s, rather than spinning on it.
 //! - **Shutdown**: the listener closes, idle connections close, requests in
@@ -61,7 +61,8 @@ pub async fn serve(
     limits: &ConnectionsConfig,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let max_connections = within_descriptor_limit(limits.max_connections, open_files_limit());
+    let slots = Arc::new(Semaphore::new(max_connections));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout());
@@ -132,6 +133,43 @@ pub async fn serve(
         );
     }
     Ok(())
+}
+
+/// Descriptors kept for everything but client connections: engines (one
+/// connection each per search in flight), Redis, the log, the runtime.
+const RESERVED_DESCRIPTORS: usize = 64;
+
+/// The connection cap actually used: `configured`, or less when the
+/// process may open fewer files than that plus [`RESERVED_DESCRIPTORS`]
+/// (`ulimit -n`), so the cap — not "Too many open files" — is what a flood
+/// of sockets meets.
+fn within_descriptor_limit(configured: usize, open_files: Option<u64>) -> usize {
+    let Some(limit) = open_files.and_then(|l| usize::try_from(l).ok()) else {
+        return configured;
+    };
+    let room = limit
+        .saturating_sub(RESERVED_DESCRIPTORS.max(limit / 4))
+        .max(1);
+    if room < configured {
+        tracing::warn!(
+            "server.connections.max_connections is {configured}, but this process may open \
+             only {limit} files (ulimit -n): at most {room} connections are served at once"
+        );
+        room
+    } else {
+        configured
+    }
+}
+
+/// The soft limit on open files (`ulimit -n`), where Linux tells it.
+fn open_files_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line["Max open files".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Accept errors about one connection (reset or aborted before it was
@@ -266,6 +304,19 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for SendTimeout<T> {
 mod tests {
     use super::*;
     use tokio::io::AsyncWriteExt as _;
+
+    #[test]
+    fn the_cap_leaves_descriptors_for_the_rest() {
+        assert_eq!(within_descriptor_limit(512, None), 512);
+        assert_eq!(within_descriptor_limit(512, Some(20_000)), 512);
+        assert_eq!(within_descriptor_limit(512, Some(1024)), 512);
+        assert_eq!(within_descriptor_limit(512, Some(256)), 192);
+        assert_eq!(within_descriptor_limit(100, Some(256)), 100);
+        assert_eq!(within_descriptor_limit(512, Some(10)), 1);
+        if cfg!(target_os = "linux") {
+            assert!(open_files_limit().is_some_and(|n| n > 0));
+        }
+    }
 
     #[tokio::test]
     async fn a_write_nobody_reads_fails_after_the_send_timeout() {
