@@ -225,3 +225,57 @@ fn sigterm_with_half_sent_requests_exits_within_the_grace_period() {
     }
     drop((half_head, half_body));
 }
+
+/// The same floods with no `[server.connections]` table at all: the
+/// defaults (10 s head timeout, 10 s shutdown grace, a cap under
+/// `ulimit -n`) bound them. On a server without limits `/healthz` never
+/// answered again and SIGTERM never finished.
+#[test]
+fn the_defaults_alone_bound_silent_sockets_and_a_half_sent_request() {
+    if !cfg!(unix) {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!(
+        "metasift-serve-limits-defaults-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("engines.toml");
+    std::fs::write(
+        &path,
+        "[[engine]]\nname = \"nowhere\"\nkind = \"json\"\n\
+         url = \"http://127.0.0.1:9/?q={query}\"\n\
+         parse = { results = \"/r\", title = \"t\", url = \"u\" }\n",
+    )
+    .unwrap();
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -n 256 && exec \"$0\" serve --config \"$1\" --bind 127.0.0.1:0")
+        .arg(env!("CARGO_BIN_EXE_metasift"))
+        .arg(&path);
+    let mut server = Server::spawn(command);
+    let addr = addr(&server);
+    let silent: Vec<TcpStream> = (0..300)
+        .map(|_| TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect"))
+        .collect();
+    let took = healthz(addr, Duration::from_secs(30));
+    assert!(took < Duration::from_secs(25), "/healthz took {took:?}");
+    drop(silent);
+
+    let mut half = TcpStream::connect(addr).unwrap();
+    half.write_all(b"POST /search HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nq=")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    server.signal("TERM");
+    while server.child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "still running {:?} after SIGTERM",
+            started.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(half);
+}
