@@ -100,7 +100,10 @@ mod tests {
     #[test]
     fn removes_the_element_and_everything_inside_it() {
         let html = r#"<p class="b_lineclamp2"><span class="algoSlug_icon" data-priority="2">WEB</span>Microsoft Windows is <b>an OS</b></p>"#;
-        assert_eq!(text_after(html, &[".algoSlug_icon"]), "Microsoft Windows is an OS");
+        assert_eq!(
+            text_after(html, &[".algoSlug_icon"]),
+            "Microsoft Windows is an OS"
+        );
         assert_eq!(text_after(html, &[]), "WEBMicrosoft Windows is an OS");
         // Nested matches and overlapping selectors are fine.
         let nested = "<div class=x>a<div class=x>b</div></div>c";

@@ -214,7 +214,10 @@ mod tests {
         assert_eq!(collapse_whitespace("x \u{200d} \u{00ad} y"), "x y");
         // Visible text, CJK and emoji without joiners are untouched.
         assert_eq!(collapse_whitespace("高考 成绩 😀 é"), "高考 成绩 😀 é");
-        for c in ['\u{200b}', '\u{200c}', '\u{200d}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202e}', '\u{2060}', '\u{2066}', '\u{2069}', '\u{feff}', '\u{00ad}', '\u{061c}'] {
+        for c in [
+            '\u{200b}', '\u{200c}', '\u{200d}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202e}',
+            '\u{2060}', '\u{2066}', '\u{2069}', '\u{feff}', '\u{00ad}', '\u{061c}',
+        ] {
             assert!(is_invisible_control(c), "{c:?}");
         }
         for c in ['a', ' ', '\u{a0}', '高', '\u{2010}', '\u{2028}'] {
