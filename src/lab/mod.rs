@@ -578,7 +578,11 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
             "threshold (feature-code os2, rabin block_threshold; simhash distance = (1-t)*32)"
         }
     };
-    let svg = plot::svg(&panels(&files, &series, &rows), x_label);
+    let svg = plot::svg(
+        &panels(&files, &series, &rows),
+        x_label,
+        Some(args.precision_floor),
+    );
     write_file(&args.out.join("plot.svg"), svg.as_bytes())?;
     write_file(
         &args.out.join("plot.png"),
