@@ -11,10 +11,12 @@
 //!   `stage`, `similarity`), to read what a threshold does;
 //! - `fused.csv`: per (query, series, threshold) the number of results,
 //!   of groups with duplicates, and of hidden duplicates;
-//! - `to-label.jsonl`: every pair a setting merged, once, in the lab's
-//!   pair format `{"a": {record}, "b": {record}, "duplicate": null, …}` with
-//!   the settings that merged it — set `duplicate` to `true`/`false` and
-//!   feed it back with `metasift lab --data to-label.jsonl`.
+//! - `to-label.jsonl`: the merged pairs a person must decide (the rule is
+//!   [`needs_label`]), once each, in the lab's pair format
+//!   `{"a": {record}, "b": {record}, "duplicate": null, …}` with the
+//!   settings that merged it (`merged_by`) out of how many could
+//!   (`settings`) — set `duplicate` to `true`/`false` and feed it back with
+//!   `metasift lab --data to-label.jsonl`.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -46,6 +48,27 @@ pub struct QueriesRun<'a> {
     pub base: Settings,
     /// Output folder.
     pub out: &'a Path,
+}
+
+/// Whether a merged pair goes to `to-label.jsonl`: the pairs a person must
+/// decide, not every pair some setting merged.
+///
+/// - Two records with the same URL key are one page (the URL stage's
+///   normalization: scheme, `www.`, tracking parameters, redirect wrappers):
+///   nothing to judge, never offered. Most merged pairs on real lists are
+///   these.
+/// - A pair every text-reading setting of the sweep merged (`merged_by ==
+///   settings`) sits far above every threshold swept: its label could not
+///   change which setting is best, so it is left out — unless the sweep has
+///   fewer than two such settings, when there is nothing to compare and every
+///   merged pair with different URL keys is offered.
+/// - The rest — merged by some settings and not by others — lie inside the
+///   swept band, where a label decides between thresholds: offered.
+///
+/// `settings` counts the sweep's points of methods that read text (every
+/// method but `none`, which merges equal URL keys only).
+pub fn needs_label(same_url_key: bool, merged_by: usize, settings: usize) -> bool {
+    !same_url_key && (settings < 2 || merged_by < settings)
 }
 
 /// Reads the query file: one query a line, `#` comments and blanks skipped.
@@ -109,9 +132,15 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
         "engines_answered",
     ])
     .map_err(csv_err)?;
-    // Each merged pair once, with every setting that merged it.
-    let mut to_label: BTreeMap<(String, String, String), (serde_json::Value, Vec<String>)> =
+    // Each merged pair once (keyed by the two URL keys, in either order),
+    // with every setting that merged it.
+    let mut to_label: BTreeMap<(String, u64, u64), (serde_json::Value, Vec<String>)> =
         BTreeMap::new();
+    let text_settings: usize = all_series
+        .iter()
+        .filter(|s| s.method != Method::None)
+        .map(|s| points(s, run.sweep, run.sweep_os).len())
+        .sum();
 
     for text in &queries {
         let query = searcher.parse_query(text, 1);
@@ -165,7 +194,11 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
                 let setting = format!("{} {}", s.label, threshold_text);
                 for r in &resp.results {
                     for d in &r.duplicates {
-                        let key = (text.clone(), r.url.clone(), d.url.clone());
+                        let (ka, kb) = (
+                            metasift_dedup::url_key(&r.url).0,
+                            metasift_dedup::url_key(&d.url).0,
+                        );
+                        let key = (text.clone(), ka.min(kb), ka.max(kb));
                         let entry = to_label.entry(key).or_insert_with(|| {
                             (
                                 json!({
@@ -183,7 +216,9 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
                                 Vec::new(),
                             )
                         });
-                        entry.1.push(setting.clone());
+                        if !entry.1.contains(&setting) {
+                            entry.1.push(setting.clone());
+                        }
                     }
                 }
                 let line = json!({
@@ -218,8 +253,20 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
     }
 
     let mut labels = Vec::new();
-    for (_, (mut pair, settings)) in to_label {
+    let (mut same_page, mut sure) = (0usize, 0usize);
+    for ((_, ka, kb), (mut pair, settings)) in to_label {
+        // `none` merges only equal URL keys: its own setting does not count.
+        let merged_by = settings.iter().filter(|s| !s.starts_with("none")).count();
+        if !needs_label(ka == kb, merged_by, text_settings) {
+            if ka == kb {
+                same_page += 1;
+            } else {
+                sure += 1;
+            }
+            continue;
+        }
         pair["merged_by"] = json!(settings);
+        pair["settings"] = json!(text_settings);
         serde_json::to_writer(&mut labels, &pair).map_err(|e| LabError::Io {
             path: label_path.clone(),
             source: std::io::Error::other(e),
@@ -244,5 +291,28 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
             source,
         })?;
     }
+    eprintln!(
+        "to-label.jsonl: {} pairs to judge; left out {same_page} pairs of one page (same URL key) and {sure} that all {text_settings} settings merged",
+        labels.iter().filter(|&&b| b == b'\n').count()
+    );
     Ok(vec![fused_path, csv_path, label_path])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::needs_label;
+
+    #[test]
+    fn only_pairs_a_person_must_decide_are_offered() {
+        // One page under two links: never.
+        assert!(!needs_label(true, 1, 5));
+        assert!(!needs_label(true, 5, 5));
+        // Merged by every setting of the sweep: its label changes nothing.
+        assert!(!needs_label(false, 5, 5));
+        // Inside the band: some settings merge it, others do not.
+        assert!(needs_label(false, 2, 5));
+        // A sweep of one setting has nothing to compare: every text merge.
+        assert!(needs_label(false, 1, 1));
+        assert!(needs_label(false, 0, 0));
+    }
 }
