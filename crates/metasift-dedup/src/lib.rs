@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 
 pub use bloom::ScalableBloom;
 pub use features::{
-    Extractor, FeatureCode, WORD_ANCHORS, extract as feature_codes, shared_codes,
+    CodeSpan, Extractor, FeatureCode, WORD_ANCHORS, extract as feature_codes, shared_codes,
     similarity as code_similarity,
 };
 pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, dedup, similarity};
