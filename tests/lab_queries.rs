@@ -94,6 +94,15 @@ fn recorded_queries_are_fused_under_every_setting() {
         assert_eq!(v["settings"], 3);
         assert!(merged_by.len() < 3, "merged by every setting: {l}");
     }
+    // The most contested pairs come first.
+    let split: Vec<usize> = labels
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (2 * v["merged_by"].as_array().unwrap().len()).abs_diff(3)
+        })
+        .collect();
+    assert!(split.windows(2).all(|w| w[0] <= w[1]), "{split:?}");
     // What was left out is said, and there was some of each kind.
     let summary = stderr
         .lines()

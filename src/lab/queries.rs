@@ -16,7 +16,8 @@
 //!   `{"a": {record}, "b": {record}, "duplicate": null, …}` with the
 //!   settings that merged it (`merged_by`) out of how many could
 //!   (`settings`) — set `duplicate` to `true`/`false` and feed it back with
-//!   `metasift lab --data to-label.jsonl`.
+//!   `metasift lab --data to-label.jsonl`. The most contested pairs (merged
+//!   by about half the settings) come first.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -254,6 +255,7 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
 
     let mut labels = Vec::new();
     let (mut same_page, mut sure) = (0usize, 0usize);
+    let mut offered: Vec<(usize, serde_json::Value)> = Vec::new();
     for ((_, ka, kb), (mut pair, settings)) in to_label {
         // `none` merges only equal URL keys: its own setting does not count.
         let merged_by = settings.iter().filter(|s| !s.starts_with("none")).count();
@@ -267,7 +269,13 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
         }
         pair["merged_by"] = json!(settings);
         pair["settings"] = json!(text_settings);
-        serde_json::to_writer(&mut labels, &pair).map_err(|e| LabError::Io {
+        offered.push((merged_by, pair));
+    }
+    // The most contested pairs first: those about half the settings merged
+    // (a label there moves the best threshold most); ties keep query order.
+    offered.sort_by_key(|(m, _)| (2 * m).abs_diff(text_settings));
+    for (_, pair) in &offered {
+        serde_json::to_writer(&mut labels, pair).map_err(|e| LabError::Io {
             path: label_path.clone(),
             source: std::io::Error::other(e),
         })?;
