@@ -59,6 +59,14 @@ pub struct Duplicate {
     /// Feature codes shared with the kept result (hex), filled when explaining.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_codes: Vec<String>,
+    /// The text of the duplicate's snippet around each shared code (the
+    /// words of the code's window, anchor included), in snippet order,
+    /// filled when explaining.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_text: Vec<String>,
+    /// The duplicate's own snippet, filled when explaining.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub snippet: String,
 }
 
 /// One fused result: a kept record and everything merged into it.

@@ -78,6 +78,8 @@ snippet = "snippet"
            rows: Array.from(document.querySelectorAll('#lab-rows tbody tr')) \
              .map(tr => Array.from(tr.cells).map(c => c.textContent)), \
            best: document.querySelectorAll('#lab-best tbody tr').length, \
+           none_table: !!document.querySelector('#lab-rows-none'), \
+           first_table: document.querySelector('#lab-rows table') && document.querySelector('#lab-rows table').id, \
            csv: document.querySelector('#csv') && document.querySelector('#csv').getAttribute('href'), \
            title: document.querySelector('#lab-run h2') && document.querySelector('#lab-run h2').textContent \
          }))()",
@@ -86,9 +88,18 @@ snippet = "snippet"
     let rows = state["rows"].as_array().expect("rows");
     // feature-code 7 thresholds, rabin 7, simhash up to 7; none unticked.
     assert!(rows.len() >= 14, "{state}");
-    assert!(rows.iter().all(|r| r[0] != "none"), "{state}");
-    assert_eq!(rows[0][0], "feature-code");
-    assert_eq!(rows[0][1], "0.3");
+    assert_eq!(
+        state["none_table"],
+        json!(false),
+        "none was unticked: {state}"
+    );
+    assert_eq!(
+        state["first_table"],
+        json!("lab-rows-feature-code"),
+        "{state}"
+    );
+    // The feature-code table: threshold, os1, os2, …
+    assert_eq!(rows[0][0], "0.3");
     assert_eq!(state["best"], json!(3), "{state}");
     assert!(
         state["csv"]

@@ -125,6 +125,10 @@ fn lab_sweeps_a_real_pair_file_and_reports_bad_lines() {
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("stsb_en_dev_head.tsv"), "{report}");
     assert!(report.contains("Best setting"), "{report}");
+    // The floor, the baselines and the true / false positives are stated.
+    assert!(report.contains("precision ≥ 0.98"), "{report}");
+    assert!(report.contains("## Trivial baselines"), "{report}");
+    assert!(report.contains("| TP | FP |"), "{report}");
     let best = report
         .lines()
         .find(|l| l.contains("| feature-code |"))
@@ -196,4 +200,63 @@ fn lab_refuses_unknown_layouts_naming_the_file() {
     assert!(!ok);
     assert!(stderr.contains("notes.txt"), "{stderr}");
     assert!(stderr.contains("text_a"), "{stderr}");
+}
+
+#[test]
+fn best_setting_is_chosen_under_the_precision_floor_on_real_pawsx_pairs() {
+    // 200 real PAWS-X zh dev pairs: paraphrases with swapped entities, where
+    // a loose SimHash calls almost everything a duplicate.
+    let data = format!("{FIXTURES}/lab/pawsx_zh_dev200.tsv");
+    let out = out_dir("floor");
+    let run = |floor: &str| {
+        let (ok, stderr) = lab(&[
+            "--data",
+            &data,
+            "--method",
+            "simhash",
+            "--sweep",
+            "0.1:0.9:0.1",
+            "--precision-floor",
+            floor,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{stderr}");
+        std::fs::read_to_string(out.join("report.md")).unwrap()
+    };
+    let section = |report: &str, heading: &str| -> String {
+        let start = report
+            .find(heading)
+            .unwrap_or_else(|| panic!("{heading}: {report}"));
+        let rest = &report[start..];
+        let line = rest
+            .lines()
+            .find(|l| l.contains("| simhash |"))
+            .unwrap_or_else(|| panic!("no simhash row under {heading}: {report}"));
+        line.to_string()
+    };
+    let report = run("0.9");
+    let best = section(&report, "## Best setting per method");
+    let max_f1 = section(&report, "## For comparison: the max-F1 setting");
+    // | data set | method | setting | precision | … : the 4th cell.
+    let precision = |line: &str| -> f64 { line.split('|').nth(4).unwrap().trim().parse().unwrap() };
+    assert!(precision(&best) > precision(&max_f1), "{best}\n{max_f1}");
+    assert!(report.contains("precision ≥ 0.9"), "{report}");
+    // The all-duplicate baseline is the share of duplicates.
+    let baseline = report
+        .lines()
+        .find(|l| l.starts_with("| lab/pawsx_zh_dev200.tsv |") && l.contains("/ 1.000 /"))
+        .expect("a baseline row");
+    assert!(baseline.contains("1.000 / 0.000"), "{baseline}");
+    // A floor outside 0–1 is refused.
+    let (ok, stderr) = lab(&[
+        "--data",
+        &data,
+        "--precision-floor",
+        "1.5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("--precision-floor"), "{stderr}");
 }

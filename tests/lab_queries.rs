@@ -21,11 +21,12 @@ fn recorded_queries_are_fused_under_every_setting() {
         .args(["--replay", &format!("{root}/tests/fixtures/serp")])
         .args(["--config", &format!("{root}/engines.toml")])
         .args(["--method", "feature-code", "--method", "none"])
-        .args(["--sweep", "0.5:0.9:0.2", "--out"])
+        .args(["--sweep", "0.3:0.9:0.3", "--out"])
         .arg(&out)
-        .status()
+        .output()
         .unwrap();
-    assert!(status.success());
+    let stderr = String::from_utf8_lossy(&status.stderr).into_owned();
+    assert!(status.status.success(), "{stderr}");
 
     // 2 queries × (3 feature-code thresholds + 1 for `none`).
     let csv = std::fs::read_to_string(out.join("fused.csv")).unwrap();
@@ -59,17 +60,75 @@ fn recorded_queries_are_fused_under_every_setting() {
             .unwrap()
     };
     for q in ["javascript tutorial", "Hello"] {
-        assert!(hidden(q, "feature-code", "0.5") >= hidden(q, "feature-code", "0.9"));
-        assert!(hidden(q, "feature-code", "0.5") > hidden(q, "none", ""));
+        assert!(hidden(q, "feature-code", "0.3") >= hidden(q, "feature-code", "0.9"));
+        assert!(hidden(q, "feature-code", "0.3") > hidden(q, "none", ""));
     }
-    // Every merged pair is offered for labeling once, with who merged it.
+    // Only the pairs a person must decide are offered, once each, with who
+    // merged them: never two links of one page (same URL key), never a pair
+    // all three feature-code settings merged (its label changes nothing).
     let labels = std::fs::read_to_string(out.join("to-label.jsonl")).unwrap();
-    assert!(labels.lines().count() > 0);
+    assert!(labels.lines().count() > 0, "{stderr}");
+    let mut seen = std::collections::BTreeSet::new();
     for l in labels.lines() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         assert!(v["duplicate"].is_null());
-        assert!(v["a"]["url"].is_string() && v["b"]["title"].is_string());
-        assert!(!v["merged_by"].as_array().unwrap().is_empty());
+        let (a, b) = (
+            v["a"]["url"].as_str().unwrap(),
+            v["b"]["url"].as_str().unwrap(),
+        );
+        let (ka, kb) = (metasift_dedup::url_key(a), metasift_dedup::url_key(b));
+        assert_ne!(ka, kb, "one page offered for labeling: {a} {b}");
+        assert!(
+            seen.insert((v["query"].to_string(), ka.0.min(kb.0), ka.0.max(kb.0))),
+            "twice: {l}"
+        );
+        assert!(v["b"]["title"].is_string());
+        let merged_by = v["merged_by"].as_array().unwrap();
+        assert!(!merged_by.is_empty());
+        assert!(
+            merged_by
+                .iter()
+                .all(|s| s.as_str().unwrap().starts_with("feature-code")),
+            "{l}"
+        );
+        // Sweep 0.3, 0.6, 0.9 around the shipped os2 = 0.8: the band is
+        // 0.6 and 0.9, and an offered pair is merged by one of them.
+        assert_eq!(v["band"], 2, "{l}");
+        assert_eq!(v["merged_in_band"], 1, "{l}");
     }
+    // The most contested pairs come first.
+    let split: Vec<u64> = labels
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (2 * v["merged_in_band"].as_u64().unwrap()).abs_diff(2)
+        })
+        .collect();
+    assert!(split.windows(2).all(|w| w[0] <= w[1]), "{split:?}");
+    // What was left out is said, and there was some of each kind.
+    let summary = stderr
+        .lines()
+        .find(|l| l.starts_with("to-label.jsonl:"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let number_before = |phrase: &str| -> usize {
+        let head = &summary[..summary
+            .find(phrase)
+            .unwrap_or_else(|| panic!("{phrase}: {summary}"))];
+        head.trim_end()
+            .rsplit([' ', ':'])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(
+        number_before(" pairs to judge"),
+        labels.lines().count(),
+        "{summary}"
+    );
+    assert!(number_before(" pairs of one page") > 0, "{summary}");
+    // Pairs only os2 = 0.3 merged, and pairs 0.6 and 0.9 both merged.
+    assert!(number_before(" merged only by settings") > 0, "{summary}");
+    assert!(number_before(" that all") > 0, "{summary}");
     std::fs::remove_dir_all(&out).ok();
 }

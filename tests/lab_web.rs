@@ -104,6 +104,25 @@ fn table(html: &str, id: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The column names and rows of the table with `id`, each row as
+/// (column, cell) pairs.
+fn named_table(html: &str, id: &str) -> Vec<Vec<(String, String)>> {
+    let start = html
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let head = &html[start..];
+    let head = &head[head.find("<thead>").expect("thead")..head.find("</thead>").expect("/thead")];
+    let names: Vec<String> = head
+        .split("<th>")
+        .skip(1)
+        .map(|c| c[..c.find("</th>").expect("/th")].to_string())
+        .collect();
+    table(html, id)
+        .into_iter()
+        .map(|row| names.iter().cloned().zip(row).collect())
+        .collect()
+}
+
 struct TempDir(PathBuf);
 
 impl TempDir {
@@ -124,9 +143,18 @@ impl Drop for TempDir {
     }
 }
 
+/// `results.csv` of `metasift lab` on a fixture, every column named.
+fn cli_records(file: &str, methods: &[&str], sweep: &str) -> Vec<Vec<(String, String)>> {
+    csv_records(&cli_csv(file, methods, sweep))
+}
+
 /// `results.csv` of `metasift lab` on a fixture: (series, threshold, os1,
 /// os2, precision, recall, f1) per row.
 fn cli_rows(file: &str, methods: &[&str], sweep: &str) -> Vec<Vec<String>> {
+    csv_rows(&cli_csv(file, methods, sweep))
+}
+
+fn cli_csv(file: &str, methods: &[&str], sweep: &str) -> String {
     let out = TempDir::new("cli");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_metasift"));
     cmd.arg("lab")
@@ -143,8 +171,24 @@ fn cli_rows(file: &str, methods: &[&str], sweep: &str) -> Vec<Vec<String>> {
         "metasift lab failed: {}",
         String::from_utf8_lossy(&status.stderr)
     );
-    let csv = std::fs::read_to_string(out.0.join("results.csv")).expect("results.csv");
-    csv_rows(&csv)
+    std::fs::read_to_string(out.0.join("results.csv")).expect("results.csv")
+}
+
+/// Every `results.csv` row as (column, value) pairs.
+fn csv_records(csv: &str) -> Vec<Vec<(String, String)>> {
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let headers = reader.headers().expect("header").clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.expect("csv row");
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
 }
 
 fn csv_rows(csv: &str) -> Vec<Vec<String>> {
@@ -195,21 +239,70 @@ async fn sweep_of_a_data_file_equals_metasift_lab() {
     .await;
     assert_eq!(resp.status(), StatusCode::OK, "{body}");
     assert!(body.contains("<svg"), "the chart is inline");
-    let web_rows: Vec<Vec<String>> = table(&body, "lab-rows")
-        .into_iter()
-        .map(|mut r| {
-            assert_eq!(r.len(), 8, "{r:?}");
-            r.truncate(7); // seconds differ from run to run
-            r
-        })
-        .collect();
     let cli = cli_rows("pawsx_zh_dev200.tsv", &methods, "0.3:0.9:0.1");
     assert!(cli.len() > 10, "{cli:?}");
-    assert_eq!(web_rows, cli);
     // The F1 is not trivially zero everywhere: the data has duplicates.
     assert!(cli.iter().any(|r| r[6] != "0.000000"));
+    // One table per method, with only the columns that apply to it, each
+    // cell equal to the CLI's results.csv cell of the same name (seconds
+    // differ from run to run).
+    let cli_named = cli_records("pawsx_zh_dev200.tsv", &methods, "0.3:0.9:0.1");
+    let mut seen = 0;
+    for m in methods {
+        let web = named_table(&body, &format!("lab-rows-{m}"));
+        let cli_m: Vec<_> = cli_named
+            .iter()
+            .filter(|r| r.iter().any(|(k, v)| k == "series" && v == m))
+            .collect();
+        assert_eq!(web.len(), cli_m.len(), "{m}");
+        for (w, c) in web.iter().zip(&cli_m) {
+            for (k, v) in w.iter().filter(|(k, _)| k != "seconds") {
+                let want = c.iter().find(|(ck, _)| ck == k).map(|(_, cv)| cv);
+                assert_eq!(Some(v), want, "{m} column {k}");
+            }
+        }
+        let names: Vec<&str> = web[0].iter().map(|(k, _)| k.as_str()).collect();
+        let expect: &[&str] = match m {
+            "feature-code" => &[
+                "threshold",
+                "os1",
+                "os2",
+                "precision",
+                "recall",
+                "f1",
+                "tp",
+                "fp",
+                "seconds",
+            ],
+            "simhash" => &[
+                "threshold",
+                "max_distance",
+                "precision",
+                "recall",
+                "f1",
+                "tp",
+                "fp",
+                "seconds",
+            ],
+            "rabin" => &[
+                "block_threshold",
+                "precision",
+                "recall",
+                "f1",
+                "tp",
+                "fp",
+                "seconds",
+            ],
+            _ => &["precision", "recall", "f1", "tp", "fp", "seconds"],
+        };
+        assert_eq!(names, expect, "{m}");
+        seen += web.len();
+    }
+    assert_eq!(seen, cli.len());
     let best = table(&body, "lab-best");
     assert_eq!(best.len(), methods.len());
+    // The baselines are stated: PAWS-X rows of this file.
+    assert!(body.contains("id=\"lab-baseline\""), "{body}");
 
     // The download link answers the same rows.
     let start = body.find("/lab/results.csv?id=").expect("csv link");
@@ -239,10 +332,10 @@ async fn uploaded_pairs_are_swept() {
     .await;
     assert_eq!(resp.status(), StatusCode::OK, "{body}");
     assert!(body.contains("<svg"));
-    let rows = table(&body, "lab-rows");
-    let thresholds: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
+    let rows = table(&body, "lab-rows-feature-code");
+    let thresholds: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(thresholds, ["0.5", "0.75", "1"]);
-    assert!(rows.iter().all(|r| r[0] == "feature-code"));
+    assert!(!body.contains("id=\"lab-rows-simhash\""));
     // STS-B's middle band is dropped and said so.
     assert!(body.contains("rows dropped"), "{body}");
 }
@@ -270,10 +363,13 @@ async fn pasted_json_lines_pairs_are_swept() {
     )
     .await;
     assert_eq!(resp.status(), StatusCode::OK, "{page}");
-    let rows = table(&page, "lab-rows");
+    let rows = table(&page, "lab-rows-feature-code");
     assert_eq!(rows.len(), 1);
     // One duplicate found, one distinct pair kept apart.
-    assert_eq!(&rows[0][4..7], ["1.000000", "1.000000", "1.000000"]);
+    assert_eq!(
+        &rows[0][3..8],
+        ["1.000000", "1.000000", "1.000000", "1", "0"]
+    );
 }
 
 /// Posts `file` as an upload and returns the status and the page.
@@ -380,4 +476,54 @@ async fn bad_sweeps_and_paths_are_refused() {
 
     let (resp, _) = get("/lab/results.csv?id=nope").await;
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_best_setting_is_chosen_under_the_precision_floor() {
+    // SimHash on PAWS-X: the loose distances merge almost every pair (the
+    // max-F1 setting); the best setting under a floor must not be one of them.
+    let sweep = "&from=0.1&to=0.9&step=0.1";
+    let (resp, body) = get(&format!(
+        "/lab?file=pawsx_zh_dev200.tsv&method=simhash{sweep}"
+    ))
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK, "{body}");
+    assert!(
+        body.contains("value=\"0.98\""),
+        "the floor field shows [lab]'s default"
+    );
+    let rows = named_table(&body, "lab-rows-simhash");
+    let best = named_table(&body, "lab-best");
+    assert_eq!(best.len(), 1);
+    let cell = |r: &Vec<(String, String)>, k: &str| {
+        r.iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap()
+    };
+    let max_f1 = rows
+        .iter()
+        .max_by(|a, b| cell(a, "f1").partial_cmp(&cell(b, "f1")).unwrap())
+        .unwrap();
+    let best_p: f64 = cell(&best[0], "precision").parse().unwrap();
+    let max_f1_p: f64 = cell(max_f1, "precision").parse().unwrap();
+    assert!(best_p > max_f1_p, "best {best:?} vs max-F1 {max_f1:?}");
+    // With a floor of 0.5 a looser setting is allowed: recall rises.
+    let (_, loose) = get(&format!(
+        "/lab?file=pawsx_zh_dev200.tsv&method=simhash{sweep}&floor=0.5"
+    ))
+    .await;
+    let loose_best = named_table(&loose, "lab-best");
+    let r = |t: &Vec<Vec<(String, String)>>| -> f64 { cell(&t[0], "recall").parse().unwrap() };
+    assert!(r(&loose_best) >= r(&best), "{loose_best:?} vs {best:?}");
+    assert!(
+        loose.contains("precision floor 0.5"),
+        "the floor line is drawn"
+    );
+    // The true and false positives are shown.
+    assert!(best[0].iter().any(|(k, _)| k == "tp") && best[0].iter().any(|(k, _)| k == "fp"));
+    // A bad floor is refused before any work.
+    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&method=simhash&floor=1.5").await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(error_of(&page).contains("precision floor"), "{page}");
 }

@@ -124,6 +124,14 @@ fn invariant_errors(file: &str, parsed: &Parsed) -> Vec<String> {
             if text != text.trim() || text.contains("  ") || text.contains('\n') {
                 errors.push(format!("{at}: {what} whitespace not collapsed: {text:?}"));
             }
+            // Zero-width and bidi controls (a real one: the ZWSP in the 2021
+            // Bing "The Matrix" page's Wikipedia snippet).
+            if let Some(c) = text.chars().find(|&c| {
+                matches!(c, '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
+                    | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+            }) {
+                errors.push(format!("{at}: {what} still has invisible {c:?}: {text:?}"));
+            }
         }
     }
     errors

@@ -647,8 +647,34 @@ async fn the_query_string_reclusters_the_same_results() {
     let (_, html) = get_from(&app, "/search?q=caffeine&explain=1&method=rabin&os2=0.9").await;
     assert!(html.contains("<option value=\"rabin\" selected>"));
     assert!(html.contains("value=\"0.90\""));
+    // The shared text around each shared code and the duplicate's own
+    // snippet, not 16-digit hex codes.
+    let dup = &explained["results"][0]["duplicates"][0];
+    let shared: Vec<&str> = dup["shared_text"]
+        .as_array()
+        .expect("shared_text")
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let snippet = dup["snippet"].as_str().expect("the duplicate's snippet");
+    assert!(
+        !shared.is_empty() && shared.iter().all(|t| snippet.contains(t)),
+        "{dup}"
+    );
     let (_, html) = get_from(&app, "/search?q=caffeine&explain=1").await;
-    assert!(html.contains("shared codes: <code>"), "codes are shown");
+    assert!(html.contains("shared text ("), "{html}");
+    assert!(
+        html.contains(&format!("<mark class=\"shared\">{}</mark>", shared[0])),
+        "{html}"
+    );
+    assert!(
+        html.contains("<q class=\"dup-snippet\">"),
+        "the duplicate's snippet"
+    );
+    assert!(
+        !html.contains("shared codes: <code>"),
+        "no hex codes where text is known"
+    );
     assert!(html.contains("similarity <b>1.00</b>"));
 }
 

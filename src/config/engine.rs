@@ -82,6 +82,11 @@ pub struct ParseConfig {
     pub skip: Option<String>,
     /// Suggestions: JSON pointer or selector.
     pub suggestions: Option<String>,
+    /// html: CSS selectors of elements removed, with everything inside
+    /// them, before anything is read (labels glued to snippets, display URLs
+    /// inside title links, widgets); see `engines::html` for the exact rule.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
 }
 
 /// One `[[engine]]`.
@@ -291,6 +296,24 @@ impl EngineConfig {
             EngineKind::Json => &[("title", &p.title), ("url", &p.url)],
             EngineKind::Feed | EngineKind::Searxng => &[],
         };
+        if self.kind != EngineKind::Html && !p.exclude.is_empty() {
+            out.push(Problem {
+                paths: vec![
+                    path(&[
+                        Seg::Key("engine"),
+                        Seg::Index(i),
+                        Seg::Key("parse"),
+                        Seg::Key("exclude"),
+                    ]),
+                    path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("kind")]),
+                ],
+                message: format!(
+                    "engine.parse.exclude of {who:?}: only kind \"html\" reads selectors, this engine is kind {:?}",
+                    kind_name(self.kind)
+                ),
+                whole_file: false,
+            });
+        }
         for (field, value) in needs {
             if value.as_deref().is_none_or(|v| v.trim().is_empty()) {
                 out.push(Problem {
@@ -311,7 +334,8 @@ impl EngineConfig {
 
 /// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
 fn builder_problem(i: usize, message: String) -> Problem {
-    const FIELDS: [&str; 8] = [
+    const FIELDS: [&str; 9] = [
+        "exclude",
         "results",
         "title",
         "url",

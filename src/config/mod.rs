@@ -34,7 +34,7 @@ pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use health::HealthConfig;
-pub use lab::LabConfig;
+pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use limits::LimitsConfig;
 pub use server::ServerConfig;
 
@@ -260,6 +260,9 @@ impl Config {
                 ],
                 message,
             ));
+        }
+        for (key, message) in self.lab.problems() {
+            out.push(Problem::at(&[&["lab", key], &["lab"]], message));
         }
         engine::problems(&self.engines, engine_check, out);
     }

@@ -30,10 +30,13 @@
 //! by [`super::markers`] with no lower-cased copy of the page.
 //!
 //! The tree is built from the page as [`super::prefilter`] cuts it: the
-//! selectors' view is the same, at well under half the parser's work.
+//! selectors' view is the same, at well under half the parser's work. Then
+//! the elements `parse.exclude` names are removed ([`super::exclude`] holds
+//! the rule) before any marker selector, result, field or suggestion is read.
 
 use scraper::{ElementRef, Html, Selector};
 
+use super::exclude::Exclude;
 use super::markers::Markers;
 use super::prefilter::{Keep, prefilter};
 use super::text::element_text;
@@ -134,6 +137,7 @@ pub fn selectors_read(p: &ParseConfig) -> impl Iterator<Item = &str> {
     .into_iter()
     .flatten()
     .map(String::as_str)
+    .chain(p.exclude.iter().map(String::as_str))
     .chain(
         p.blocked
             .iter()
@@ -181,6 +185,7 @@ pub(crate) struct HtmlEngine {
     /// The text markers of `no_results`.
     no_results_text: Markers,
     suggestions: Option<Field>,
+    exclude: Exclude,
     keep: Keep,
 }
 
@@ -221,6 +226,7 @@ impl HtmlEngine {
             .map(Field::parse)
             .transpose()
             .map_err(ctx("suggestions"))?;
+        let exclude = Exclude::new(&p.exclude).map_err(ctx("exclude"))?;
         let blocked = p
             .blocked
             .iter()
@@ -258,6 +264,7 @@ impl HtmlEngine {
             blocked_names,
             no_results_text,
             suggestions,
+            exclude,
             keep,
             config,
         })
@@ -330,7 +337,8 @@ impl Engine for HtmlEngine {
                 self.blocked_names[i]
             )));
         }
-        let doc = Html::parse_document(&prefilter(body, &self.keep));
+        let mut doc = Html::parse_document(&prefilter(body, &self.keep));
+        self.exclude.remove_from(&mut doc);
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
             return Err(ParseError::Blocked(format!("page has {:?}", m.name())));
         }

@@ -66,6 +66,7 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn parse(&self, body: &str) -> Result<Parsed, ParseError>;
 }
 
+pub(crate) mod exclude;
 pub(crate) mod feed;
 pub mod html;
 pub(crate) mod json;

@@ -43,10 +43,14 @@ fn push_text(el: ElementRef<'_>, out: &mut String) {
     }
 }
 
-/// Trims and turns every run of whitespace (including NBSP) into one space.
+/// Trims and turns every run of whitespace (including NBSP) into one space,
+/// and drops the invisible format characters of [`is_invisible_control`].
 /// Entities still present after the HTML parser decoded the markup were
 /// escaped twice by the engine (DuckDuckGo writes `&amp;nbsp;`); a person
 /// would read them as noise, so they are decoded once more.
+///
+/// Every title and snippet of every engine kind ends here (`html_to_text`,
+/// `element_text`), so this is the one place text is normalised.
 pub(crate) fn collapse_whitespace(s: &str) -> String {
     let decoded;
     let s = if s.contains('&') {
@@ -60,12 +64,46 @@ pub(crate) fn collapse_whitespace(s: &str) -> String {
         if word.is_empty() {
             continue;
         }
+        // Invisible characters are rare: look before copying char by char.
+        let invisible = !word.is_ascii() && word.chars().any(is_invisible_control);
+        if invisible && word.chars().all(is_invisible_control) {
+            continue;
+        }
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        if invisible {
+            out.extend(word.chars().filter(|&c| !is_invisible_control(c)));
+        } else {
+            out.push_str(word);
+        }
     }
     out
+}
+
+/// Zero-width and bidirectional control characters: invisible on the page,
+/// but they split feature-code windows and make equal titles unequal
+/// (Baidu's 2026 titles carry U+200C between words). Dropped from every
+/// title and snippet: soft hyphen U+00AD, Arabic letter mark U+061C,
+/// Mongolian vowel separator U+180E, zero-width space / non-joiner / joiner
+/// U+200B–U+200D, LRM / RLM U+200E–U+200F, the bidi embeddings and
+/// overrides U+202A–U+202E, word joiner and invisible operators
+/// U+2060–U+2064, the bidi isolates U+2066–U+2069 and the BOM / zero-width
+/// no-break space U+FEFF. (Dropping ZWNJ / ZWJ costs Persian and Indic text
+/// a joining hint and splits emoji sequences into their parts; both stay
+/// readable, and duplicates that differ only in them now fold.)
+pub(crate) fn is_invisible_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
 }
 
 /// Decodes numeric entities and the named ones engines double-escape;
@@ -159,6 +197,32 @@ mod tests {
             collapse_whitespace("a &unknown; b &#xZZ; &"),
             "a &unknown; b &#xZZ; &"
         );
+    }
+
+    #[test]
+    fn drops_zero_width_and_bidi_controls() {
+        // Baidu's 2026 titles: U+200C between the words of a title.
+        assert_eq!(
+            html_to_text("Model\u{200c} Context\u{200c}Protocol"),
+            "Model ContextProtocol"
+        );
+        assert_eq!(
+            html_to_text("<em>a\u{200b}b</em> \u{200e}\u{202b}c\u{202c}\u{2066}d\u{2069} \u{feff}"),
+            "ab cd"
+        );
+        // A word of nothing but controls leaves no double space.
+        assert_eq!(collapse_whitespace("x \u{200d} \u{00ad} y"), "x y");
+        // Visible text, CJK and emoji without joiners are untouched.
+        assert_eq!(collapse_whitespace("高考 成绩 😀 é"), "高考 成绩 😀 é");
+        for c in [
+            '\u{200b}', '\u{200c}', '\u{200d}', '\u{200e}', '\u{200f}', '\u{202a}', '\u{202e}',
+            '\u{2060}', '\u{2066}', '\u{2069}', '\u{feff}', '\u{00ad}', '\u{061c}',
+        ] {
+            assert!(is_invisible_control(c), "{c:?}");
+        }
+        for c in ['a', ' ', '\u{a0}', '高', '\u{2010}', '\u{2028}'] {
+            assert!(!is_invisible_control(c), "{c:?}");
+        }
     }
 
     #[test]

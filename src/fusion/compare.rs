@@ -383,6 +383,8 @@ mod tests {
                     stage: Stage::Snippet,
                     similarity: Some(0.75),
                     shared_codes: Vec::new(),
+                    shared_text: Vec::new(),
+                    snippet: String::new(),
                 })
                 .collect(),
         }

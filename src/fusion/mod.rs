@@ -19,6 +19,7 @@
 //! formed or split when the dedup settings change.
 
 pub mod compare;
+pub mod explain;
 
 use crate::model::{Duplicate, EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Deduper, Doc};
@@ -56,7 +57,9 @@ pub(crate) fn interleave(answers: &[EngineAnswer]) -> Vec<(usize, usize)> {
 
 /// Fuses engines' answers into one ranked, deduplicated list.
 ///
-/// `explain` fills every duplicate's `shared_codes` (hex feature codes).
+/// `explain` fills every duplicate's `shared_codes` (hex feature codes),
+/// `shared_text` (the words of the duplicate's snippet around each shared
+/// code, see [`explain::shared_text`]) and `snippet` (its own snippet).
 pub fn fuse(
     answers: &[EngineAnswer],
     settings: &dedup::Settings,
@@ -64,6 +67,8 @@ pub fn fuse(
 ) -> Vec<MergedResult> {
     let order = interleave(answers);
     let mut deduper = Deduper::new(settings).explain(explain);
+    let mut extractor =
+        explain.then(|| dedup::Extractor::new().with_word_anchors(settings.word_anchors));
     // Index of the group (in `groups`) each pushed record landed in.
     let mut group_of: Vec<usize> = Vec::with_capacity(order.len());
     let mut groups: Vec<Group> = Vec::new();
@@ -96,6 +101,12 @@ pub fn fuse(
                     } else {
                         Vec::new()
                     };
+                    let shared_text = extractor
+                        .as_mut()
+                        .map(|x| {
+                            explain::shared_text(x, &rec.snippet, &verdict.shared_codes, settings)
+                        })
+                        .unwrap_or_default();
                     groups[g].absorb(
                         rec,
                         contribution,
@@ -107,6 +118,12 @@ pub fn fuse(
                             stage,
                             similarity: verdict.similarity,
                             shared_codes,
+                            shared_text,
+                            snippet: if explain {
+                                rec.snippet.clone()
+                            } else {
+                                String::new()
+                            },
                         },
                     );
                 }

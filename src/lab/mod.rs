@@ -20,12 +20,15 @@ pub mod data;
 pub mod metrics;
 pub(crate) mod plot;
 mod queries;
+mod report;
 mod sweep;
 pub mod synth;
 
+pub use report::{
+    Baseline, Best, CSV_HEADER, best_rows, best_under_floor, report, setting_text, write_csv,
+};
 pub use sweep::{MAX_SWEEP_POINTS, parse_sweep, sweep_points};
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -130,6 +133,10 @@ pub struct LabArgs {
     /// RNG seed of `--synth`.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
+    /// The best setting per method is the one with the highest recall
+    /// among those with at least this precision (0–1).
+    #[arg(long, default_value_t = crate::config::DEFAULT_PRECISION_FLOOR)]
+    pub precision_floor: f64,
     /// Worker threads (default: the cores there are).
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -405,173 +412,6 @@ fn sweep_one(
     rows
 }
 
-/// The CSV header of `results.csv`.
-pub const CSV_HEADER: [&str; 20] = [
-    "method",
-    "os1",
-    "os2",
-    "precision",
-    "recall",
-    "f1",
-    "seconds",
-    "threshold",
-    "series",
-    "window",
-    "unit",
-    "max_distance",
-    "block_threshold",
-    "min_codes",
-    "word_anchors",
-    "tp",
-    "fp",
-    "fn",
-    "tn",
-    "dataset",
-];
-
-/// Writes the rows as CSV.
-pub fn write_csv(rows: &[Row], w: impl std::io::Write) -> csv::Result<()> {
-    let mut out = csv::Writer::from_writer(w);
-    out.write_record(CSV_HEADER)?;
-    for r in rows {
-        let s = &r.settings;
-        let c = &r.confusion;
-        out.write_record([
-            s.method.as_str().to_string(),
-            format!("{}", s.os1),
-            format!("{}", s.os2),
-            format!("{:.6}", c.precision()),
-            format!("{:.6}", c.recall()),
-            format!("{:.6}", c.f1()),
-            format!("{:.4}", r.seconds),
-            r.threshold.map(|t| t.to_string()).unwrap_or_default(),
-            crate::output::csv::cell(&r.series).into_owned(),
-            s.window.to_string(),
-            unit_str(s.unit).to_string(),
-            s.max_distance.to_string(),
-            format!("{}", s.block_threshold),
-            s.min_codes.to_string(),
-            s.word_anchors.to_string(),
-            c.tp.to_string(),
-            c.fp.to_string(),
-            c.fn_.to_string(),
-            c.tn.to_string(),
-            // An uploaded file's name: anyone's text, neutralised like
-            // every text cell of a CSV metasift writes.
-            crate::output::csv::cell(&r.dataset).into_owned(),
-        ])?;
-    }
-    out.flush()?;
-    Ok(())
-}
-
-/// The knob a row's series moves, as `name=value` for the report.
-fn setting_text(r: &Row, sweep_os: SweepOs) -> String {
-    let s = &r.settings;
-    match s.method {
-        Method::FeatureCode => format!(
-            "os1={} os2={} window={} unit={} min_codes={} word_anchors={}{}",
-            s.os1,
-            s.os2,
-            s.window,
-            unit_str(s.unit),
-            s.min_codes,
-            s.word_anchors,
-            match sweep_os {
-                SweepOs::Os1 => " (os1 swept)",
-                SweepOs::Os2 => "",
-            }
-        ),
-        Method::SimHash => format!("max_distance={}", s.max_distance),
-        Method::Rabin => format!("block_threshold={}", s.block_threshold),
-        Method::None => "URL only".to_string(),
-    }
-}
-
-/// The row with the highest F1 for each (data set, series), ties to the
-/// higher precision, then the lower threshold.
-pub fn best_rows(rows: &[Row]) -> Vec<&Row> {
-    let mut best: Vec<&Row> = Vec::new();
-    for r in rows {
-        match best
-            .iter_mut()
-            .find(|b| b.dataset == r.dataset && b.series == r.series)
-        {
-            Some(b) => {
-                let key = |x: &Row| (x.confusion.f1(), x.confusion.precision());
-                if key(r) > key(b) {
-                    *b = r;
-                }
-            }
-            None => best.push(r),
-        }
-    }
-    best
-}
-
-/// The Markdown report.
-pub fn report(files: &[DataFile], rows: &[Row], sweep_text: &str, sweep_os: SweepOs) -> String {
-    let mut md = String::new();
-    let _ = writeln!(md, "# metasift lab report\n");
-    let _ = writeln!(
-        md,
-        "Sweep `{sweep_text}`; precision/recall/F1 of \"is a duplicate\" decisions (pairwise for record sets).\n"
-    );
-    let _ = writeln!(md, "## Data\n");
-    let _ = writeln!(
-        md,
-        "| data set | file | layout | pairs judged | dropped (middle band / unlabeled) | bad lines |"
-    );
-    let _ = writeln!(md, "| --- | --- | --- | ---: | ---: | ---: |");
-    for f in files {
-        let _ = writeln!(
-            md,
-            "| {} | `{}` | {} | {} | {} | {} |",
-            f.name,
-            f.path.display(),
-            f.format.as_str(),
-            f.data.pair_count(),
-            f.dropped,
-            f.bad_lines.len()
-        );
-    }
-    let _ = writeln!(md, "\n## Best setting (max F1) per method and data set\n");
-    let _ = writeln!(
-        md,
-        "| data set | method | best setting | precision | recall | F1 |"
-    );
-    let _ = writeln!(md, "| --- | --- | --- | ---: | ---: | ---: |");
-    for r in best_rows(rows) {
-        let c = &r.confusion;
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {:.3} | {:.3} | {:.3} |",
-            r.dataset,
-            r.series,
-            setting_text(r, sweep_os),
-            c.precision(),
-            c.recall(),
-            c.f1()
-        );
-    }
-    let bad: Vec<String> = files
-        .iter()
-        .flat_map(|f| f.bad_lines.iter().take(20).map(|e| format!("- `{e}`")))
-        .collect();
-    if !bad.is_empty() {
-        let _ = writeln!(
-            md,
-            "\n## Skipped lines (first 20 per file)\n\n{}",
-            bad.join("\n")
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\nAll rows: `results.csv`; plot: `plot.svg` / `plot.png`."
-    );
-    md
-}
-
 /// The plot panels, one per data file.
 pub fn panels(files: &[DataFile], series: &[Series], rows: &[Row]) -> Vec<plot::Panel> {
     files
@@ -608,6 +448,12 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
         ));
     }
     let sweep = parse_sweep(&args.sweep)?;
+    if !(0.0..=1.0).contains(&args.precision_floor) {
+        return Err(LabError::BadArgument(format!(
+            "--precision-floor {}: must be between 0 and 1",
+            args.precision_floor
+        )));
+    }
     let sweep_os = if args.title_equal {
         SweepOs::Os1
     } else {
@@ -740,13 +586,17 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
             "threshold (feature-code os2, rabin block_threshold; simhash distance = (1-t)*32)"
         }
     };
-    let svg = plot::svg(&panels(&files, &series, &rows), x_label);
+    let svg = plot::svg(
+        &panels(&files, &series, &rows),
+        x_label,
+        Some(args.precision_floor),
+    );
     write_file(&args.out.join("plot.svg"), svg.as_bytes())?;
     write_file(
         &args.out.join("plot.png"),
         &plot::png(&svg).map_err(LabError::Plot)?,
     )?;
-    let md = report(&files, &rows, &args.sweep, sweep_os);
+    let md = report(&files, &rows, &args.sweep, sweep_os, args.precision_floor);
     write_file(&args.out.join("report.md"), md.as_bytes())?;
     eprintln!("{}", md.trim_end());
     Ok(())

@@ -6,7 +6,11 @@
 //! font is compiled in (DejaVu Sans Mono, see `assets/fonts/`), so the PNG
 //! has its labels on a machine with no fonts installed. A series measured at
 //! one point only (the URL-only `none` method) is drawn as a flat reference
-//! line across the panel.
+//! line across the panel. The y-axis is zoomed to the values the panel holds
+//! (a sweep whose precision stays between 0.96 and 1 is not drawn as a flat
+//! line at the top of a 0–1 axis), with its range printed on the axis, and
+//! the precision floor the best setting is chosen under is drawn as a red
+//! dashed line where it falls inside that range.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -57,8 +61,41 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Renders the panels as one SVG document.
-pub fn svg(panels: &[Panel], x_label: &str) -> String {
+/// The y range and grid step of a panel: the smallest "nice" step (0.01,
+/// 0.02, 0.05, 0.1, 0.2) that covers the values in at most 10 steps, the
+/// range rounded out to whole steps, inside 0–1.
+pub fn y_range(values: impl IntoIterator<Item = f64>) -> (f64, f64, f64) {
+    let (lo, hi) = values
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if !lo.is_finite() {
+        return (0.0, 1.0, 0.1);
+    }
+    let (lo, hi) = (lo.clamp(0.0, 1.0), hi.clamp(0.0, 1.0));
+    for step in [0.01, 0.02, 0.05, 0.1, 0.2] {
+        let a = ((lo / step) + 1e-9).floor() * step;
+        let mut b = ((hi / step) - 1e-9).ceil() * step;
+        if b - a < step - 1e-9 {
+            b = a + step;
+        }
+        let (a, b) = if b > 1.0 {
+            (1.0 - (b - a), 1.0)
+        } else {
+            (a, b)
+        };
+        if (b - a) / step <= 10.0 + 1e-9 {
+            return (a.max(0.0), b, step);
+        }
+    }
+    (0.0, 1.0, 0.1)
+}
+
+/// Renders the panels as one SVG document; `floor` is the precision floor
+/// drawn across each panel (when inside its y range).
+pub fn svg(panels: &[Panel], x_label: &str, floor: Option<f64>) -> String {
     let height = PANEL_H * panels.len().max(1) as f64;
     let mut out = String::new();
     let _ = writeln!(
@@ -70,13 +107,13 @@ pub fn svg(panels: &[Panel], x_label: &str) -> String {
         r#"<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="white"/>"#
     );
     for (i, panel) in panels.iter().enumerate() {
-        panel_svg(&mut out, panel, x_label, i as f64 * PANEL_H);
+        panel_svg(&mut out, panel, x_label, floor, i as f64 * PANEL_H);
     }
     out.push_str("</svg>\n");
     out
 }
 
-fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, y0: f64) {
+fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, floor: Option<f64>, y0: f64) {
     let (pw, ph) = (WIDTH - LEFT - RIGHT, PANEL_H - TOP - BOTTOM);
     let xs = panel
         .curves
@@ -90,7 +127,12 @@ fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, y0: f64) {
         (lo, hi) = (0.0, 1.0);
     }
     let sx = |x: f64| LEFT + (x - lo) / (hi - lo) * pw;
-    let sy = |y: f64| y0 + TOP + (1.0 - y.clamp(0.0, 1.0)) * ph;
+    let (ylo, yhi, ystep) = y_range(panel.curves.iter().flat_map(|c| {
+        c.points
+            .iter()
+            .flat_map(|(_, m)| [m.precision(), m.recall(), m.f1()])
+    }));
+    let sy = |y: f64| y0 + TOP + (yhi - y.clamp(ylo, yhi)) / (yhi - ylo) * ph;
     let _ = writeln!(
         out,
         r#"<text x="{LEFT}" y="{:.1}" font-size="15">{}</text>"#,
@@ -98,8 +140,10 @@ fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, y0: f64) {
         esc(&panel.title)
     );
     // Grid and axes.
-    for k in 0..=10 {
-        let v = k as f64 / 10.0;
+    let ticks = ((yhi - ylo) / ystep).round() as usize;
+    let digits = if ystep < 0.1 { 2 } else { 1 };
+    for k in 0..=ticks {
+        let v = ylo + k as f64 * ystep;
         let y = sy(v);
         let _ = writeln!(
             out,
@@ -108,38 +152,55 @@ fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, y0: f64) {
         );
         let _ = writeln!(
             out,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{v:.1}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{v:.digits$}</text>"#,
             LEFT - 6.0,
             y + 4.0
         );
+    }
+    for k in 0..=10 {
+        let v = k as f64 / 10.0;
         let xv = lo + (hi - lo) * v;
         let x = sx(xv);
         let _ = writeln!(
             out,
             r##"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="#e4e4e4"/>"##,
-            sy(1.0),
-            sy(0.0)
+            sy(yhi),
+            sy(ylo)
         );
         if k % 2 == 0 {
             let _ = writeln!(
                 out,
                 r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{xv:.2}</text>"#,
-                sy(0.0) + 16.0
+                sy(ylo) + 16.0
             );
         }
     }
     let _ = writeln!(
         out,
         r##"<rect x="{LEFT}" y="{:.1}" width="{pw:.1}" height="{ph:.1}" fill="none" stroke="#333"/>"##,
-        sy(1.0)
+        sy(yhi)
     );
     let _ = writeln!(
         out,
         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
         LEFT + pw / 2.0,
-        sy(0.0) + 36.0,
+        sy(ylo) + 36.0,
         esc(x_label)
     );
+    if let Some(f) = floor.filter(|f| (ylo..=yhi).contains(f)) {
+        let y = sy(f);
+        let _ = writeln!(
+            out,
+            r##"<line class="floor" x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#c00000" stroke-width="1.2" stroke-dasharray="5,3"/>"##,
+            LEFT + pw
+        );
+        let _ = writeln!(
+            out,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#c00000">precision floor {f}</text>"##,
+            LEFT + pw - 4.0,
+            y - 4.0
+        );
+    }
     // Curves.
     let metrics: [Metric; 3] = [
         ("precision", Confusion::precision, "", 1.6),
@@ -259,7 +320,7 @@ mod tests {
 
     #[test]
     fn svg_is_well_formed_and_escapes_labels() {
-        let s = svg(&[panel(), panel()], "threshold");
+        let s = svg(&[panel(), panel()], "threshold", None);
         let doc = resvg::usvg::roxmltree::Document::parse(&s).expect("valid XML");
         assert_eq!(doc.root_element().tag_name().name(), "svg");
         assert!(s.contains("set &lt;1&gt; &amp; co"));
@@ -268,8 +329,42 @@ mod tests {
     }
 
     #[test]
+    fn the_y_axis_is_zoomed_to_the_data() {
+        assert_eq!(y_range([0.0, 1.0]), (0.0, 1.0, 0.1));
+        let (lo, hi, step) = y_range([0.962, 0.991, 1.0]);
+        assert!(
+            (lo - 0.96).abs() < 1e-9 && (hi - 1.0).abs() < 1e-9,
+            "{lo} {hi}"
+        );
+        assert!((step - 0.01).abs() < 1e-9);
+        let (lo, hi, _) = y_range([0.43, 0.98, 0.6]);
+        assert!(lo <= 0.43 && lo > 0.3 && hi >= 0.98, "{lo} {hi}");
+        // One value still gets an axis of one step.
+        let (lo, hi, step) = y_range([1.0]);
+        assert!(hi - lo >= step - 1e-9 && hi <= 1.0);
+        assert_eq!(y_range(std::iter::empty()), (0.0, 1.0, 0.1));
+        // The floor is drawn when it is inside the range.
+        let c = |tp, fp| Confusion {
+            tp,
+            fp,
+            fn_: 1,
+            tn: 100,
+        };
+        let p = Panel {
+            title: "t".into(),
+            curves: vec![Curve {
+                label: "x".into(),
+                points: vec![(0.5, c(90, 1)), (0.9, c(95, 0))],
+            }],
+        };
+        let s = svg(std::slice::from_ref(&p), "t", Some(0.98));
+        assert!(s.contains("precision floor 0.98"), "{s}");
+        assert!(!s.contains(">0.0<"), "the axis does not start at 0");
+    }
+
+    #[test]
     fn png_has_the_svg_size_and_draws_text() {
-        let s = svg(&[panel()], "threshold");
+        let s = svg(&[panel()], "threshold", Some(0.98));
         let bytes = png(&s).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
         // The text must really be drawn: the same plot without text differs.

@@ -11,10 +11,14 @@
 //!   `stage`, `similarity`), to read what a threshold does;
 //! - `fused.csv`: per (query, series, threshold) the number of results,
 //!   of groups with duplicates, and of hidden duplicates;
-//! - `to-label.jsonl`: every pair a setting merged, once, in the lab's
-//!   pair format `{"a": {record}, "b": {record}, "duplicate": null, …}` with
-//!   the settings that merged it — set `duplicate` to `true`/`false` and
-//!   feed it back with `metasift lab --data to-label.jsonl`.
+//! - `to-label.jsonl`: the merged pairs a person must decide (the rule is
+//!   [`needs_label`]), once each, in the lab's pair format
+//!   `{"a": {record}, "b": {record}, "duplicate": null, …}` with the
+//!   settings that merged it (`merged_by`), how many settings the band
+//!   around the configured thresholds holds (`band`) and how many of them
+//!   merged it (`merged_in_band`) — set `duplicate` to `true`/`false` and feed it back with
+//!   `metasift lab --data to-label.jsonl`. The most contested pairs (merged
+//!   by about half the settings) come first.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -46,6 +50,52 @@ pub struct QueriesRun<'a> {
     pub base: Settings,
     /// Output folder.
     pub out: &'a Path,
+}
+
+/// How far (on the common threshold axis) a swept setting may be from the
+/// configured one and still count for `to-label.jsonl`: the band a label
+/// can move the chosen threshold within.
+pub const LABEL_BAND: f64 = 0.2;
+
+/// Whether a merged pair goes to `to-label.jsonl`: the pairs a person must
+/// decide, not every pair some setting merged.
+///
+/// - Two records with the same URL key are one page (the URL stage's
+///   normalization: scheme, `www.`, tracking parameters, redirect wrappers):
+///   nothing to judge, never offered. Most merged pairs on real lists are
+///   these.
+/// - Only the *band* counts: the sweep's settings within [`LABEL_BAND`] of
+///   the configured threshold of their method ([`configured_threshold`];
+///   all of a method's settings when none is that close). A pair merged only
+///   by looser settings outside it (SimHash at distance 29, `os2 = 0.1`) is
+///   far below any threshold worth choosing: left out.
+/// - A pair every setting of the band merged (`merged == band`) is far above
+///   the thresholds in question: its label could not change which is best,
+///   so it is left out — unless the band has fewer than two settings, when
+///   there is nothing to compare and every pair it merged is offered.
+/// - The rest — merged by some settings of the band and not by others — are
+///   near the threshold, where a label decides: offered.
+///
+/// `band` counts the band's settings of methods that read text (every method
+/// but `none`, which merges equal URL keys only); `merged` those of them
+/// that merged the pair.
+pub fn needs_label(same_url_key: bool, merged: usize, band: usize) -> bool {
+    !same_url_key && merged > 0 && (band < 2 || merged < band)
+}
+
+/// A method's configured threshold on the common axis (feature codes: the
+/// swept `os1`/`os2`; SimHash: `1 − max_distance / 32`; Rabin:
+/// `block_threshold`); `None` for `none`.
+pub fn configured_threshold(method: Method, base: &Settings, sweep_os: SweepOs) -> Option<f64> {
+    match method {
+        Method::FeatureCode => Some(match sweep_os {
+            SweepOs::Os1 => base.os1,
+            SweepOs::Os2 => base.os2,
+        }),
+        Method::SimHash => Some(1.0 - f64::from(base.max_distance) / 32.0),
+        Method::Rabin => Some(base.block_threshold),
+        Method::None => None,
+    }
 }
 
 /// Reads the query file: one query a line, `#` comments and blanks skipped.
@@ -111,9 +161,32 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
         "engines_answered",
     ])
     .map_err(csv_err)?;
-    // Each merged pair once, with every setting that merged it.
-    let mut to_label: BTreeMap<(String, String, String), (serde_json::Value, Vec<String>)> =
+    // Each merged pair once (keyed by the two URL keys, in either order),
+    // with every setting that merged it.
+    let mut to_label: BTreeMap<(String, u64, u64), (serde_json::Value, Vec<String>)> =
         BTreeMap::new();
+    // The settings (as `merged_by` names them) of the band around the
+    // configured thresholds (see `needs_label`).
+    let mut band: Vec<String> = Vec::new();
+    for s in all_series.iter().filter(|s| s.method != Method::None) {
+        let pts = points(s, run.sweep, run.sweep_os);
+        let conf = configured_threshold(s.method, &run.base, run.sweep_os);
+        let near = |t: Option<f64>| match (t, conf) {
+            (Some(t), Some(c)) => (t - c).abs() <= LABEL_BAND + 1e-9,
+            _ => true,
+        };
+        let any_near = pts.iter().any(|(t, _)| near(*t));
+        for (t, _) in pts {
+            if near(t) || !any_near {
+                band.push(format!(
+                    "{} {}",
+                    s.label,
+                    t.map_or(String::new(), |t| format!("{t}"))
+                ));
+            }
+        }
+    }
+    let band_size = band.len();
 
     for text in &queries {
         let query = searcher.parse_query(text, 1);
@@ -167,7 +240,11 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
                 let setting = format!("{} {}", s.label, threshold_text);
                 for r in &resp.results {
                     for d in &r.duplicates {
-                        let key = (text.clone(), r.url.clone(), d.url.clone());
+                        let (ka, kb) = (
+                            metasift_dedup::url_key(&r.url).0,
+                            metasift_dedup::url_key(&d.url).0,
+                        );
+                        let key = (text.clone(), ka.min(kb), ka.max(kb));
                         let entry = to_label.entry(key).or_insert_with(|| {
                             (
                                 json!({
@@ -185,7 +262,9 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
                                 Vec::new(),
                             )
                         });
-                        entry.1.push(setting.clone());
+                        if !entry.1.contains(&setting) {
+                            entry.1.push(setting.clone());
+                        }
                     }
                 }
                 let line = json!({
@@ -220,9 +299,30 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
     }
 
     let mut labels = Vec::new();
-    for (_, (mut pair, settings)) in to_label {
+    let (mut same_page, mut far, mut sure) = (0usize, 0usize, 0usize);
+    let mut offered: Vec<(usize, serde_json::Value)> = Vec::new();
+    for ((_, ka, kb), (mut pair, settings)) in to_label {
+        let merged = settings.iter().filter(|s| band.contains(s)).count();
+        if !needs_label(ka == kb, merged, band_size) {
+            if ka == kb {
+                same_page += 1;
+            } else if merged == 0 {
+                far += 1;
+            } else {
+                sure += 1;
+            }
+            continue;
+        }
         pair["merged_by"] = json!(settings);
-        serde_json::to_writer(&mut labels, &pair).map_err(|e| LabError::Io {
+        pair["band"] = json!(band_size);
+        pair["merged_in_band"] = json!(merged);
+        offered.push((merged, pair));
+    }
+    // The most contested pairs first: those about half the band merged (a
+    // label there moves the best threshold most); ties keep query order.
+    offered.sort_by_key(|(m, _)| (2 * m).abs_diff(band_size));
+    for (_, pair) in &offered {
+        serde_json::to_writer(&mut labels, pair).map_err(|e| LabError::Io {
             path: label_path.clone(),
             source: std::io::Error::other(e),
         })?;
@@ -246,5 +346,46 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
             source,
         })?;
     }
+    eprintln!(
+        "to-label.jsonl: {} pairs to judge; left out {same_page} pairs of one page (same URL key), {far} merged only by settings more than {LABEL_BAND} from the configured thresholds, and {sure} that all {band_size} settings near them merged",
+        labels.iter().filter(|&&b| b == b'\n').count()
+    );
     Ok(vec![fused_path, csv_path, label_path])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_pairs_a_person_must_decide_are_offered() {
+        // One page under two links: never.
+        assert!(!needs_label(true, 1, 5));
+        assert!(!needs_label(true, 5, 5));
+        // Merged by every setting of the band: its label changes nothing.
+        assert!(!needs_label(false, 5, 5));
+        // Merged only by settings far looser than the configured ones.
+        assert!(!needs_label(false, 0, 5));
+        // Near the threshold: some settings of the band merge it, others not.
+        assert!(needs_label(false, 2, 5));
+        // A band of one setting has nothing to compare: every pair it merged.
+        assert!(needs_label(false, 1, 1));
+        assert!(!needs_label(false, 0, 1));
+    }
+
+    #[test]
+    fn configured_thresholds_sit_on_the_common_axis() {
+        let s = Settings::default();
+        assert_eq!(
+            configured_threshold(Method::FeatureCode, &s, SweepOs::Os2),
+            Some(s.os2)
+        );
+        assert_eq!(
+            configured_threshold(Method::FeatureCode, &s, SweepOs::Os1),
+            Some(s.os1)
+        );
+        let t = configured_threshold(Method::SimHash, &s, SweepOs::Os2).unwrap();
+        assert_eq!(crate::lab::simhash_distance(t), s.max_distance);
+        assert_eq!(configured_threshold(Method::None, &s, SweepOs::Os2), None);
+    }
 }

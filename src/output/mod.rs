@@ -53,6 +53,8 @@ mod test_data {
                     stage: Stage::Url,
                     similarity: None,
                     shared_codes: vec![],
+                    shared_text: vec![],
+                    snippet: String::new(),
                 }],
             }],
             engines: vec![

@@ -85,6 +85,12 @@ pub struct SearxngDuplicate {
     /// Shared feature codes (hex), when explaining.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_codes: Vec<String>,
+    /// The duplicate's text around each shared code, when explaining.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_text: Vec<String>,
+    /// The duplicate's own snippet, when explaining.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub snippet: String,
 }
 
 impl SearxngResponse {
@@ -143,6 +149,8 @@ impl SearxngResult {
                     stage: d.stage.as_str().into(),
                     similarity: d.similarity,
                     shared_codes: d.shared_codes.clone(),
+                    shared_text: d.shared_text.clone(),
+                    snippet: d.snippet.clone(),
                 })
                 .collect(),
         }

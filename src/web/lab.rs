@@ -4,9 +4,11 @@
 //! at a time: a file from the configured `[lab] data_dir` (listed, never a
 //! path outside it) or an upload (a file or pasted text, TSV pairs or JSON
 //! Lines). The answer is the lab's own SVG chart inline in the page, the
-//! table of every measured setting (the columns of `results.csv`, with the
-//! same rounding, so the two can be compared line by line), the best setting
-//! per method and a link to `results.csv`.
+//! trivial baselines, the best setting per method under a precision floor
+//! (the form's `floor`, by default `[lab] precision_floor`), one table per
+//! method of every measured setting ([`super::lab_view`]: the columns of
+//! `results.csv` that apply to the method, with the same rounding) and a
+//! link to `results.csv`.
 //!
 //! Everything a user can send wrong is refused *before* any work starts, with
 //! the reason on the page: a body over [`MAX_UPLOAD`] (413), a binary file or
@@ -34,6 +36,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
+use super::lab_view::{self, RunView};
 use super::pages::Layout;
 use crate::lab::{self, SweepOs, data};
 use metasift_dedup::{Method, Settings};
@@ -77,6 +80,9 @@ pub struct LabForm {
     pub step: String,
     /// Which feature-code threshold moves.
     pub sweep_os: SweepOs,
+    /// The precision floor of the best setting (empty: `[lab]
+    /// precision_floor`).
+    pub floor: String,
 }
 
 impl Default for LabForm {
@@ -89,6 +95,7 @@ impl Default for LabForm {
             to: "1".into(),
             step: "0.05".into(),
             sweep_os: SweepOs::Os2,
+            floor: String::new(),
         }
     }
 }
@@ -117,6 +124,7 @@ impl LabForm {
             "from" => self.from = value.trim().to_string(),
             "to" => self.to = value.trim().to_string(),
             "step" => self.step = value.trim().to_string(),
+            "floor" => self.floor = value.trim().to_string(),
             "sweep_os" => {
                 self.sweep_os = match value {
                     "os1" => SweepOs::Os1,
@@ -194,6 +202,27 @@ impl LabForm {
         }
         lab::sweep_points(from, to, step, MAX_POINTS)
             .map_err(|why| refuse(StatusCode::BAD_REQUEST, why))
+    }
+
+    /// The precision floor: the form's, else `default`; refused unless a
+    /// number from 0 to 1.
+    pub fn floor(&self, default: f64) -> Result<f64, Refusal> {
+        if self.floor.is_empty() {
+            return Ok(default);
+        }
+        self.floor
+            .parse::<f64>()
+            .ok()
+            .filter(|f| (0.0..=1.0).contains(f))
+            .ok_or_else(|| {
+                refuse(
+                    StatusCode::BAD_REQUEST,
+                    format!(
+                        "precision floor {:?}: expected a number from 0 to 1",
+                        self.floor
+                    ),
+                )
+            })
     }
 
     /// The sweep as `metasift lab --sweep` writes it.
@@ -373,73 +402,6 @@ fn check_loaded(loaded: Result<data::DataFile, lab::LabError>) -> Result<data::D
     Ok(file)
 }
 
-/// One row of the table, formatted as `results.csv` formats it.
-#[derive(Debug, Clone)]
-pub struct RowView {
-    /// Series label.
-    pub series: String,
-    /// The threshold on the common axis ("" for `none`).
-    pub threshold: String,
-    /// `os1`.
-    pub os1: String,
-    /// `os2`.
-    pub os2: String,
-    /// Precision.
-    pub precision: String,
-    /// Recall.
-    pub recall: String,
-    /// F1.
-    pub f1: String,
-    /// Wall-clock seconds.
-    pub seconds: String,
-    /// The series' best F1.
-    pub best: bool,
-}
-
-impl RowView {
-    fn new(r: &lab::Row, best: bool) -> RowView {
-        let c = &r.confusion;
-        RowView {
-            series: r.series.clone(),
-            threshold: r.threshold.map(|t| t.to_string()).unwrap_or_default(),
-            os1: format!("{}", r.settings.os1),
-            os2: format!("{}", r.settings.os2),
-            precision: format!("{:.6}", c.precision()),
-            recall: format!("{:.6}", c.recall()),
-            f1: format!("{:.6}", c.f1()),
-            seconds: format!("{:.4}", r.seconds),
-            best,
-        }
-    }
-}
-
-/// A finished run, as the page shows it.
-#[derive(Debug, Clone)]
-pub struct RunView {
-    /// The data set's name.
-    pub dataset: String,
-    /// Its layout.
-    pub layout: String,
-    /// Pairs judged per setting.
-    pub pairs: u64,
-    /// Lines skipped as bad.
-    pub bad_lines: usize,
-    /// The first few of them.
-    pub bad_examples: Vec<String>,
-    /// Graded rows dropped.
-    pub dropped: usize,
-    /// The chart, our own SVG markup (labels escaped by the plotter).
-    pub svg: String,
-    /// Every row.
-    pub rows: Vec<RowView>,
-    /// The best row per series.
-    pub best: Vec<RowView>,
-    /// `results.csv`'s link.
-    pub csv_href: String,
-    /// The sweep as text.
-    pub sweep: String,
-}
-
 /// `GET /lab` / `POST /lab`.
 #[derive(Template)]
 #[template(path = "lab.html")]
@@ -460,6 +422,8 @@ pub struct LabPage {
     pub step: String,
     /// Whether `os1` is the swept threshold.
     pub sweep_os1: bool,
+    /// The precision floor field.
+    pub floor: String,
     /// A refusal shown above the form.
     pub error: Option<String>,
     /// The results.
@@ -498,6 +462,11 @@ fn page(state: &AppState, form: &LabForm, error: Option<String>, run: Option<Run
         to: form.to.clone(),
         step: form.step.clone(),
         sweep_os1: form.sweep_os == SweepOs::Os1,
+        floor: if form.floor.is_empty() {
+            format!("{}", searcher.config().lab.precision_floor)
+        } else {
+            form.floor.clone()
+        },
         error,
         run,
         max_upload: human_size(MAX_UPLOAD as u64),
@@ -579,7 +548,9 @@ async fn run(
             format!("{MAX_RUNS} lab runs are already going; try again in a few seconds"),
         ));
     };
-    let base = state.searcher().config().dedup.clone();
+    let config = state.searcher().config().clone();
+    let base = config.dedup.clone();
+    let floor = form.floor(config.lab.precision_floor)?;
     let methods = form.methods.clone();
     let sweep_os = form.sweep_os;
     let sweep_text = form.sweep_text();
@@ -604,30 +575,17 @@ async fn run(
         let svg = lab::plot::svg(
             &lab::panels(std::slice::from_ref(&file), &series, &rows),
             x_label,
+            Some(floor),
         );
         let mut csv = Vec::new();
         let _ = lab::write_csv(&rows, &mut csv);
-        let best = lab::best_rows(&rows);
-        let is_best = |r: &lab::Row| best.iter().any(|b| std::ptr::eq(*b, r));
         let id = format!("{:016x}", rand_id());
         keep(&id, String::from_utf8(csv).unwrap_or_default());
         RunView {
-            dataset: file.name.clone(),
-            layout: file.format.as_str().to_string(),
-            pairs: file.data.pair_count(),
-            bad_lines: file.bad_lines.len(),
-            bad_examples: file
-                .bad_lines
-                .iter()
-                .take(5)
-                .map(|e| e.to_string())
-                .collect(),
-            dropped: file.dropped,
             svg,
-            rows: rows.iter().map(|r| RowView::new(r, is_best(r))).collect(),
-            best: best.iter().map(|r| RowView::new(r, true)).collect(),
             csv_href: format!("/lab/results.csv?id={id}"),
             sweep: sweep_text,
+            ..lab_view::run_view(&file, &series, &rows, floor, sweep_os)
         }
     })
     .await;

@@ -120,6 +120,10 @@ pub struct DuplicateView {
     pub similarity: Option<String>,
     /// Shared feature codes (explain mode).
     pub shared_codes: Vec<String>,
+    /// The duplicate's text around each shared code (explain mode).
+    pub shared_text: Vec<String>,
+    /// The duplicate's own snippet (explain mode).
+    pub snippet: String,
 }
 
 /// One result on the page.
@@ -562,6 +566,8 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
                     .filter(|s| s.is_finite())
                     .map(|s| format!("{s:.2}")),
                 shared_codes: d.shared_codes.clone(),
+                shared_text: d.shared_text.clone(),
+                snippet: d.snippet.clone(),
             })
             .collect(),
     }

@@ -57,8 +57,8 @@ use serde::{Deserialize, Serialize};
 
 pub use bloom::ScalableBloom;
 pub use features::{
-    Extractor, FeatureCode, WORD_ANCHORS, extract as feature_codes, shared_codes,
-    similarity as code_similarity,
+    CodeSpan, Extractor, FeatureCode, MAX_SPAN_BYTES, WORD_ANCHORS, extract as feature_codes,
+    shared_codes, similarity as code_similarity,
 };
 pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, dedup, similarity};
 pub use title::{

@@ -784,6 +784,9 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
     shared_codes(a, b).len() as f64 / m as f64
 }
 
+mod spans;
+pub use spans::{CodeSpan, MAX_SPAN_BYTES};
+
 #[cfg(test)]
 mod reference;
 
