@@ -21,14 +21,13 @@
 //! that goes away stops its sweep (at the next setting), and each client
 //! may start `[limits] lab_per_minute` sweeps a minute (429 beyond).
 //!
-//! Results are kept in memory for a while ([`KEPT_RESULTS`] runs) under a
+//! Results are kept in memory for a while ([`super::lab_kept`]) under a
 //! random id, which is what the `results.csv` link names: an upload cannot be
 //! recomputed from a URL.
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock, Mutex};
 
 use askama::Template;
 use axum::extract::{FromRequest, Multipart, RawQuery, Request, State};
@@ -36,6 +35,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
+pub use super::lab_kept::results_csv;
+use super::lab_kept::{keep, rand_id};
 use super::lab_view::{self, RunView};
 use super::pages::Layout;
 use crate::lab::{self, SweepOs, data};
@@ -56,12 +57,8 @@ pub const MAX_POINTS: usize = 50;
 pub const MAX_PAIRS: u64 = 2_000_000;
 /// Lab runs at once; the machine also has searches to answer.
 pub const MAX_RUNS: usize = 2;
-/// Finished runs kept for their `results.csv` link.
-pub const KEPT_RESULTS: usize = 32;
 
 static RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_RUNS);
-static KEPT: LazyLock<Mutex<VecDeque<(String, String)>>> =
-    LazyLock::new(|| Mutex::new(VecDeque::new()));
 
 /// What the form asked for.
 #[derive(Debug, Clone, PartialEq)]
@@ -597,34 +594,6 @@ async fn run(
     })
 }
 
-/// An id nobody can guess from the previous one.
-fn rand_id() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.finish()
-}
-
-fn keep(id: &str, csv: String) {
-    let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
-    if kept.len() >= KEPT_RESULTS {
-        kept.pop_front();
-    }
-    kept.push_back((id.to_string(), csv));
-}
-
-/// The `results.csv` of a kept run.
-pub fn kept_csv(id: &str) -> Option<String> {
-    let kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
-    kept.iter().find(|(k, _)| k == id).map(|(_, v)| v.clone())
-}
-
 /// Loads the form's data set: the upload if there is one, else the named
 /// file of the data folder.
 fn data_of(state: &AppState, form: &LabForm) -> Result<data::DataFile, Refusal> {
@@ -768,38 +737,4 @@ async fn read_multipart(mut m: Multipart) -> Result<LabForm, Refusal> {
         }
     }
     Ok(form)
-}
-
-/// `GET /lab/results.csv?id=…`: a kept run's rows.
-pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
-    let raw = raw.unwrap_or_default();
-    let id = url::form_urlencoded::parse(raw.as_bytes())
-        .find(|(k, _)| k == "id")
-        .map(|(_, v)| v.into_owned())
-        .unwrap_or_default();
-    match kept_csv(&id) {
-        Some(csv) => (
-            [
-                (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-                (
-                    header::CONTENT_DISPOSITION,
-                    "attachment; filename=\"results.csv\"",
-                ),
-                (header::CACHE_CONTROL, "private, no-store"),
-            ],
-            csv,
-        )
-            .into_response(),
-        None => {
-            let msg = format!(
-                "no kept lab run has the id {id:?} (the last {KEPT_RESULTS} runs are kept while the server runs): run the sweep again at /lab\n"
-            );
-            (
-                StatusCode::NOT_FOUND,
-                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-                msg,
-            )
-                .into_response()
-        }
-    }
 }

@@ -23,6 +23,7 @@
 
 mod error;
 mod lab;
+mod lab_kept;
 mod lab_view;
 mod ops;
 pub mod pages;
