@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand};
-use metasift::config::Config;
+use metasift::config::{Config, ConfigSource};
 use metasift::output::searxng::SearxngResponse;
 use metasift::output::text;
 use metasift::search::{SearchOptions, Searcher};
@@ -14,6 +14,10 @@ use metasift::search::{SearchOptions, Searcher};
 #[derive(Debug, Parser)]
 #[command(name = "metasift", version, about)]
 struct Cli {
+    /// Log lines as text (coloured on a terminal only) or as JSON objects,
+    /// one per line. RUST_LOG sets what is logged.
+    #[arg(long, global = true, env = "METASIFT_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    log_format: String,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -22,9 +26,12 @@ struct Cli {
 enum Command {
     /// Start the web server (the default command).
     Serve {
-        /// The configuration file.
-        #[arg(long, default_value = "engines.toml")]
-        config: PathBuf,
+        /// The configuration file, laid over the built-in defaults (default:
+        /// METASIFT_CONFIG, ./engines.toml,
+        /// $XDG_CONFIG_HOME/metasift/engines.toml, /etc/metasift/engines.toml,
+        /// the first found; none = the built-in defaults).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Address to listen on (overrides `[server] bind` and METASIFT_BIND).
         #[arg(long)]
         bind: Option<String>,
@@ -39,9 +46,9 @@ enum Command {
     Search {
         /// The query (`!shortcut` allowed).
         query: String,
-        /// The configuration file.
-        #[arg(long, default_value = "engines.toml")]
-        config: PathBuf,
+        /// The configuration file (looked for as `serve` does).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Output format.
         #[arg(long, default_value = "text", value_parser = ["text", "json"])]
         format: String,
@@ -61,40 +68,57 @@ enum Command {
     Lab(metasift::lab::LabArgs),
     /// Validate a configuration file; `--probe` asks each engine once.
     CheckConfig {
-        /// The configuration file.
-        #[arg(default_value = "engines.toml")]
-        file: PathBuf,
+        /// The configuration file (looked for as `serve` does when absent).
+        file: Option<PathBuf>,
         /// Ask every enabled engine this query and report what it answered.
         #[arg(long)]
         probe: Option<String>,
+        /// Print the configuration the file and the built-in defaults make
+        /// together (TOML, `${VAR}` not filled in), after checking it.
+        #[arg(long)]
+        print_merged: bool,
     },
 }
 
-/// Loads a configuration for running searches: validated, env applied.
-fn load_config(path: &Path) -> anyhow::Result<Config> {
-    let mut config = match metasift::engines::check_config_file(path) {
+/// Finds the configuration (`--config`, METASIFT_CONFIG, ./engines.toml,
+/// the user's and the system's config folders, else the built-in
+/// defaults), says which, and loads it validated with env overrides.
+fn load_config(explicit: Option<&Path>) -> anyhow::Result<(Config, ConfigSource)> {
+    let source = ConfigSource::locate(explicit);
+    let mut config = match metasift::engines::check_config_source(&source) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {
                 eprintln!("{e}");
             }
-            anyhow::bail!("{} problem(s) in {}", errors.len(), path.display());
+            anyhow::bail!("{} problem(s) in the configuration: {source}", errors.len());
         }
     };
+    tracing::info!("configuration: {}", describe(&source, &config));
     config.apply_env();
-    Ok(config)
+    Ok((config, source))
+}
+
+/// Which file the configuration came from and how it was read.
+fn describe(source: &ConfigSource, config: &Config) -> String {
+    match (source.path(), config.use_defaults) {
+        (None, _) => source.to_string(),
+        (Some(_), Some(false)) => format!("{source}, alone (use_defaults = false)"),
+        (Some(_), _) => format!("{source}, laid over the built-in defaults"),
+    }
 }
 
 /// `metasift search`: exit 0 when at least one engine answered.
 fn search(
     query: &str,
-    config: &Path,
+    config: Option<&Path>,
     format: &str,
     page: u32,
     record: Option<PathBuf>,
     replay: Option<PathBuf>,
 ) -> anyhow::Result<i32> {
-    let searcher = Searcher::from_config(load_config(config)?)?.with_recording(record, replay);
+    let (config, _) = load_config(config)?;
+    let searcher = Searcher::from_config(config)?.with_recording(record, replay);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let q = searcher.parse_query(query, page);
     let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()))?;
@@ -110,9 +134,15 @@ fn search(
 }
 
 /// `metasift check-config`: every problem with its file:line, then the
-/// probe table; exit 1 on any problem or failed engine.
-fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
-    let config = match metasift::engines::check_config_file(file) {
+/// merged configuration or the probe table; exit 1 on any problem or
+/// failed engine.
+fn check_config(
+    file: Option<&Path>,
+    probe: Option<&str>,
+    print_merged: bool,
+) -> anyhow::Result<i32> {
+    let source = ConfigSource::locate(file);
+    let config = match metasift::engines::check_config_source(&source) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {
@@ -122,11 +152,18 @@ fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
         }
     };
     let enabled = config.engines.iter().filter(|e| e.enabled).count();
-    println!(
-        "{}: ok ({} engines, {enabled} enabled)",
-        file.display(),
-        config.engines.len()
-    );
+    let name = source
+        .path()
+        .map_or("built-in defaults".to_string(), |p| p.display().to_string());
+    eprintln!("configuration: {}", describe(&source, &config));
+    if print_merged {
+        print!("{}", Config::layered_toml(&source)?);
+    } else {
+        println!(
+            "{name}: ok ({} engines, {enabled} enabled)",
+            config.engines.len()
+        );
+    }
     let Some(text) = probe else { return Ok(0) };
     let searcher = Searcher::from_config(config)?;
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
@@ -139,14 +176,37 @@ fn check_config(file: &Path, probe: Option<&str>) -> anyhow::Result<i32> {
     })
 }
 
+/// Logs to stderr for every subcommand: `info` for the server and
+/// `check-config`, `warn` for the others (their output is the point),
+/// RUST_LOG overriding; colour only on a terminal.
+fn init_logging(format: &str, default_level: &str) {
+    use std::io::IsTerminal as _;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
+    if format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Serve {
-        config: PathBuf::from("engines.toml"),
+        config: None,
         bind: None,
         record: None,
         replay: None,
     });
+    let level = match command {
+        Command::Serve { .. } | Command::CheckConfig { .. } => "info",
+        _ => "warn",
+    };
+    init_logging(&cli.log_format, level);
     match command {
         Command::Dedup(args) => {
             let code = metasift::stream::run(&args)?;
@@ -158,7 +218,7 @@ fn main() -> anyhow::Result<()> {
             bind,
             record,
             replay,
-        } => serve(&config, bind, record, replay)?,
+        } => serve(config.as_deref(), bind, record, replay)?,
         Command::Search {
             query,
             config,
@@ -167,11 +227,15 @@ fn main() -> anyhow::Result<()> {
             record,
             replay,
         } => {
-            let code = search(&query, &config, &format, page, record, replay)?;
+            let code = search(&query, config.as_deref(), &format, page, record, replay)?;
             std::process::exit(code);
         }
-        Command::CheckConfig { file, probe } => {
-            let code = check_config(&file, probe.as_deref())?;
+        Command::CheckConfig {
+            file,
+            probe,
+            print_merged,
+        } => {
+            let code = check_config(file.as_deref(), probe.as_deref(), print_merged)?;
             std::process::exit(code);
         }
     }
@@ -181,33 +245,25 @@ fn main() -> anyhow::Result<()> {
 /// `metasift serve`: load the config, build the searcher, listen until
 /// Ctrl-C or SIGTERM, then let in-flight requests finish.
 fn serve(
-    config_path: &std::path::Path,
+    config_path: Option<&Path>,
     bind: Option<String>,
     record: Option<PathBuf>,
     replay: Option<PathBuf>,
 ) -> anyhow::Result<()> {
-    use anyhow::Context as _;
-
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     // Validated with every problem shown; METASIFT_BIND applied.
-    let mut config = load_config(config_path)?;
+    let (mut config, source) = load_config(config_path)?;
     // A reload re-reads the file alone: --record/--replay hold until then.
     config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());
     let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
-    let config_path = config_path.to_path_buf();
+    // A reload re-reads the file chosen at start (none: nothing to reload).
+    let config_path = source.path().map(Path::to_path_buf);
 
     let connections = config.server.connections.clone();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let served = runtime.block_on(async move {
         // Built inside the runtime: a Redis cache starts a connection task.
-        let state = metasift::web::AppState::serving(config, Some(config_path), admin_token)?;
+        let state = metasift::web::AppState::serving(config, config_path, admin_token)?;
         reload_on_sighup(state.clone());
         let app = metasift::web::router(state);
         let listener = tokio::net::TcpListener::bind(&bind)

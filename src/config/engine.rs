@@ -126,6 +126,13 @@ pub struct EngineConfig {
     /// Answer from this recording folder instead of the network.
     #[serde(default)]
     pub replay: Option<PathBuf>,
+    /// Set by loading when a header value's `${VAR}` names an unset
+    /// variable and the engine is disabled or replays (an enabled engine
+    /// that asks the network is refused instead): what is missing. The
+    /// header keeps its `${VAR}` text and the engine is never asked over
+    /// the network, even by name.
+    #[serde(skip)]
+    pub unset_env: Option<String>,
 }
 
 fn default_weight() -> f64 {

@@ -27,6 +27,7 @@ mod connections;
 mod engine;
 mod health;
 mod lab;
+mod layers;
 mod limits;
 mod server;
 
@@ -35,6 +36,7 @@ pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use health::HealthConfig;
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
+pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
 pub use server::ServerConfig;
 
@@ -67,6 +69,11 @@ pub enum ConfigError {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// `use_defaults = false`: the file is the whole configuration instead
+    /// of being laid over the built-in defaults (read by the layering, see
+    /// [`Config::load_layered`]; a file read alone always is whole).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub use_defaults: Option<bool>,
     /// `[server]`
     pub server: ServerConfig,
     /// `[dedup]`
@@ -145,18 +152,6 @@ impl Config {
         Config::check(text, path).map_err(|mut errors| errors.swap_remove(0))
     }
 
-    /// Reads and validates a file, reporting every problem found; each
-    /// engine that passed its table's checks is also put to `engine_check`.
-    pub(crate) fn check_file_with(
-        path: &Path,
-        engine_check: EngineCheck<'_>,
-    ) -> Result<Config, Vec<ConfigError>> {
-        let text = read(path).map_err(|e| vec![e])?;
-        let mut config = Config::check_with(&text, path, engine_check, true)?;
-        config.resolve_paths(path);
-        Ok(config)
-    }
-
     /// Parses and validates text, reporting every problem found (in line
     /// order; never an empty list on `Err`). Engines are not built.
     pub fn check(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
@@ -174,63 +169,308 @@ impl Config {
         engine_check: EngineCheck<'_>,
         serving: bool,
     ) -> Result<Config, Vec<ConfigError>> {
-        let invalid = |span: Option<std::ops::Range<usize>>, message: String| {
-            let (line, column) = span.map_or((1, 1), |s| line_col(text, s.start));
-            ConfigError::Invalid {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message,
-            }
-        };
-        // A spanned parse of the text, to name and point at keys.
-        let doc = toml::de::DeTable::parse(text)
-            .map_err(|e| vec![invalid(e.span(), e.message().trim().to_string())])?;
+        let file = Doc::parse(text, path).map_err(|e| vec![e])?;
         let config = toml::from_str::<Config>(text).map_err(|e| {
-            let message = e.message().trim();
-            // serde's type errors name the value, not the key: add it.
-            let message = match e.span().and_then(|s| key_at(doc.get_ref(), s.start)) {
-                Some(key) if !message.contains(&format!("`{key}`")) => {
-                    format!("{key}: {message}")
-                }
-                _ => message.to_string(),
-            };
-            vec![invalid(e.span(), message)]
+            let message = with_key(&e, &file.doc);
+            vec![file.invalid(e.span(), message)]
         })?;
-        let mut problems = Vec::new();
-        config.problems(engine_check, &mut problems);
-        if serving {
-            config.serving_problems(path, &mut problems);
-        }
-        if problems.is_empty() {
-            return Ok(config);
-        }
-        let mut errors: Vec<(usize, ConfigError)> = problems
-            .into_iter()
-            .map(|p| {
-                let span = p.paths.iter().find_map(|path| locate(doc.get_ref(), path));
-                let start = match &span {
-                    Some(s) => s.start,
-                    // A problem of the whole file is reported after the
-                    // others, at the file's last line.
-                    None if p.whole_file => text.len(),
-                    None => 0,
-                };
-                let end = text.trim_end().len();
-                let span = span.or(p.whole_file.then_some(end..end));
-                (start, invalid(span, p.message))
-            })
-            .collect();
-        errors.sort_by_key(|(start, _)| *start);
-        Err(errors.into_iter().map(|(_, e)| e).collect())
+        let env = |name: &str| std::env::var(name).ok();
+        let at = |steps: &[Step]| {
+            let span = locate(&file.doc, steps)?;
+            Some(file.invalid(Some(span), String::new()))
+        };
+        config.finish(engine_check, &env, &at, &file, serving.then_some(path))
     }
 
-    /// Applies environment overrides (`METASIFT_BIND`).
+    /// Reads the configuration `source` names — its file laid over the
+    /// built-in defaults (see `layers`), or the built-in defaults alone —
+    /// and validates it; the first problem is the error. Engines are not
+    /// built (`engines::check_config_source` also asks their builders).
+    pub fn load_layered(source: &ConfigSource) -> Result<Config, ConfigError> {
+        Config::check_source_with(source, &no_engine_check).map_err(|mut e| e.swap_remove(0))
+    }
+
+    /// [`Config::load_layered`], reporting every problem found, each
+    /// engine also put to `engine_check`.
+    pub(crate) fn check_source_with(
+        source: &ConfigSource,
+        engine_check: EngineCheck<'_>,
+    ) -> Result<Config, Vec<ConfigError>> {
+        let env = |name: &str| std::env::var(name).ok();
+        let Some(path) = source.path() else {
+            return Config::check_layered_with(None, &env, engine_check);
+        };
+        let text = read(path).map_err(|e| vec![e])?;
+        let mut config = Config::check_layered_with(Some((&text, path)), &env, engine_check)?;
+        config.resolve_paths(path);
+        Ok(config)
+    }
+
+    /// The TOML the layers of `source` make, before defaults of absent keys
+    /// are filled in and before `${VAR}` are read (so no secret from the
+    /// environment is shown): what `check-config --print-merged` prints.
+    /// Only syntax errors are reported here; validate with
+    /// [`Config::load_layered`].
+    pub fn layered_toml(source: &ConfigSource) -> Result<String, ConfigError> {
+        let base: toml::Table = toml::from_str(layers::BUILT_IN).map_err(|e| {
+            Doc::parse(layers::BUILT_IN, Path::new(layers::BUILT_IN_NAME))
+                .err()
+                .unwrap_or_else(|| ConfigError::Invalid {
+                    path: layers::BUILT_IN_NAME.into(),
+                    line: 1,
+                    column: 1,
+                    message: e.message().trim().into(),
+                })
+        })?;
+        let table = match source.path() {
+            None => base,
+            Some(path) => {
+                let text = read(path)?;
+                let file = Doc::parse(&text, path)?;
+                let mut user: toml::Table = toml::from_str(&text)
+                    .map_err(|e| file.invalid(e.span(), e.message().trim().into()))?;
+                if user.get("use_defaults").and_then(toml::Value::as_bool) == Some(false) {
+                    user
+                } else {
+                    user.remove("use_defaults");
+                    layers::lay_over(base, user).table
+                }
+            }
+        };
+        toml::to_string(&table).map_err(|e| ConfigError::Invalid {
+            path: source
+                .path()
+                .unwrap_or(Path::new(layers::BUILT_IN_NAME))
+                .into(),
+            line: 1,
+            column: 1,
+            message: format!("cannot write the merged configuration: {e}"),
+        })
+    }
+
+    /// The user's text (if any) laid over the built-in defaults, unless it
+    /// says `use_defaults = false`, then validated as a whole. Errors name
+    /// the user's file and line wherever the user wrote the offending key
+    /// (the merge is done on TOML values, so a key's place in the merged
+    /// document is traced back to the layer that set it); a problem only
+    /// the built-in defaults hold names them.
+    pub(crate) fn check_layered_with(
+        user: Option<(&str, &Path)>,
+        env: &dyn Fn(&str) -> Option<String>,
+        engine_check: EngineCheck<'_>,
+    ) -> Result<Config, Vec<ConfigError>> {
+        let built_in_path = Path::new(layers::BUILT_IN_NAME);
+        let built_in = Doc::parse(layers::BUILT_IN, built_in_path).map_err(|e| vec![e])?;
+        let (user_table, user) = match user {
+            None => (toml::Table::new(), None),
+            Some((text, path)) => {
+                let file = Doc::parse(text, path).map_err(|e| vec![e])?;
+                let mut table = toml::from_str::<toml::Table>(text)
+                    .map_err(|e| vec![file.invalid(e.span(), e.message().trim().into())])?;
+                match table.remove("use_defaults") {
+                    None | Some(toml::Value::Boolean(true)) => {}
+                    Some(toml::Value::Boolean(false)) => {
+                        // The file is the whole configuration.
+                        return Config::check_with(text, path, engine_check, true);
+                    }
+                    Some(_) => {
+                        let span = locate(&file.doc, &[Step::key("use_defaults")]);
+                        return Err(vec![
+                            file.invalid(span, "use_defaults: must be true or false".into()),
+                        ]);
+                    }
+                }
+                (table, Some(file))
+            }
+        };
+        let base = toml::from_str::<toml::Table>(layers::BUILT_IN)
+            .map_err(|e| vec![built_in.invalid(e.span(), e.message().trim().into())])?;
+        let layered = layers::lay_over(base, user_table);
+        let merged_text = toml::to_string(&layered.table).map_err(|e| {
+            let file = user.as_ref().unwrap_or(&built_in);
+            vec![file.invalid(
+                None,
+                format!("cannot merge with the built-in defaults: {e}"),
+            )]
+        })?;
+        let merged = toml::de::DeTable::parse(&merged_text).map_err(|e| {
+            let file = user.as_ref().unwrap_or(&built_in);
+            vec![file.invalid(
+                None,
+                format!("cannot merge with the built-in defaults: {e}"),
+            )]
+        })?;
+        // Where a path into the merged document is written: in the user's
+        // file when it sets it, else in the built-in defaults; `prefix`
+        // also accepts the nearest enclosing key that is written.
+        let trace = |steps: &[Step], prefix: bool| -> Option<ConfigError> {
+            let mut candidates: Vec<(&Doc<'_>, Vec<Step>)> = Vec::new();
+            match steps {
+                [Step::Key(k), Step::Index(i), rest @ ..] if k == "engine" => {
+                    let origin = layered.engines.get(*i).copied().unwrap_or_default();
+                    let at = |j: usize| {
+                        let mut p = vec![Step::key("engine"), Step::Index(j)];
+                        p.extend(rest.iter().cloned());
+                        p
+                    };
+                    if let (Some(file), Some(j)) = (user.as_ref(), origin.user) {
+                        candidates.push((file, at(j)));
+                    }
+                    if let Some(j) = origin.built_in {
+                        candidates.push((&built_in, at(j)));
+                    }
+                }
+                _ => {
+                    if let Some(file) = user.as_ref() {
+                        candidates.push((file, steps.to_vec()));
+                    }
+                    candidates.push((&built_in, steps.to_vec()));
+                }
+            }
+            let shortest = if prefix { 1 } else { usize::MAX };
+            for (file, path) in &candidates {
+                let mut len = path.len();
+                while len >= 1 {
+                    if let Some(span) = locate(&file.doc, &path[..len]) {
+                        return Some(file.invalid(Some(span), String::new()));
+                    }
+                    // Never stop at `engine` alone: that names no table.
+                    if len <= shortest
+                        || (len == 2 && matches!(path[0], Step::Key(ref k) if k == "engine"))
+                    {
+                        break;
+                    }
+                    len -= 1;
+                }
+            }
+            None
+        };
+        let fallback = user.as_ref().unwrap_or(&built_in);
+        let config = toml::from_str::<Config>(&merged_text).map_err(|e| {
+            let message = with_key(&e, merged.get_ref());
+            let steps = e
+                .span()
+                .and_then(|s| path_at(merged.get_ref(), s.start))
+                .unwrap_or_default();
+            vec![
+                trace(&steps, true)
+                    .map(|at| at.with_message(message.clone()))
+                    .unwrap_or_else(|| fallback.invalid(None, message)),
+            ]
+        })?;
+        // Relative folders are checked against the user's file's folder.
+        config.finish(
+            engine_check,
+            env,
+            &|steps| trace(steps, false),
+            fallback,
+            Some(fallback.path),
+        )
+    }
+
+    /// The checks after deserialising, shared by a file read alone and
+    /// layers: `${VAR}` in header values, then every value that parses but
+    /// cannot work. `at` says where a path into the document is written
+    /// (an error with an empty message); `fallback` is the file named when
+    /// no path of a problem is written anywhere.
+    fn finish(
+        mut self,
+        engine_check: EngineCheck<'_>,
+        env: &dyn Fn(&str) -> Option<String>,
+        at: &dyn Fn(&[Step]) -> Option<ConfigError>,
+        fallback: &Doc<'_>,
+        serving: Option<&Path>,
+    ) -> Result<Config, Vec<ConfigError>> {
+        let mut problems = Vec::new();
+        self.expand_header_vars(env, &mut problems);
+        self.problems(engine_check, &mut problems);
+        if let Some(file) = serving {
+            self.serving_problems(file, &mut problems);
+        }
+        if problems.is_empty() {
+            return Ok(self);
+        }
+        let mut errors: Vec<(bool, usize, ConfigError)> = problems
+            .into_iter()
+            .map(|p| {
+                let found = p.paths.iter().find_map(|path| {
+                    let steps: Vec<Step> = path.iter().map(Step::from).collect();
+                    at(&steps)
+                });
+                let error = match found {
+                    Some(e) => e.with_message(p.message),
+                    // A problem of the whole file is reported after the
+                    // others, at the file's last line.
+                    None if p.whole_file => {
+                        let end = fallback.text.trim_end().len();
+                        fallback.invalid(Some(end..end), p.message)
+                    }
+                    None => fallback.invalid(None, p.message),
+                };
+                let order = error.order(fallback.path);
+                (order.0, order.1, error)
+            })
+            .collect();
+        errors.sort_by_key(|(other_file, start, _)| (*other_file, *start));
+        Err(errors.into_iter().map(|(_, _, e)| e).collect())
+    }
+
+    /// Replaces `${VAR}` in every engine's header values. An unset variable
+    /// is a problem of an enabled engine that asks the network; a disabled
+    /// or replaying engine keeps the header as written and is marked (see
+    /// [`EngineConfig::unset_env`]), so a shipped preset that needs a
+    /// secret does not stop every configuration without it.
+    fn expand_header_vars(&mut self, env: &dyn Fn(&str) -> Option<String>, out: &mut Vec<Problem>) {
+        for (i, engine) in self.engines.iter_mut().enumerate() {
+            let mut expanded = engine.headers.clone();
+            let mut missing = None;
+            for (header, value) in expanded.iter_mut() {
+                match layers::expand_vars(value, env) {
+                    Ok(v) => *value = v,
+                    Err(layers::UnsetVar(var)) => {
+                        missing = Some(format!(
+                            "header {header:?} needs the environment variable {var}, which is not set"
+                        ));
+                        break;
+                    }
+                }
+            }
+            match missing {
+                None => engine.headers = expanded,
+                Some(what) if engine.enabled && engine.replay.is_none() => {
+                    out.push(Problem::engine(
+                        i,
+                        "headers",
+                        format!("engine.headers of {:?}: {what}", engine.name),
+                    ))
+                }
+                Some(what) => engine.unset_env = Some(what),
+            }
+        }
+    }
+
+    /// Applies environment overrides: `METASIFT_BIND` (`[server] bind`) and
+    /// `METASIFT_REDIS_URL` (`[cache] url`, and `backend = "redis"`: naming
+    /// a Redis is asking for it), so secrets such as a Redis password stay
+    /// out of the file. (`METASIFT_ADMIN_TOKEN` is read by `serve` itself;
+    /// header values say `${VAR}`.)
     pub fn apply_env(&mut self) {
-        if let Ok(bind) = std::env::var("METASIFT_BIND")
-            && !bind.trim().is_empty()
-        {
-            self.server.bind = bind.trim().to_string();
+        self.apply_env_from(&|name| std::env::var(name).ok());
+    }
+
+    /// [`Config::apply_env`] with the environment given.
+    pub fn apply_env_from(&mut self, env: &dyn Fn(&str) -> Option<String>) {
+        let set = |name: &str| {
+            env(name)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        if let Some(bind) = set("METASIFT_BIND") {
+            self.server.bind = bind;
+        }
+        if let Some(url) = set("METASIFT_REDIS_URL") {
+            self.cache.url = url;
+            self.cache.backend = CacheBackend::Redis;
         }
     }
 
@@ -390,19 +630,118 @@ impl Problem {
     }
 }
 
+/// One step of a path into a parsed document, owning its key (paths found
+/// in one document are looked up in another).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl Step {
+    fn key(k: &str) -> Step {
+        Step::Key(k.to_string())
+    }
+}
+
+impl From<&Seg> for Step {
+    fn from(seg: &Seg) -> Step {
+        match seg {
+            Seg::Key(k) => Step::key(k),
+            Seg::Index(i) => Step::Index(*i),
+        }
+    }
+}
+
+/// A TOML text with its spanned parse and the file it is named by.
+struct Doc<'a> {
+    text: &'a str,
+    path: &'a Path,
+    doc: toml::de::DeTable<'a>,
+}
+
+impl<'a> Doc<'a> {
+    /// Parses `text`; a syntax error names `path`, line and column.
+    fn parse(text: &'a str, path: &'a Path) -> Result<Doc<'a>, ConfigError> {
+        match toml::de::DeTable::parse(text) {
+            Ok(doc) => Ok(Doc {
+                text,
+                path,
+                doc: doc.into_inner(),
+            }),
+            Err(e) => {
+                let file = Doc {
+                    text,
+                    path,
+                    doc: toml::de::DeTable::new(),
+                };
+                Err(file.invalid(e.span(), e.message().trim().to_string()))
+            }
+        }
+    }
+
+    /// An error at `span` of this text (its start; line 1 when unknown).
+    fn invalid(&self, span: Option<std::ops::Range<usize>>, message: String) -> ConfigError {
+        let (line, column) = span.map_or((1, 1), |s| line_col(self.text, s.start));
+        ConfigError::Invalid {
+            path: self.path.to_path_buf(),
+            line,
+            column,
+            message,
+        }
+    }
+}
+
+impl ConfigError {
+    /// The same place with another message.
+    fn with_message(self, message: String) -> ConfigError {
+        match self {
+            ConfigError::Invalid {
+                path, line, column, ..
+            } => ConfigError::Invalid {
+                path,
+                line,
+                column,
+                message,
+            },
+            other => other,
+        }
+    }
+
+    /// Sorting key: problems in `main` first, then by line and column.
+    fn order(&self, main: &Path) -> (bool, usize) {
+        match self {
+            ConfigError::Invalid {
+                path, line, column, ..
+            } => (path != main, line * 10_000 + column),
+            ConfigError::Io { .. } => (false, 0),
+        }
+    }
+}
+
+/// serde's message, with the dotted key added when it names only the value
+/// (type errors do).
+fn with_key(e: &toml::de::Error, doc: &toml::de::DeTable<'_>) -> String {
+    let message = e.message().trim();
+    match e.span().and_then(|s| key_at(doc, s.start)) {
+        Some(key) if !message.contains(&format!("`{key}`")) => format!("{key}: {message}"),
+        _ => message.to_string(),
+    }
+}
+
 /// The span of the key at the end of `path` (or of the array element, when
 /// the path ends with an index), if the file spells it out.
-fn locate(root: &toml::de::DeTable<'_>, path: &[Seg]) -> Option<std::ops::Range<usize>> {
+fn locate(root: &toml::de::DeTable<'_>, path: &[Step]) -> Option<std::ops::Range<usize>> {
     let mut table = root;
     let mut iter = path.iter().peekable();
     while let Some(seg) = iter.next() {
-        let Seg::Key(key) = seg else { return None };
-        let (k, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == *key)?;
+        let Step::Key(key) = seg else { return None };
+        let (k, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key)?;
         let mut value = v;
         if iter.peek().is_none() {
             return Some(k.span());
         }
-        if let Some(Seg::Index(i)) = iter.peek() {
+        if let Some(Step::Index(i)) = iter.peek() {
             iter.next();
             let toml::de::DeValue::Array(items) = value.get_ref() else {
                 return None;
@@ -416,6 +755,43 @@ fn locate(root: &toml::de::DeTable<'_>, path: &[Seg]) -> Option<std::ops::Range<
             return None;
         };
         table = t;
+    }
+    None
+}
+
+/// The path (with array indices) of the innermost key or array element
+/// whose key or value covers byte `offset`.
+fn path_at(table: &toml::de::DeTable<'_>, offset: usize) -> Option<Vec<Step>> {
+    for (k, v) in table.iter() {
+        let key = Step::key(k.get_ref());
+        let prepend = |mut rest: Vec<Step>, head: Vec<Step>| {
+            let mut p = head;
+            p.append(&mut rest);
+            p
+        };
+        match v.get_ref() {
+            toml::de::DeValue::Table(t) => {
+                if let Some(rest) = path_at(t, offset) {
+                    return Some(prepend(rest, vec![key]));
+                }
+            }
+            toml::de::DeValue::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if let toml::de::DeValue::Table(t) = item.get_ref()
+                        && let Some(rest) = path_at(t, offset)
+                    {
+                        return Some(prepend(rest, vec![key, Step::Index(i)]));
+                    }
+                    if item.span().contains(&offset) {
+                        return Some(vec![key, Step::Index(i)]);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if k.span().contains(&offset) || v.span().contains(&offset) {
+            return Some(vec![key]);
+        }
     }
     None
 }

@@ -103,6 +103,14 @@ pub(super) async fn fetch(
     let raw = match &recording.replay {
         Some(dir) => replay(dir, engine.config().name.clone(), query).await?,
         None => {
+            // A header needs a secret the environment lacks: sending its
+            // `${VAR}` text would only earn a refusal from the engine.
+            if let Some(missing) = &engine.config().unset_env {
+                return Err(Failure::new(
+                    FailureKind::Http4xx,
+                    format!("not asked: {missing}"),
+                ));
+            }
             let started = Instant::now();
             let raw = fetch_raw(client, &spec, cap).await?;
             if let Some(dir) = &recording.record {
