@@ -55,6 +55,8 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
     config.engines.push(mirror);
     let dir = TempDir::new("browser-config");
     let config_path = dir.0.join("engines.toml");
+    // The whole configuration, not laid over the built-in engines.
+    config.use_defaults = Some(false);
     std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
 
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
@@ -190,6 +192,8 @@ async fn chromium_reclusters_with_another_os2() {
     }
     let dir = TempDir::new("browser-recluster");
     let config_path = dir.0.join("engines.toml");
+    // The whole configuration, not laid over the built-in engines.
+    config.use_defaults = Some(false);
     std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&shots).unwrap();

@@ -31,6 +31,7 @@ fn chromium_runs_a_lab_sweep() {
         &config,
         format!(
             r#"
+use_defaults = false
 [server]
 deadline_ms = 500
 [lab]

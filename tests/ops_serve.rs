@@ -101,7 +101,8 @@ impl Drop for Switchable {
 
 /// An `engines.toml` text over these (name, base URL) engines.
 fn config_text(engines: &[(&str, String)], extra: &str) -> String {
-    let mut text = format!("[server]\ndeadline_ms = 1500\n{extra}\n",);
+    // The whole configuration, not laid over the built-in engines.
+    let mut text = format!("use_defaults = false\n[server]\ndeadline_ms = 1500\n{extra}\n",);
     for (name, base) in engines {
         text.push_str(&format!(
             "[[engine]]\nname = \"{name}\"\nkind = \"searxng\"\nurl = \"{base}/search?q={{query}}&p={{page}}\"\ntimeout_ms = 1500\n\n"
@@ -489,7 +490,7 @@ async fn reload_swaps_a_good_file_and_refuses_a_broken_one() {
     .unwrap();
     let (status, body) = post(&app, "/admin/reload", Some("s3cret")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    let line = format!("{}:8:14: engine.timeout_ms", path.display());
+    let line = format!("{}:9:14: engine.timeout_ms", path.display());
     assert!(body.contains(&line), "names file and line: {body}");
     get(&app, "/search?q=kept").await;
     assert_eq!((a.hits(), b.hits()), (1, 0));

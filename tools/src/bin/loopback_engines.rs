@@ -68,7 +68,12 @@ fn args() -> Result<Args, String> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = args()?;
-    let mut toml = format!("{}\n", args.extra.replace("\\n", "\n"));
+    // The whole configuration: not laid over the built-in engines, which
+    // would ask the real sites.
+    let mut toml = format!(
+        "use_defaults = false\n{}\n",
+        args.extra.replace("\\n", "\n")
+    );
     let shipped = metasift::config::Config::load(&PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../engines.toml"
