@@ -256,6 +256,26 @@ fn serve(
     config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());
     let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
+    let metrics_token = std::env::var("METASIFT_METRICS_TOKEN").ok();
+    if config.server.public {
+        tracing::info!(
+            "public instance: per-client limits on, /stats and /metrics for loopback{}",
+            if metrics_token.is_some() {
+                " or the METASIFT_METRICS_TOKEN bearer"
+            } else {
+                " only"
+            }
+        );
+    } else {
+        tracing::info!(
+            "private instance: per-client limits {} ([server] public = true for an open one)",
+            if config.limits.per_minute > 0 {
+                "on, as [limits] sets"
+            } else {
+                "off"
+            }
+        );
+    }
     // A reload re-reads the file chosen at start (none: nothing to reload).
     let config_path = source.path().map(Path::to_path_buf);
 
@@ -263,7 +283,8 @@ fn serve(
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let served = runtime.block_on(async move {
         // Built inside the runtime: a Redis cache starts a connection task.
-        let state = metasift::web::AppState::serving(config, config_path, admin_token)?;
+        let state = metasift::web::AppState::serving(config, config_path, admin_token)?
+            .with_metrics_token(metrics_token);
         reload_on_sighup(state.clone());
         let app = metasift::web::router(state);
         let listener = tokio::net::TcpListener::bind(&bind)

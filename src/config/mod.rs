@@ -38,7 +38,7 @@ pub use health::HealthConfig;
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
-pub use server::ServerConfig;
+pub use server::{FORMATS, ServerConfig};
 
 /// Errors met while loading a configuration file.
 #[derive(Debug, thiserror::Error)]
@@ -179,7 +179,15 @@ impl Config {
             let span = locate(&file.doc, steps)?;
             Some(file.invalid(Some(span), String::new()))
         };
-        config.finish(engine_check, &env, &at, &file, serving.then_some(path))
+        let sets = |steps: &[Step]| locate(&file.doc, steps).is_some();
+        config.finish(
+            engine_check,
+            &env,
+            &at,
+            &sets,
+            &file,
+            serving.then_some(path),
+        )
     }
 
     /// Reads the configuration `source` names — its file laid over the
@@ -358,11 +366,18 @@ impl Config {
                     .unwrap_or_else(|| fallback.invalid(None, message)),
             ]
         })?;
+        // What the user's file says (the built-in defaults' values of the
+        // per-client limits are for public instances).
+        let sets = |steps: &[Step]| {
+            user.as_ref()
+                .is_some_and(|f| locate(&f.doc, steps).is_some())
+        };
         // Relative folders are checked against the user's file's folder.
         config.finish(
             engine_check,
             env,
             &|steps| trace(steps, false),
+            &sets,
             fallback,
             Some(fallback.path),
         )
@@ -371,16 +386,35 @@ impl Config {
     /// The checks after deserialising, shared by a file read alone and
     /// layers: `${VAR}` in header values, then every value that parses but
     /// cannot work. `at` says where a path into the document is written
-    /// (an error with an empty message); `fallback` is the file named when
-    /// no path of a problem is written anywhere.
+    /// (an error with an empty message); `sets` whether the user's file
+    /// writes a path; `fallback` is the file named when no path of a
+    /// problem is written anywhere.
     fn finish(
         mut self,
         engine_check: EngineCheck<'_>,
         env: &dyn Fn(&str) -> Option<String>,
         at: &dyn Fn(&[Step]) -> Option<ConfigError>,
+        sets: &dyn Fn(&[Step]) -> bool,
         fallback: &Doc<'_>,
         serving: Option<&Path>,
     ) -> Result<Config, Vec<ConfigError>> {
+        // A private instance (the default) has no per-client rate limits
+        // unless the user's file asks for them: its users are known, and a
+        // team behind one NAT address would share one budget.
+        if !self.server.public {
+            let limits = &mut self.limits;
+            for (key, value) in [
+                ("per_minute", &mut limits.per_minute),
+                (
+                    "autocomplete_per_minute",
+                    &mut limits.autocomplete_per_minute,
+                ),
+            ] {
+                if !sets(&[Step::key("limits"), Step::key(key)]) {
+                    *value = 0;
+                }
+            }
+        }
         let mut problems = Vec::new();
         self.expand_header_vars(env, &mut problems);
         self.problems(engine_check, &mut problems);

@@ -35,7 +35,21 @@ pub struct ServerConfig {
     pub log_queries: bool,
     /// `[server.connections]`: timeouts and the cap on client connections.
     pub connections: super::ConnectionsConfig,
+    /// An open instance on the internet: the per-client rate limits are on
+    /// (on a private instance they are off unless `[limits]` sets them),
+    /// and `/metrics` and `/stats` answer only loopback clients or a bearer
+    /// token (`METASIFT_METRICS_TOKEN`).
+    pub public: bool,
+    /// The result formats `/search` serves (SearXNG's `search.formats`); a
+    /// format not listed is answered 403. All four by default.
+    pub formats: Vec<String>,
+    /// This instance's name on `/stats` when engine health is shared
+    /// through Redis (who saw a block); default `HOSTNAME:PORT`.
+    pub instance_id: Option<String>,
 }
+
+/// Every result format `/search` knows.
+pub const FORMATS: [&str; 4] = ["html", "json", "csv", "rss"];
 
 impl Default for ServerConfig {
     fn default() -> Self {
@@ -50,6 +64,9 @@ impl Default for ServerConfig {
             record_dir: None,
             log_queries: false,
             connections: super::ConnectionsConfig::default(),
+            public: false,
+            formats: FORMATS.iter().map(|f| f.to_string()).collect(),
+            instance_id: None,
         }
     }
 }
@@ -90,6 +107,21 @@ impl ServerConfig {
             out.push(Problem::at(
                 &[&["server", "max_body_bytes"]],
                 "server.max_body_bytes: must be at least 1".into(),
+            ));
+        }
+        if let Some(f) = s.formats.iter().find(|f| !FORMATS.contains(&f.as_str())) {
+            out.push(Problem::at(
+                &[&["server", "formats"]],
+                format!("server.formats: {f:?} is not a format (html, json, csv, rss)"),
+            ));
+        }
+        if s.instance_id
+            .as_ref()
+            .is_some_and(|id| id.trim().is_empty())
+        {
+            out.push(Problem::at(
+                &[&["server", "instance_id"]],
+                "server.instance_id: must not be empty".into(),
             ));
         }
         if s.user_agent.trim().is_empty()

@@ -394,6 +394,15 @@ impl Cache {
         self.inner.ttl
     }
 
+    /// Answers held in process (an estimate moka keeps); `None` for Redis
+    /// (its size is Redis' to report) and for no cache.
+    pub fn entries(&self) -> Option<u64> {
+        match &self.inner.backend {
+            Backend::Memory(cache) => Some(cache.entry_count()),
+            Backend::Redis { .. } | Backend::Off => None,
+        }
+    }
+
     /// Counters of what the cache did.
     pub fn stats(&self) -> &CacheStats {
         &self.inner.stats

@@ -193,11 +193,17 @@ impl EngineState {
         }
     }
 
-    fn record(&mut self, policy: &HealthPolicy, outcome: Outcome, now: SystemTime) {
+    /// Counts `outcome`; a suspension it starts is returned (its end).
+    fn record(
+        &mut self,
+        policy: &HealthPolicy,
+        outcome: Outcome,
+        now: SystemTime,
+    ) -> Option<SystemTime> {
         if outcome.failure == Some(FailureKind::Suspended) {
             // Not asked: not a request, and not a fresh failure either.
             self.skipped += 1;
-            return;
+            return None;
         }
         self.requests += 1;
         let ms = u64::try_from(outcome.elapsed.as_millis()).unwrap_or(u64::MAX);
@@ -221,15 +227,16 @@ impl EngineState {
                 self.consecutive_failures = 0;
                 self.last_failure = None;
                 self.suspended_until = None;
+                None
             }
             Some(kind) => {
                 self.errors[kind_index(kind)] += 1;
                 self.consecutive_failures = self.consecutive_failures.saturating_add(1);
                 self.last_failure = Some(kind);
-                if let Some(backoff) = policy.backoff(self.consecutive_failures, kind) {
-                    self.suspended_until = Some(now + backoff);
-                    self.suspensions += 1;
-                }
+                let backoff = policy.backoff(self.consecutive_failures, kind)?;
+                self.suspended_until = Some(now + backoff);
+                self.suspensions += 1;
+                self.suspended_until
             }
         }
     }
@@ -369,13 +376,14 @@ impl Health {
     }
 
     /// Records one outcome of `engine` at `now`. A `Suspended` outcome counts
-    /// as skipped, not as a request or a failure.
-    pub fn record(&self, engine: &str, outcome: Outcome, now: SystemTime) {
+    /// as skipped, not as a request or a failure. Returns the end of the
+    /// suspension this outcome starts, if it starts one.
+    pub fn record(&self, engine: &str, outcome: Outcome, now: SystemTime) -> Option<SystemTime> {
         let policy = self.policy();
         self.lock()
             .entry(engine.to_string())
             .or_insert_with(EngineState::new)
-            .record(&policy, outcome, now);
+            .record(&policy, outcome, now)
     }
 
     /// A serializable picture of every engine and counter at `now`.

@@ -94,6 +94,17 @@ impl ClientKey {
     /// The key of a request from `peer` with these `X-Forwarded-For`
     /// values (every header, in order).
     pub(crate) fn of(&self, peer: SocketAddr, forwarded_for: &[&str]) -> IpAddr {
+        let client = self.address(peer, forwarded_for);
+        match client {
+            IpAddr::V6(v6) => ipnet::Ipv6Net::new(v6, self.ipv6_prefix)
+                .map_or(client, |n| IpAddr::V6(n.network())),
+            v4 => v4,
+        }
+    }
+
+    /// The client's own address (the key before IPv6 clients are grouped
+    /// by prefix): what "is it loopback?" is asked of.
+    pub(crate) fn address(&self, peer: SocketAddr, forwarded_for: &[&str]) -> IpAddr {
         let mut client = peer.ip().to_canonical();
         if self.trusts(client) {
             let hops = forwarded_for.iter().flat_map(|h| h.split(',')).rev();
@@ -109,11 +120,7 @@ impl ClientKey {
                 }
             }
         }
-        match client {
-            IpAddr::V6(v6) => ipnet::Ipv6Net::new(v6, self.ipv6_prefix)
-                .map_or(client, |n| IpAddr::V6(n.network())),
-            v4 => v4,
-        }
+        client
     }
 }
 

@@ -5,9 +5,11 @@
 //! buckets health keeps for this purpose ([`LATENCY_BUCKETS_MS`]), which
 //! never forget, unlike the ring `/stats` takes percentiles from.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use super::health::{FAILURE_KINDS, Health, LATENCY_BUCKETS_MS};
 use crate::model::FailureKind;
@@ -159,22 +161,138 @@ impl Health {
                 u8::from(e.suspended_at(now).is_some())
             );
         }
-        family(
-            &mut out,
-            "metasift_engine_reliability",
-            "gauge",
-            "Share of successes among a member engine's recent requests.",
+        // `…_ratio` is Prometheus' suffix for a 0–1 share; the old name
+        // is kept, marked deprecated, for dashboards made before (see
+        // docs/decisions.md).
+        for (metric, help) in [
+            (
+                "metasift_engine_success_ratio",
+                "Share of successes among a member engine's recent requests (0-1).",
+            ),
+            (
+                "metasift_engine_reliability",
+                "Deprecated: the same as metasift_engine_success_ratio.",
+            ),
+        ] {
+            family(&mut out, metric, "gauge", help);
+            for (name, e) in engines.iter() {
+                if let Some(r) = e.reliability() {
+                    let _ = writeln!(out, "{metric}{{engine=\"{}\"}} {r}", escape_label(name));
+                }
+            }
+        }
+        drop(engines);
+        let hits = c.cache_hits.load(Ordering::Relaxed);
+        let misses = c.cache_misses.load(Ordering::Relaxed);
+        if hits + misses > 0 {
+            family(
+                &mut out,
+                "metasift_cache_hit_ratio",
+                "gauge",
+                "Share of searches answered from the cache since the start (0-1).",
+            );
+            let _ = writeln!(
+                out,
+                "metasift_cache_hit_ratio {}",
+                hits as f64 / (hits + misses) as f64
+            );
+        }
+        out
+    }
+}
+
+/// The build of this binary: `metasift_build_info{version="…"} 1`.
+pub fn render_build_info(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "# HELP metasift_build_info The running metasift's version (always 1).\n# TYPE metasift_build_info gauge\nmetasift_build_info{{version=\"{}\"}} 1",
+        env!("CARGO_PKG_VERSION")
+    );
+}
+
+/// A gauge with one value, written only when known.
+pub fn render_gauge(out: &mut String, name: &str, help: &str, value: Option<f64>) {
+    if let Some(v) = value {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {v}");
+    }
+}
+
+/// Upper bounds (seconds) of the HTTP request duration histogram.
+const HTTP_BUCKETS_S: [f64; 11] = [
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// HTTP requests answered, by route (the route pattern, never the path
+/// asked, so labels stay few) and status, with a duration histogram per
+/// route. Lives as long as the process (a reload keeps it).
+#[derive(Debug, Default)]
+pub struct HttpMetrics {
+    routes: Mutex<BTreeMap<String, RouteStats>>,
+}
+
+#[derive(Debug, Default, Clone)]
+struct RouteStats {
+    by_status: BTreeMap<u16, u64>,
+    buckets: [u64; HTTP_BUCKETS_S.len()],
+    count: u64,
+    sum_s: f64,
+}
+
+impl HttpMetrics {
+    /// Counts one answer of `route` with `status` that took `elapsed`.
+    pub fn observe(&self, route: &str, status: u16, elapsed: Duration) {
+        let mut routes = self.routes.lock().unwrap_or_else(|p| p.into_inner());
+        let r = routes.entry(route.to_string()).or_default();
+        *r.by_status.entry(status).or_default() += 1;
+        let s = elapsed.as_secs_f64();
+        if let Some(i) = HTTP_BUCKETS_S.iter().position(|b| s <= *b) {
+            r.buckets[i] += 1;
+        }
+        r.count += 1;
+        r.sum_s += s;
+    }
+
+    /// `metasift_http_requests_total{route,status}` and
+    /// `metasift_http_request_duration_seconds{route}`.
+    pub fn render(&self, out: &mut String) {
+        let routes = self
+            .routes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let _ = writeln!(
+            out,
+            "# HELP metasift_http_requests_total HTTP requests answered, by route and status.\n# TYPE metasift_http_requests_total counter"
         );
-        for (name, e) in engines.iter() {
-            if let Some(r) = e.reliability() {
+        for (route, r) in &routes {
+            for (status, n) in &r.by_status {
                 let _ = writeln!(
                     out,
-                    "metasift_engine_reliability{{engine=\"{}\"}} {r}",
-                    escape_label(name)
+                    "metasift_http_requests_total{{route=\"{}\",status=\"{status}\"}} {n}",
+                    escape_label(route)
                 );
             }
         }
-        out
+        let _ = writeln!(
+            out,
+            "# HELP metasift_http_request_duration_seconds Time to answer an HTTP request (to its headers; a streamed body may go on).\n# TYPE metasift_http_request_duration_seconds histogram"
+        );
+        for (route, r) in &routes {
+            let route = escape_label(route);
+            let mut cumulative = 0;
+            for (le, n) in HTTP_BUCKETS_S.iter().zip(r.buckets) {
+                cumulative += n;
+                let _ = writeln!(
+                    out,
+                    "metasift_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"{le}\"}} {cumulative}"
+                );
+            }
+            let _ = writeln!(
+                out,
+                "metasift_http_request_duration_seconds_bucket{{route=\"{route}\",le=\"+Inf\"}} {}\nmetasift_http_request_duration_seconds_sum{{route=\"{route}\"}} {}\nmetasift_http_request_duration_seconds_count{{route=\"{route}\"}} {}",
+                r.count, r.sum_s, r.count
+            );
+        }
     }
 }
 
@@ -195,6 +313,25 @@ fn escape_label(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn http_histogram_is_cumulative_and_counts_by_status() {
+        let m = HttpMetrics::default();
+        m.observe("/search", 200, Duration::from_millis(3));
+        m.observe("/search", 200, Duration::from_millis(300));
+        m.observe("/search", 429, Duration::from_millis(1));
+        let mut out = String::new();
+        m.render(&mut out);
+        assert!(out.contains("metasift_http_requests_total{route=\"/search\",status=\"200\"} 2"));
+        assert!(out.contains("metasift_http_requests_total{route=\"/search\",status=\"429\"} 1"));
+        assert!(out.contains(
+            "metasift_http_request_duration_seconds_bucket{route=\"/search\",le=\"0.005\"} 2"
+        ));
+        assert!(out.contains(
+            "metasift_http_request_duration_seconds_bucket{route=\"/search\",le=\"0.5\"} 3"
+        ));
+        assert!(out.contains("metasift_http_request_duration_seconds_count{route=\"/search\"} 3"));
+    }
 
     #[test]
     fn label_escaping() {

@@ -260,11 +260,19 @@ impl Searcher {
         let outcomes = futures::future::join_all(futures).await;
         let now = SystemTime::now();
         for (&i, outcome) in selected.iter().zip(&outcomes) {
+            let name = &config.engines[i].name;
+            // One log line per failure (a suspended engine not asked is
+            // not a failure: its suspension was logged when it began).
+            if let Err(f) = &outcome.result
+                && f.kind != FailureKind::Suspended
+            {
+                tracing::warn!(engine = %name, kind = f.kind.as_str(), ms = outcome.elapsed_ms, "engine failed: {}", f.reason);
+            }
             if outcome.result.as_ref().is_err_and(|f| !f.counts_for_health) {
                 continue;
             }
-            health.record(
-                &config.engines[i].name,
+            let suspended = health.record(
+                name,
                 health::Outcome {
                     elapsed: Duration::from_millis(outcome.elapsed_ms),
                     results: outcome.result.as_ref().map_or(0, |p| p.hits.len()),
@@ -272,6 +280,10 @@ impl Searcher {
                 },
                 now,
             );
+            if let Some(until) = suspended {
+                let secs = until.duration_since(now).unwrap_or_default().as_secs();
+                tracing::warn!(engine = %name, until = %httpdate::fmt_http_date(until), "engine suspended for {secs} s");
+            }
         }
         outcomes
     }

@@ -218,6 +218,16 @@ impl Searcher {
         &self.inner.health
     }
 
+    /// Searches asking the engines right now, when `[limits]
+    /// max_in_flight` caps them (`None`: no cap, nothing counted).
+    pub fn in_flight(&self) -> Option<usize> {
+        let max = self.config().limits.max_in_flight;
+        self.inner
+            .in_flight
+            .available()
+            .map(|a| max.saturating_sub(a))
+    }
+
     /// The cache this searcher uses.
     pub(crate) fn cache(&self) -> &Cache {
         &self.inner.cache

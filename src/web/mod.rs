@@ -28,6 +28,7 @@ mod lab_view;
 mod ops;
 pub mod pages;
 mod params;
+mod public;
 pub mod serve;
 mod statics;
 
@@ -96,6 +97,16 @@ impl AppState {
         self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// Opens `/stats` and `/metrics` of a public instance to requests with
+    /// `Authorization: Bearer TOKEN` (empty = loopback only). Call before
+    /// the state is shared.
+    pub fn with_metrics_token(mut self, token: Option<String>) -> AppState {
+        if let Some(ops) = std::sync::Arc::get_mut(&mut self.ops) {
+            ops.metrics_token = token.filter(|t| !t.trim().is_empty());
+        }
+        self
+    }
+
     fn swap(&self, live: ops::Live) {
         *self.live.write().unwrap_or_else(|p| p.into_inner()) = live;
     }
@@ -107,6 +118,7 @@ pub fn router(state: AppState) -> Router {
     let suggest_limited =
         axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit_autocomplete);
     let lab_limited = axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit_lab);
+    let operator_only = axum::middleware::from_fn_with_state(state.clone(), public::operator_only);
     let mut app = Router::new();
     // Without a token the route does not exist (404), rather than a door
     // anyone may knock on.
@@ -115,8 +127,9 @@ pub fn router(state: AppState) -> Router {
     }
     app.route("/", get(index))
         .route("/search", get(search).post(search).route_layer(limited))
-        .route("/stats", get(ops::stats))
-        .route("/metrics", get(ops::metrics))
+        .route("/stats", get(ops::stats).route_layer(operator_only.clone()))
+        .route("/metrics", get(ops::metrics).route_layer(operator_only))
+        .route("/robots.txt", get(public::robots))
         .route(
             "/autocomplete",
             get(autocomplete).route_layer(suggest_limited),
@@ -135,6 +148,11 @@ pub fn router(state: AppState) -> Router {
         .route("/static/favicon.svg", get(statics::favicon))
         .route("/favicon.ico", get(statics::favicon))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            public::access_log,
+        ))
+        .layer(axum::middleware::from_fn(public::robots_tag))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -201,6 +219,9 @@ async fn search(
         }
     };
     let params = SearchParams::from_request(raw.as_deref(), &body)?;
+    if let Some(refused) = public::refuse_format(&state, params.format) {
+        return Ok(refused);
+    }
     let searcher = state.searcher();
     let config = searcher.config();
     let mut query = searcher.parse_query(&params.q, params.page);

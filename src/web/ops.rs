@@ -169,6 +169,11 @@ pub struct OpsSettings {
     pub config_path: Option<PathBuf>,
     /// One reload at a time.
     pub(super) reload_lock: tokio::sync::Mutex<()>,
+    /// Bearer token that opens `/stats` and `/metrics` of a public instance
+    /// to a non-loopback client (`METASIFT_METRICS_TOKEN`).
+    pub metrics_token: Option<String>,
+    /// HTTP requests by route and status (kept across reloads).
+    pub http: crate::ops::metrics::HttpMetrics,
 }
 
 impl AppState {
@@ -188,6 +193,8 @@ impl AppState {
                 admin_token: admin_token.as_deref().and_then(admin_token_from),
                 config_path,
                 reload_lock: tokio::sync::Mutex::new(()),
+                metrics_token: None,
+                http: Default::default(),
             },
         ))
     }
@@ -547,10 +554,22 @@ pub async fn stats(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Re
 
 /// `GET /metrics`: Prometheus text format 0.0.4.
 pub async fn metrics(State(state): State<AppState>) -> Response {
-    let text = state
-        .searcher()
-        .health()
-        .render_prometheus(SystemTime::now());
+    let searcher = state.searcher();
+    let mut text = searcher.health().render_prometheus(SystemTime::now());
+    crate::ops::metrics::render_build_info(&mut text);
+    crate::ops::metrics::render_gauge(
+        &mut text,
+        "metasift_searches_in_flight",
+        "Searches asking the engines right now (under [limits] max_in_flight).",
+        searcher.in_flight().map(|n| n as f64),
+    );
+    crate::ops::metrics::render_gauge(
+        &mut text,
+        "metasift_cache_entries",
+        "Answers held by the in-memory cache (absent with Redis).",
+        searcher.cache().entries().map(|n| n as f64),
+    );
+    state.ops.http.render(&mut text);
     (
         [
             (
@@ -565,7 +584,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
 }
 
 /// Compares without an early exit, so timing does not reveal the token.
-fn same_secret(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same_secret(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
