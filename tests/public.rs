@@ -281,3 +281,34 @@ async fn metrics_name_build_http_routes_cache_and_ratios_as_prometheus_does() {
         );
     }
 }
+
+/// The per-client budget is spent by searches that reach the engines: a
+/// cached answer is refunded, so reloading a result page (or paging back)
+/// never runs a client out.
+#[tokio::test]
+async fn cached_answers_do_not_spend_the_per_client_budget() {
+    let engine = engine().await;
+    let mut config = config(
+        &engine,
+        "[server]\npublic = true\n[limits]\nper_minute = 1\nburst = 2\n",
+    );
+    config.cache.ttl_s = 300;
+    let app = app(config, None);
+    let client = Some("203.0.113.9:5000");
+    for i in 0..10 {
+        let (status, _, _) = call(&app, "/search?q=same&format=json", client, &[]).await;
+        assert_eq!(status, StatusCode::OK, "cached search {i}");
+    }
+    assert_eq!(engine.requests(), 1, "one fan-out, nine cache hits");
+    // The second new query is the burst's last; the third is refused.
+    assert_eq!(
+        call(&app, "/search?q=other&format=json", client, &[])
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let (status, headers, _) = call(&app, "/search?q=third&format=json", client, &[]).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(headers.contains_key(header::RETRY_AFTER));
+    assert_eq!(engine.requests(), 2);
+}

@@ -187,6 +187,17 @@ impl LocalLimiter {
         }
     }
 
+    /// Gives `client` back the search last counted (a cached answer cost
+    /// the engines nothing): its TAT moves back by one interval, never
+    /// before `now`.
+    pub(crate) fn refund_at(&self, client: IpAddr, now: Instant) {
+        let Some(t) = self.interval else { return };
+        let mut clients = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(tat) = clients.get_mut(&client) {
+            *tat = tat.checked_sub(t).unwrap_or(now).max(now);
+        }
+    }
+
     /// Clients currently tracked.
     #[cfg(test)]
     fn tracked(&self) -> usize {
@@ -212,6 +223,22 @@ if ahead > allowance then
 end
 redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil(ahead / 1000) + 1000)
 return {1, 0}
+";
+
+/// A refund over Redis: `KEYS[1]` client key, `ARGV[1]` T in µs. Moves the
+/// TAT back by T, never before now (then the key goes).
+const REFUND_LUA: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local tat = tonumber(redis.call('GET', KEYS[1]))
+if not tat then return 0 end
+local new_tat = tat - tonumber(ARGV[1])
+if new_tat <= now then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], string.format('%d', new_tat), 'PX', math.ceil((new_tat - now) / 1000) + 1000)
+end
+return 1
 ";
 
 /// How long one Redis call may take before the local limiter decides.
@@ -310,6 +337,41 @@ impl RateLimiter {
     ) -> Result<Self, redis::RedisError> {
         let manager = redis_url.map(super::redis::redis_manager).transpose()?;
         Ok(RateLimiter::build(&config.lab(), manager, "lab:"))
+    }
+
+    /// Takes back the search [`RateLimiter::check`] last counted for
+    /// `client`: it was answered from the cache and asked no engine, so it
+    /// does not spend the client's budget. Where the check was counted
+    /// (Redis, or the local limiter when Redis failed) is not known here:
+    /// both are refunded, a no-op where nothing was counted.
+    pub async fn refund(&self, client: IpAddr) {
+        let Some(t) = self.inner.config.emission_interval() else {
+            return;
+        };
+        self.inner.local.refund_at(client, Instant::now());
+        if let Some((manager, _)) = &self.inner.redis
+            && self.inner.breaker.allow()
+        {
+            let mut conn = manager.clone();
+            let key = format!("metasift:rl:{}{client}", self.inner.scope);
+            let script = redis::Script::new(REFUND_LUA);
+            let mut invocation = script.key(&key);
+            invocation.arg(u64::try_from(t.as_micros()).unwrap_or(u64::MAX));
+            let call = invocation.invoke_async::<i64>(&mut conn);
+            match tokio::time::timeout(REDIS_TIMEOUT, call).await {
+                Ok(Ok(_)) => self.inner.breaker.succeeded(),
+                Ok(Err(e)) => {
+                    self.inner.breaker.failed();
+                    self.inner.warn.warn("rate limit refund", &e.to_string());
+                }
+                Err(_) => {
+                    self.inner.breaker.failed();
+                    self.inner
+                        .warn
+                        .warn("rate limit refund", "Redis did not answer in time");
+                }
+            }
+        }
     }
 
     /// Decides for `client` now (and counts the search when allowed).

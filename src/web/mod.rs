@@ -289,7 +289,8 @@ async fn search(
     };
 
     let no_store = (header::CACHE_CONTROL, "private, no-store");
-    Ok(match params.format {
+    let cached = resp.cached;
+    let mut response = match params.format {
         Format::Html => {
             let mut page = pages::ResultsPage::new(&resp, &params, config);
             if let Some(c) = &comparison {
@@ -338,7 +339,11 @@ async fn search(
             )
                 .into_response()
         }
-    })
+    };
+    if cached {
+        response.extensions_mut().insert(ops::ServedFromCache);
+    }
+    Ok(response)
 }
 
 async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {

@@ -314,6 +314,10 @@ pub async fn rate_limit_lab(
     admit(&state, &limiter, request, next, Limited::Lab).await
 }
 
+/// Marks a response answered from the cache, which asked no engine.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ServedFromCache;
+
 /// Which route a limiter guards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Limited {
@@ -341,7 +345,12 @@ async fn admit(
         .collect();
     let client = limiter.client(peer, &forwarded);
     let Decision::Deny { retry_after_s } = limiter.check(client).await else {
-        return next.run(request).await;
+        let response = next.run(request).await;
+        // Only searches that reach the engines spend the budget.
+        if response.extensions().get::<ServedFromCache>().is_some() {
+            limiter.refund(client).await;
+        }
+        return response;
     };
     crate::ops::health::Counters::bump(&state.searcher().health().counters().rate_limited);
     let (format, what) = match route {
