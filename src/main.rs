@@ -282,15 +282,21 @@ fn serve(
     let connections = config.server.connections.clone();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let served = runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&bind)
+            .await
+            .with_context(|| format!("cannot listen on {bind}"))?;
+        let addr = listener.local_addr()?;
+        // The name /stats gives this instance when health is shared.
+        let mut config = config;
+        config
+            .server
+            .instance_id
+            .get_or_insert_with(|| metasift::ops::shared_health::default_instance_id(addr.port()));
         // Built inside the runtime: a Redis cache starts a connection task.
         let state = metasift::web::AppState::serving(config, config_path, admin_token)?
             .with_metrics_token(metrics_token);
         reload_on_sighup(state.clone());
         let app = metasift::web::router(state);
-        let listener = tokio::net::TcpListener::bind(&bind)
-            .await
-            .with_context(|| format!("cannot listen on {bind}"))?;
-        let addr = listener.local_addr()?;
         tracing::info!("metasift listening on http://{addr}/");
         // Tests that start the binary on port 0 read the address from here.
         println!("listening on http://{addr}/");

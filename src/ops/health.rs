@@ -170,6 +170,9 @@ pub(super) struct EngineState {
     consecutive_failures: u32,
     last_failure: Option<FailureKind>,
     suspended_until: Option<SystemTime>,
+    /// The instance that met the failure behind the suspension (with
+    /// shared health; `None` on a lone instance).
+    suspended_by: Option<String>,
     suspensions: u64,
 }
 
@@ -189,6 +192,7 @@ impl EngineState {
             consecutive_failures: 0,
             last_failure: None,
             suspended_until: None,
+            suspended_by: None,
             suspensions: 0,
         }
     }
@@ -227,6 +231,7 @@ impl EngineState {
                 self.consecutive_failures = 0;
                 self.last_failure = None;
                 self.suspended_until = None;
+                self.suspended_by = None;
                 None
             }
             Some(kind) => {
@@ -299,6 +304,8 @@ struct Inner {
     engines: Mutex<BTreeMap<String, EngineState>>,
     counters: Counters,
     started: SystemTime,
+    /// Suspensions shared with the other instances on one Redis.
+    shared: std::sync::RwLock<Option<Arc<super::shared_health::SharedHealth>>>,
 }
 
 /// The shared health book of every engine. Cheap to clone.
@@ -322,6 +329,7 @@ impl Health {
                 engines: Mutex::new(BTreeMap::new()),
                 counters: Counters::default(),
                 started: SystemTime::now(),
+                shared: std::sync::RwLock::new(None),
             }),
         }
     }
@@ -339,6 +347,42 @@ impl Health {
     /// suspensions stay; the next failures are judged by the new numbers.
     pub(crate) fn set_policy(&self, policy: HealthPolicy) {
         *self.inner.policy.write().unwrap_or_else(|p| p.into_inner()) = policy;
+    }
+
+    /// Shares block and 429 suspensions through Redis (`None`: this
+    /// instance alone). Kept by a reload unless the Redis changes.
+    pub fn set_shared(&self, shared: Option<super::shared_health::SharedHealth>) {
+        *self.inner.shared.write().unwrap_or_else(|p| p.into_inner()) = shared.map(Arc::new);
+    }
+
+    /// The shared suspensions, when configured.
+    pub fn shared(&self) -> Option<Arc<super::shared_health::SharedHealth>> {
+        self.inner
+            .shared
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Takes on a suspension another instance published, unless this book
+    /// already rests the engine as long. Returns whether it was new here.
+    pub fn adopt(
+        &self,
+        engine: &str,
+        s: &super::shared_health::SharedSuspension,
+        now: SystemTime,
+    ) -> bool {
+        let mut engines = self.lock();
+        let e = engines
+            .entry(engine.to_string())
+            .or_insert_with(EngineState::new);
+        if e.suspended_at(now).is_some_and(|until| until >= s.until) {
+            return false;
+        }
+        e.suspended_until = Some(s.until);
+        e.suspended_by = Some(s.instance.clone());
+        e.suspensions += 1;
+        true
     }
 
     /// Process-wide counters.
@@ -380,10 +424,16 @@ impl Health {
     /// suspension this outcome starts, if it starts one.
     pub fn record(&self, engine: &str, outcome: Outcome, now: SystemTime) -> Option<SystemTime> {
         let policy = self.policy();
-        self.lock()
+        let by = self.shared().map(|s| s.instance().to_string());
+        let mut engines = self.lock();
+        let e = engines
             .entry(engine.to_string())
-            .or_insert_with(EngineState::new)
-            .record(&policy, outcome, now)
+            .or_insert_with(EngineState::new);
+        let until = e.record(&policy, outcome, now);
+        if until.is_some() {
+            e.suspended_by = by;
+        }
+        until
     }
 
     /// A serializable picture of every engine and counter at `now`.
@@ -421,6 +471,7 @@ impl Health {
                             .ceil() as u64
                     }),
                     suspensions: e.suspensions,
+                    suspended_by: until.and(e.suspended_by.clone()),
                 }
             })
             .collect();
@@ -537,6 +588,9 @@ pub struct EngineSnapshot {
     pub suspended_for_s: Option<u64>,
     /// Times it was suspended.
     pub suspensions: u64,
+    /// The instance that met the block behind the suspension in force,
+    /// when health is shared through Redis.
+    pub suspended_by: Option<String>,
 }
 
 #[cfg(test)]

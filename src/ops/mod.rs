@@ -5,6 +5,8 @@
 //!   coalescing of identical searches in flight;
 //! - [`limit`]: the per-client rate limit and the cap on searches in flight;
 //! - [`health`]: what each member engine did lately, and its suspension;
+//! - [`shared_health`]: block and 429 suspensions shared by the instances
+//!   on one Redis;
 //! - [`metrics`]: the Prometheus text of `/metrics`;
 //! - `redis`: the one Redis connection manager cache and limit share.
 //!
@@ -18,3 +20,4 @@ pub mod health;
 pub mod limit;
 pub mod metrics;
 mod redis;
+pub mod shared_health;

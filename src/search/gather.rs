@@ -205,6 +205,23 @@ impl Searcher {
         let deadline = Duration::from_millis(config.server.deadline_ms);
         let cap = config.server.max_body_bytes;
         let health = &self.inner.health;
+        // Blocks another instance met rest these engines here too.
+        let shared = health.shared();
+        if let Some(shared) = &shared {
+            let names: Vec<&str> = selected
+                .iter()
+                .map(|&i| config.engines[i].name.as_str())
+                .collect();
+            let now = SystemTime::now();
+            for (name, s) in names.iter().zip(shared.suspensions(&names, now).await) {
+                if let Some(s) = s
+                    && s.instance != shared.instance()
+                    && health.adopt(name, &s, now)
+                {
+                    tracing::warn!(engine = %name, by = %s.instance, kind = %s.kind, until = %httpdate::fmt_http_date(s.until), "engine suspended: another instance met a block");
+                }
+            }
+        }
         let futures = selected.iter().map(|&i| {
             let ec = &config.engines[i];
             let engine = self.inner.engines.get(i).cloned().flatten();
@@ -283,6 +300,13 @@ impl Searcher {
             if let Some(until) = suspended {
                 let secs = until.duration_since(now).unwrap_or_default().as_secs();
                 tracing::warn!(engine = %name, until = %httpdate::fmt_http_date(until), "engine suspended for {secs} s");
+                // A block or a 429 is meant for the address every instance
+                // leaves from: tell them.
+                if let (Some(shared), Err(f)) = (&shared, &outcome.result)
+                    && crate::ops::shared_health::is_shared_kind(f.kind)
+                {
+                    shared.publish(name, until, f.kind, now).await;
+                }
             }
         }
         outcomes

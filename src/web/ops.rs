@@ -129,11 +129,41 @@ impl Live {
             })?,
         };
         let policy = HealthPolicy::from(&config.health);
+        // Block and 429 suspensions go through the same Redis as the cache.
+        let shared = match previous {
+            _ if config.cache.backend != CacheBackend::Redis => None,
+            Some(_) if same_cache => health.shared().map(|_| None),
+            _ => {
+                let port = config
+                    .server
+                    .bind
+                    .rsplit(':')
+                    .next()
+                    .and_then(|p| p.parse().ok());
+                let instance = config.server.instance_id.clone().unwrap_or_else(|| {
+                    crate::ops::shared_health::default_instance_id(port.unwrap_or(0))
+                });
+                Some(Some(
+                    crate::ops::shared_health::SharedHealth::redis(&config.cache.url, &instance)
+                        .map_err(|source| crate::ops::cache::CacheError::RedisUrl {
+                            url: config.cache.url.clone(),
+                            source,
+                        })?,
+                ))
+            }
+        };
         let searcher = Searcher::from_config(config)?
             .with_health(health.clone())
             .with_cache(cache);
         // Only now that nothing can fail: a refused reload changes nothing.
         health.set_policy(policy);
+        match shared {
+            // Not Redis (any more): this instance alone.
+            None => health.set_shared(None),
+            // The same Redis: the running one stays.
+            Some(None) => {}
+            Some(Some(s)) => health.set_shared(Some(s)),
+        }
         Ok(Live {
             searcher,
             limiter,
@@ -407,7 +437,10 @@ impl EngineRow {
         let status = if let (true, Some(until), Some(secs)) =
             (e.suspended, &e.suspended_until, e.suspended_for_s)
         {
-            format!("suspended until {until} (in {secs} s)")
+            match &e.suspended_by {
+                Some(by) => format!("suspended until {until} (in {secs} s), met by {by}"),
+                None => format!("suspended until {until} (in {secs} s)"),
+            }
         } else if e.consecutive_failures > 0 {
             format!(
                 "failing ({} in a row{})",
