@@ -66,6 +66,20 @@ enum Command {
     Dedup(metasift::stream::DedupArgs),
     /// Compare dedup methods and thresholds on labeled data.
     Lab(metasift::lab::LabArgs),
+    /// Ask a running server's `/healthz` (exit 0 when it answers 200): the
+    /// container HEALTHCHECK, with no curl in the image.
+    Healthcheck {
+        /// The URL to ask (default: `/healthz` at the address `serve` would
+        /// listen on, from the same configuration and METASIFT_BIND).
+        #[arg(long)]
+        url: Option<String>,
+        /// The configuration file (looked for as `serve` does).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Seconds to wait for the answer.
+        #[arg(long, default_value_t = 5)]
+        timeout: u64,
+    },
     /// Validate a configuration file; `--probe` asks each engine once.
     CheckConfig {
         /// The configuration file (looked for as `serve` does when absent).
@@ -194,6 +208,46 @@ fn init_logging(format: &str, default_level: &str) {
     }
 }
 
+/// `metasift healthcheck`: 0 when `/healthz` answers 200 in time.
+fn healthcheck(url: Option<String>, config: Option<&Path>, timeout: u64) -> anyhow::Result<i32> {
+    let url = match url {
+        Some(url) => url,
+        None => {
+            let (config, _) = load_config(config)?;
+            let bind = config.server.bind;
+            // A server listening on every address answers on loopback.
+            let (host, port) = bind.rsplit_once(':').context("[server] bind has no port")?;
+            let host = match host {
+                "0.0.0.0" | "" => "127.0.0.1",
+                "[::]" => "[::1]",
+                h => h,
+            };
+            format!("http://{host}:{port}/healthz")
+        }
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let answer = runtime.block_on(async {
+        let client = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(timeout))
+            .build()?;
+        client.get(&url).send().await
+    });
+    match answer {
+        Ok(r) if r.status().is_success() => {
+            println!("{url}: {}", r.status());
+            Ok(0)
+        }
+        Ok(r) => {
+            eprintln!("{url}: {}", r.status());
+            Ok(1)
+        }
+        Err(e) => {
+            eprintln!("{url}: {e}");
+            Ok(1)
+        }
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let command = cli.command.unwrap_or(Command::Serve {
@@ -228,6 +282,14 @@ fn main() -> anyhow::Result<()> {
             replay,
         } => {
             let code = search(&query, config.as_deref(), &format, page, record, replay)?;
+            std::process::exit(code);
+        }
+        Command::Healthcheck {
+            url,
+            config,
+            timeout,
+        } => {
+            let code = healthcheck(url, config.as_deref(), timeout)?;
             std::process::exit(code);
         }
         Command::CheckConfig {

@@ -324,8 +324,25 @@ async fn the_binary_alone_searches_through_a_users_engine() {
         .json()
         .await
         .unwrap();
+    // The container's HEALTHCHECK: the binary asks /healthz itself, at the
+    // address the configuration (and METASIFT_BIND) gives.
+    let port = base.rsplit(':').next().unwrap().to_string();
+    let bind = format!("0.0.0.0:{port}");
+    let mut check = alone.command(&["healthcheck"]);
+    check.env("METASIFT_BIND", &bind);
+    let ok = tokio::task::spawn_blocking(move || check.output().unwrap())
+        .await
+        .unwrap();
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assert!(text(&ok.stdout).contains(&format!("http://127.0.0.1:{port}/healthz: 200")));
     let _ = child.kill();
     let _ = child.wait();
+    let down = alone
+        .command(&["healthcheck", "--timeout", "2"])
+        .env("METASIFT_BIND", &bind)
+        .output()
+        .unwrap();
+    assert!(!down.status.success(), "a stopped server is unhealthy");
     let log = log.join().unwrap();
     assert_eq!(
         body["results"][0]["title"], "Found by the binary alone",

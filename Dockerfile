@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+#
+# metasift in a container: a multi-stage build on Debian slim, run as a
+# non-root user, with a HEALTHCHECK that asks /healthz through the binary
+# itself (the image has no curl).
+#
+#   docker build -t metasift .
+#   docker run -p 8888:8888 metasift
+#   docker run -p 8888:8888 -v ./engines.toml:/etc/metasift/engines.toml:ro metasift
+#
+# The shipped engines.toml is built into the binary; a file mounted at
+# /etc/metasift/engines.toml is laid over it (see docs/operations.md). Secrets
+# come from the environment: METASIFT_REDIS_URL, METASIFT_ADMIN_TOKEN,
+# METASIFT_METRICS_TOKEN, and any ${VAR} an engine header names.
+
+ARG RUST_VERSION=1.89
+ARG DEBIAN=bookworm
+
+FROM rust:${RUST_VERSION}-slim-${DEBIAN} AS build
+WORKDIR /src
+COPY . .
+# BuildKit caches the registry and the build folder between builds.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked --bin metasift \
+    && cp target/release/metasift /usr/local/bin/metasift
+
+FROM debian:${DEBIAN}-slim
+# reqwest uses rustls with its own root certificates: no ca-certificates,
+# no apt run at all.
+RUN useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin metasift \
+    && mkdir -p /etc/metasift
+COPY --from=build /usr/local/bin/metasift /usr/local/bin/metasift
+USER metasift
+ENV METASIFT_BIND=0.0.0.0:8888 \
+    METASIFT_LOG_FORMAT=json
+EXPOSE 8888
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["metasift", "healthcheck", "--timeout", "4"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["metasift"]
+CMD ["serve"]
