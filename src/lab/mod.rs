@@ -592,6 +592,8 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
         Some(args.precision_floor),
     );
     write_file(&args.out.join("plot.svg"), svg.as_bytes())?;
+    // A build without the `png` feature writes the SVG alone.
+    #[cfg(feature = "png")]
     write_file(
         &args.out.join("plot.png"),
         &plot::png(&svg).map_err(LabError::Plot)?,

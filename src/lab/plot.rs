@@ -13,11 +13,13 @@
 //! dashed line where it falls inside that range.
 
 use std::fmt::Write as _;
+#[cfg(feature = "png")]
 use std::sync::Arc;
 
 use super::metrics::Confusion;
 
 /// The font used for every label, in the SVG and in the PNG.
+#[cfg(feature = "png")]
 pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 const FONT_FAMILY: &str = "DejaVu Sans Mono";
 
@@ -273,7 +275,9 @@ fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, floor: Option<f64>,
     }
 }
 
-/// Rasterizes an SVG document to PNG bytes, with the compiled-in font.
+/// Rasterizes an SVG document to PNG bytes, with the compiled-in font
+/// (cargo feature `png`).
+#[cfg(feature = "png")]
 pub fn png(svg: &str) -> Result<Vec<u8>, String> {
     let mut opt = resvg::usvg::Options {
         font_family: FONT_FAMILY.to_string(),
@@ -292,7 +296,8 @@ pub fn png(svg: &str) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| e.to_string())
 }
 
-#[cfg(test)]
+// Every test reads the SVG with resvg's XML parser or renders it.
+#[cfg(all(test, feature = "png"))]
 mod tests {
     use super::*;
 

@@ -57,6 +57,7 @@
 //! in the other (a truncated copy of a longer snippet). Two snippets with no
 //! codes have similarity `0`: no evidence is not equality.
 
+#[cfg(feature = "jieba")]
 use std::sync::LazyLock;
 
 use unicode_normalization::UnicodeNormalization;
@@ -76,6 +77,7 @@ impl std::fmt::Display for FeatureCode {
 }
 
 /// Built once: loading jieba's dictionary takes tens of milliseconds.
+#[cfg(feature = "jieba")]
 static JIEBA: LazyLock<jieba_rs::Jieba> = LazyLock::new(jieba_rs::Jieba::new);
 
 /// The unit stream of one text as the scanners produce it: unit hashes in
@@ -738,10 +740,16 @@ fn push_lower(out: &mut String, c: char) {
     }
 }
 
-/// Splits a run of CJK text into jieba words, one unit each.
+/// Splits a run of CJK text into jieba words, one unit each. Built without
+/// the `jieba` feature: one unit per character, exactly as `Unit::Char`.
 fn push_jieba(stream: &mut Stream, run: &str) {
+    #[cfg(feature = "jieba")]
     for token in JIEBA.cut(run, false) {
         stream.unit(hash_str(token.word));
+    }
+    #[cfg(not(feature = "jieba"))]
+    for c in run.chars() {
+        stream.unit(char_unit(u32::from(c)));
     }
 }
 
@@ -901,6 +909,14 @@ mod tests {
         );
     }
 
+    #[cfg(not(feature = "jieba"))]
+    #[test]
+    fn without_jieba_word_unit_is_char_unit() {
+        let text = "我们今天去北京大学，看看风景。English, too.";
+        assert_eq!(extract(text, 1, Unit::Word), extract(text, 1, Unit::Char));
+    }
+
+    #[cfg(feature = "jieba")]
     #[test]
     fn word_unit_uses_jieba() {
         let w = extract("我们今天去北京大学，看看风景。", 1, Unit::Word);
