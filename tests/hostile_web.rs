@@ -25,7 +25,8 @@ use tower::ServiceExt;
 /// A config over one searxng-kind engine at `base`, plus `extra` tables.
 fn config_text(base: &str, extra: &str) -> String {
     format!(
-        "{extra}\n[[engine]]\nname = \"e\"\nkind = \"searxng\"\n\
+        // The whole configuration, not laid over the built-in engines.
+        "use_defaults = false\n{extra}\n[[engine]]\nname = \"e\"\nkind = \"searxng\"\n\
          url = \"{base}/search?q={{query}}\"\ntimeout_ms = 1500\n"
     )
 }
@@ -187,11 +188,13 @@ async fn reload_refuses_an_empty_file_and_a_token_with_a_newline_still_works() {
     let (status, _, body) = send(&app, reload()).await;
     assert_eq!(status, StatusCode::OK, "the token matches: {body}");
 
-    std::fs::write(&path, "").unwrap();
+    // Empty on its own (an empty file laid over the built-in defaults is
+    // the defaults, a working configuration: issue #15).
+    std::fs::write(&path, "use_defaults = false\n").unwrap();
     let (status, _, body) = send(&app, reload()).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert!(
-        body.contains(&format!("{}:1:1: no engine", path.display())),
+        body.contains(&format!("{}:1:", path.display())) && body.contains("no engine"),
         "{body}"
     );
     // The running engines stay.

@@ -27,7 +27,7 @@ fn config(tag: &str, connections: &str) -> PathBuf {
     std::fs::write(
         &path,
         format!(
-            "[server.connections]\n{connections}\n\n\
+            "use_defaults = false\n[server.connections]\n{connections}\n\n\
              [[engine]]\nname = \"nowhere\"\nkind = \"json\"\n\
              url = \"http://127.0.0.1:9/?q={{query}}\"\n\
              parse = {{ results = \"/r\", title = \"t\", url = \"u\" }}\n"
@@ -243,7 +243,7 @@ fn the_defaults_alone_bound_silent_sockets_and_a_half_sent_request() {
     let path = dir.join("engines.toml");
     std::fs::write(
         &path,
-        "[[engine]]\nname = \"nowhere\"\nkind = \"json\"\n\
+        "use_defaults = false\n[[engine]]\nname = \"nowhere\"\nkind = \"json\"\n\
          url = \"http://127.0.0.1:9/?q={query}\"\n\
          parse = { results = \"/r\", title = \"t\", url = \"u\" }\n",
     )
