@@ -200,10 +200,13 @@ fn the_configuration_is_looked_for_in_the_documented_order() {
         text(&out.stderr)
     );
     // use_defaults = false is said in the log line.
-    let whole = alone.write("whole.toml", "use_defaults = false\n");
+    let whole = alone.write(
+        "whole.toml",
+        "use_defaults = false\n[[engine]]\nname = \"one\"\nkind = \"feed\"\nurl = \"https://f.example/?q={query}\"\n",
+    );
     let out = alone.run(&["check-config", whole.to_str().unwrap()], &[]);
     assert!(
-        text(&out.stdout).contains("ok (0 engines"),
+        text(&out.stdout).contains("ok (1 engines"),
         "{}",
         text(&out.stdout)
     );
