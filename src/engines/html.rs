@@ -337,7 +337,7 @@ impl Engine for HtmlEngine {
                 self.blocked_names[i]
             )));
         }
-        let mut doc = Html::parse_document(&prefilter(body, &self.keep));
+        let mut doc = super::dom::parse_document(&prefilter(body, &self.keep))?;
         self.exclude.remove_from(&mut doc);
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
             return Err(ParseError::Blocked(format!("page has {:?}", m.name())));

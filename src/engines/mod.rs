@@ -66,6 +66,7 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn parse(&self, body: &str) -> Result<Parsed, ParseError>;
 }
 
+pub(crate) mod dom;
 pub(crate) mod exclude;
 pub(crate) mod feed;
 pub mod html;
@@ -252,9 +253,23 @@ pub(crate) fn generic_block_marker(text: &str) -> Option<&'static str> {
 }
 
 /// The visible text of an HTML (or any) body: markup, scripts and styles
-/// dropped.
+/// dropped; `""` for a body the tree builder refuses ([`dom`]'s limits).
 pub(crate) fn visible_text(body: &str) -> String {
-    text::element_text(scraper::Html::parse_document(body).root_element())
+    dom::parse_document(body)
+        .map(|doc| text::element_text(doc.root_element()))
+        .unwrap_or_default()
+}
+
+/// [`Engine::parse`] that gives up at `deadline`: every tree the parse
+/// builds checks the clock as it grows ([`dom::with_deadline`]), so a page
+/// that costs more than its engine's time stops costing CPU when the search
+/// stops waiting for it.
+pub fn parse_until(
+    engine: &dyn Engine,
+    body: &str,
+    deadline: std::time::Instant,
+) -> Result<Parsed, ParseError> {
+    dom::with_deadline(deadline, || engine.parse(body))
 }
 
 /// Decodes a response body to text, honouring its character set: a byte

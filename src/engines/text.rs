@@ -3,44 +3,55 @@
 //! dedup's feature codes, so `<span class="searchmatch">` or `&amp;` left in
 //! them would both look wrong and split anchors.
 
-use scraper::{ElementRef, Html, node::Node};
+use ego_tree::iter::Edge;
+use scraper::{ElementRef, node::Node};
 
-/// Reduces an HTML fragment (or plain text) to display text.
+/// Reduces an HTML fragment (or plain text) to display text. A fragment
+/// the tree builder refuses (nested past [`super::dom::MAX_DEPTH`], …) is
+/// no text anyone reads: it yields `""`, so that field alone is lost.
 pub(crate) fn html_to_text(s: &str) -> String {
     if !s.contains(['<', '&']) {
         return collapse_whitespace(s);
     }
-    let fragment = Html::parse_fragment(s);
-    element_text(fragment.root_element())
+    match super::dom::parse_fragment(s) {
+        Ok(fragment) => element_text(fragment.root_element()),
+        Err(_) => String::new(),
+    }
 }
 
 /// The visible text of an element: text nodes in order, skipping `script`,
-/// `style`, `noscript` and `template`, with whitespace collapsed.
+/// `style`, `noscript` and `template`, with whitespace collapsed. A walk
+/// with no recursion, so no depth of tree can exhaust the stack.
 pub(crate) fn element_text(el: ElementRef<'_>) -> String {
     let mut out = String::new();
-    push_text(el, &mut out);
-    collapse_whitespace(&out)
-}
-
-fn push_text(el: ElementRef<'_>, out: &mut String) {
-    for child in el.children() {
-        match child.value() {
-            Node::Text(t) => out.push_str(t),
-            Node::Element(e) => {
-                if matches!(e.name(), "script" | "style" | "noscript" | "template") {
-                    continue;
+    // Inside a skipped element: the number of its open descendants + 1.
+    let mut skipping = 0usize;
+    let root = el.id();
+    for edge in el.traverse() {
+        match edge {
+            Edge::Open(node) if node.id() == root => {}
+            Edge::Open(node) => match node.value() {
+                _ if skipping > 0 => {
+                    if node.value().is_element() {
+                        skipping += 1;
+                    }
                 }
-                // Block-level breaks would otherwise glue words together.
-                if matches!(e.name(), "br" | "p" | "div" | "li" | "td" | "tr") {
-                    out.push(' ');
+                Node::Text(t) => out.push_str(t),
+                Node::Element(e) => {
+                    if matches!(e.name(), "script" | "style" | "noscript" | "template") {
+                        skipping = 1;
+                    } else if matches!(e.name(), "br" | "p" | "div" | "li" | "td" | "tr") {
+                        // Block-level breaks would otherwise glue words together.
+                        out.push(' ');
+                    }
                 }
-                if let Some(child_el) = ElementRef::wrap(child) {
-                    push_text(child_el, out);
-                }
-            }
-            _ => {}
+                _ => {}
+            },
+            Edge::Close(node) if skipping > 0 && node.value().is_element() => skipping -= 1,
+            Edge::Close(_) => {}
         }
     }
+    collapse_whitespace(&out)
 }
 
 /// Trims and turns every run of whitespace (including NBSP) into one space,
@@ -223,6 +234,18 @@ mod tests {
         for c in ['a', ' ', '\u{a0}', '高', '\u{2010}', '\u{2028}'] {
             assert!(!is_invisible_control(c), "{c:?}");
         }
+    }
+
+    #[test]
+    fn nesting_past_the_limit_loses_the_field_not_the_stack() {
+        let deep = format!("{}x{}", "<span>".repeat(20_000), "</span>".repeat(20_000));
+        assert_eq!(html_to_text(&deep), "");
+        let ok = format!("{}x{}", "<span>".repeat(300), "</span>".repeat(300));
+        assert_eq!(html_to_text(&ok), "x");
+        // A walk over a deep tree, as html pages give it, needs no stack.
+        let divs = format!("{}y", "<div>".repeat(500));
+        let doc = scraper::Html::parse_document(&divs);
+        assert_eq!(element_text(doc.root_element()), "y");
     }
 
     #[test]

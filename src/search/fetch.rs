@@ -90,7 +90,9 @@ impl RawAnswer {
     }
 }
 
-/// One request (or its recording), its body read under the cap, and its parse.
+/// One request (or its recording), its body read under the cap, and its
+/// parse, which stops at `deadline` (the search has stopped waiting then,
+/// and the blocking pool would go on parsing for no one).
 pub(super) async fn fetch(
     client: &reqwest::Client,
     engine: Arc<dyn Engine>,
@@ -98,6 +100,7 @@ pub(super) async fn fetch(
     cap: usize,
     recording: &Recording,
     parse_slots: Arc<tokio::sync::Semaphore>,
+    deadline: Instant,
 ) -> Result<Parsed, Failure> {
     let spec = engine.build_request(query);
     let raw = match &recording.replay {
@@ -135,7 +138,7 @@ pub(super) async fn fetch(
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
         let text = crate::engines::decode_body_owned(raw.body, content_type.as_deref());
-        engine.parse(&text)
+        crate::engines::parse_until(&*engine, &text, deadline)
     })
     .await
     .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?

@@ -235,6 +235,7 @@ impl Searcher {
             let admission = health.admission(&ec.name, SystemTime::now());
             async move {
                 let started = Instant::now();
+                let parse_deadline = started + budget;
                 let result = match engine {
                     _ if matches!(admission, Admission::Suspended { .. }) => {
                         let until = match admission {
@@ -256,7 +257,15 @@ impl Searcher {
                     Some(engine) => {
                         match tokio::time::timeout(
                             budget,
-                            fetch(&client, engine, query, cap, &recording, slots),
+                            fetch(
+                                &client,
+                                engine,
+                                query,
+                                cap,
+                                &recording,
+                                slots,
+                                parse_deadline,
+                            ),
                         )
                         .await
                         {
