@@ -316,8 +316,17 @@ impl Engine for JsonEngine {
 
 /// Parses a JSON body; an HTML page where JSON was expected is usually a
 /// bot check, so it is reported as such when it says so.
+///
+/// serde_json refuses a whole document for one lone UTF-16 surrogate
+/// escape (`"\ud800"`, which JavaScript engines write happily when they cut
+/// a string in the middle of an emoji): such an escape is read as U+FFFD, as
+/// [`super::decode_body`] reads an invalid byte, and the other results stay.
 pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, ParseError> {
-    serde_json::from_str(body).map_err(|e| {
+    let parsed = serde_json::from_str(body).or_else(|e| match replace_lone_surrogates(body) {
+        Some(repaired) => serde_json::from_str(&repaired),
+        None => Err(e),
+    });
+    parsed.map_err(|e| {
         let blocked = &config.parse.blocked;
         if let Some(i) = super::markers::Markers::new(blocked).first_in(body) {
             return ParseError::Blocked(format!("page says {:?}", blocked[i]));
@@ -327,6 +336,44 @@ pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, Par
             None => ParseError::Invalid(format!("not JSON: {e}")),
         }
     })
+}
+
+/// `body` with every `\uXXXX` escape of a lone surrogate (a high one not
+/// followed by a low one, or a low one alone) turned into `\ufffd`; `None`
+/// when there is none. One pass; `\\` is read as the escaped backslash it
+/// is, so `"\\ud800"` (a backslash and text) is left alone. The escapes
+/// are the same length, so the document's shape does not change.
+fn replace_lone_surrogates(body: &str) -> Option<String> {
+    fn unit(b: &[u8], at: usize) -> Option<u16> {
+        let hex = b.get(at..at + 6)?;
+        if hex[0] != b'\\' || hex[1] != b'u' {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    }
+    let mut bytes = body.as_bytes().to_vec();
+    let mut changed = false;
+    let mut i = 0;
+    while let Some(found) = memchr::memchr(b'\\', &bytes[i..]) {
+        let at = i + found;
+        match unit(&bytes, at) {
+            Some(0xD800..=0xDBFF) if matches!(unit(&bytes, at + 6), Some(0xDC00..=0xDFFF)) => {
+                i = at + 12;
+            }
+            Some(0xD800..=0xDFFF) => {
+                bytes[at + 2..at + 6].copy_from_slice(b"fffd");
+                changed = true;
+                i = at + 6;
+            }
+            // Any other escape: the backslash and the character it escapes.
+            _ => i = at + 2,
+        }
+        if i >= bytes.len() {
+            break;
+        }
+    }
+    // Only ASCII hex digits were replaced by ASCII: still UTF-8.
+    changed.then(|| String::from_utf8(bytes).ok()).flatten()
 }
 
 /// Strings of a JSON list (objects contribute their `suggestion`/`title`/`query`
@@ -363,6 +410,26 @@ mod tests {
             Some("y".into())
         );
         assert_eq!(FieldSpec::parse("a.z").unwrap().extract(&item), None);
+    }
+
+    #[test]
+    fn lone_surrogates_become_replacement_characters() {
+        let fix = |s: &str| replace_lone_surrogates(s);
+        assert_eq!(fix(r#"["a\ud800b"]"#).as_deref(), Some(r#"["a\ufffdb"]"#));
+        assert_eq!(fix(r#"["\udc00"]"#).as_deref(), Some(r#"["\ufffd"]"#));
+        // A high one before another high one: the first is lone, the pair stays.
+        assert_eq!(
+            fix(r#"["\ud800\ud83d\ude00"]"#).as_deref(),
+            Some(r#"["\ufffd\ud83d\ude00"]"#)
+        );
+        // Nothing to repair: a valid pair, an escaped backslash, a cut escape.
+        assert_eq!(fix(r#"["\ud83d\ude00"]"#), None);
+        assert_eq!(fix(r#"["\\ud800"]"#), None);
+        assert_eq!(fix(r#"["\ud8"]"#), None);
+        assert_eq!(fix("\\"), None);
+        assert_eq!(fix("x\\"), None);
+        let v: Value = serde_json::from_str(&fix(r#"["\\\ud800"]"#).unwrap()).unwrap();
+        assert_eq!(v[0], "\\\u{fffd}");
     }
 
     #[test]

@@ -19,18 +19,105 @@ use crate::engines::{Engine, Parsed};
 use crate::model::{FailureKind, Query};
 
 /// Most redirects followed before an engine is reported as failing: enough
-/// for `http → https → www.` hops, short of any loop.
+/// for a few hops inside the engine's own site, short of any loop.
 pub const MAX_REDIRECTS: usize = 5;
 
-/// The shared HTTP client every engine request goes through.
+/// The shared HTTP client every engine request goes through. It sends no
+/// `Referer` (it would carry the user's query to wherever a page links) and
+/// follows a redirect only inside the engine's own origin ([`redirect_refusal`]),
+/// so the headers an engine is configured with (API tokens) never reach
+/// another site.
 pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Error> {
     reqwest::Client::builder()
         .user_agent(server.user_agent.as_str())
-        .redirect(reqwest::redirect::Policy::limited(MAX_REDIRECTS))
+        .referer(false)
+        .redirect(reqwest::redirect::Policy::custom(
+            |attempt| match redirect_refusal(attempt.previous(), attempt.url()) {
+                None => attempt.follow(),
+                Some(why) => attempt.error(why),
+            },
+        ))
         .connect_timeout(Duration::from_millis(server.deadline_ms.clamp(1, 10_000)))
         .pool_idle_timeout(Duration::from_secs(90))
         .tcp_nodelay(true)
         .build()
+}
+
+/// Why a redirect to `next` is not followed, after the chain `previous`
+/// (the engine's own URL first); `None` when it is. Followed are redirects
+/// to the engine URL's origin (scheme, host, port) and, from `http` on the
+/// default port, to `https` on the same host and default port — at most
+/// [`MAX_REDIRECTS`] of them. Never followed: any other origin (the
+/// configured headers and the query would go there) and, unless the engine
+/// itself lives there, loopback, private or link-local addresses and
+/// `localhost` (a public engine must not make the server fetch its
+/// neighbours).
+pub fn redirect_refusal(previous: &[url::Url], next: &url::Url) -> Option<String> {
+    if previous.len() > MAX_REDIRECTS {
+        return Some(format!(
+            "more than {MAX_REDIRECTS} redirects (a redirect loop?)"
+        ));
+    }
+    let Some(first) = previous.first() else {
+        return None;
+    };
+    let target = next.host_str().unwrap_or("");
+    if is_local_host(next) && !is_local_host(first) {
+        return Some(format!(
+            "redirect to a local address ({target}) not followed"
+        ));
+    }
+    let same_origin = next.origin() == first.origin();
+    let upgrade = first.scheme() == "http"
+        && next.scheme() == "https"
+        && first.host() == next.host()
+        && first.port().is_none()
+        && next.port().is_none();
+    if same_origin || upgrade {
+        None
+    } else {
+        Some(format!(
+            "redirect to another site ({}://{target}) not followed",
+            next.scheme()
+        ))
+    }
+}
+
+/// Whether `url` names this machine or a private network: `localhost`
+/// (and `*.localhost`), loopback, private, shared (CGNAT), link-local and
+/// unspecified addresses, IPv4-mapped ones included. Names that resolve to
+/// such addresses are not caught here.
+fn is_local_host(url: &url::Url) -> bool {
+    use std::net::{IpAddr, Ipv4Addr};
+    fn local_v4(a: Ipv4Addr) -> bool {
+        let [b0, b1, ..] = a.octets();
+        a.is_loopback()
+            || a.is_private()
+            || a.is_link_local()
+            || a.is_unspecified()
+            || a.is_broadcast()
+            || (b0 == 100 && (64..128).contains(&b1))
+    }
+    let ip = match url.host() {
+        Some(url::Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            return d == "localhost" || d.ends_with(".localhost");
+        }
+        Some(url::Host::Ipv4(a)) => IpAddr::V4(a),
+        Some(url::Host::Ipv6(a)) => IpAddr::V6(a),
+        None => return false,
+    };
+    match ip {
+        IpAddr::V4(a) => local_v4(a),
+        IpAddr::V6(a) => {
+            let first = a.segments()[0];
+            a.is_loopback()
+                || a.is_unspecified()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80
+                || a.to_ipv4_mapped().is_some_and(local_v4)
+        }
+    }
 }
 
 /// What asking one engine gave.
@@ -292,14 +379,9 @@ fn transport_failure(e: &reqwest::Error) -> Failure {
     if e.is_timeout() {
         return Failure::new(FailureKind::Timeout, "timed out");
     }
-    if e.is_redirect() {
-        return Failure::new(
-            FailureKind::Network,
-            format!("more than {MAX_REDIRECTS} redirects (a redirect loop?)"),
-        );
-    }
     // reqwest's top-level message is vague ("error sending request"); the
-    // innermost cause says what happened ("connection refused").
+    // innermost cause says what happened ("connection refused", or why
+    // `redirect_refusal` stopped a redirect).
     let mut reason = e.to_string();
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
@@ -332,5 +414,44 @@ mod tests {
         let f = status_failure(StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(f.kind, FailureKind::Http5xx);
         assert_eq!(f.reason, "HTTP 503 Service Unavailable");
+    }
+
+    #[test]
+    fn redirects_stay_at_the_engines_origin() {
+        let u = |s: &str| url::Url::parse(s).unwrap();
+        let ok = |from: &str, to: &str| redirect_refusal(&[u(from)], &u(to)).is_none();
+        assert!(ok("https://a.example/s?q=x", "https://a.example/other"));
+        assert!(ok("http://a.example/s", "https://a.example/s"));
+        assert!(ok("http://127.0.0.1:8080/s", "http://127.0.0.1:8080/t"));
+        assert!(ok("http://localhost:8/s", "http://localhost:8/t"));
+        // Another site, another port, a downgrade, a www. hop.
+        assert!(!ok("https://a.example/s", "https://b.example/s"));
+        assert!(!ok("https://a.example/s", "https://a.example:8443/s"));
+        assert!(!ok("https://a.example/s", "http://a.example/s"));
+        assert!(!ok("https://a.example/s", "https://www.a.example/s"));
+        assert!(!ok("http://127.0.0.1:8080/s", "http://127.0.0.1:8081/s"));
+        // Into this machine or the private network, from a public engine.
+        for local in [
+            "http://127.0.0.1/",
+            "http://localhost/",
+            "http://x.localhost/",
+            "http://10.1.2.3/",
+            "http://192.168.1.1/",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://100.64.0.1/",
+            "http://0.0.0.0/",
+            "http://[::1]/",
+            "http://[fe80::1]/",
+            "http://[fd00::1]/",
+            "http://[::ffff:127.0.0.1]/",
+        ] {
+            let why = redirect_refusal(&[u("http://a.example/s")], &u(local)).unwrap();
+            assert!(why.contains("local address"), "{local}: {why}");
+        }
+        assert!(!is_local_host(&u("http://8.8.8.8/")));
+        assert!(!is_local_host(&u("http://[2001:db8::1]/")));
+        // At most MAX_REDIRECTS hops.
+        let chain = vec![u("https://a.example/"); MAX_REDIRECTS + 1];
+        assert!(redirect_refusal(&chain, &u("https://a.example/")).is_some());
     }
 }
