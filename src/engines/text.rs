@@ -31,11 +31,8 @@ pub(crate) fn element_text(el: ElementRef<'_>) -> String {
         match edge {
             Edge::Open(node) if node.id() == root => {}
             Edge::Open(node) => match node.value() {
-                _ if skipping > 0 => {
-                    if node.value().is_element() {
-                        skipping += 1;
-                    }
-                }
+                Node::Element(_) if skipping > 0 => skipping += 1,
+                _ if skipping > 0 => {}
                 Node::Text(t) => out.push_str(t),
                 Node::Element(e) => {
                     if matches!(e.name(), "script" | "style" | "noscript" | "template") {

@@ -58,9 +58,7 @@ pub fn redirect_refusal(previous: &[url::Url], next: &url::Url) -> Option<String
             "more than {MAX_REDIRECTS} redirects (a redirect loop?)"
         ));
     }
-    let Some(first) = previous.first() else {
-        return None;
-    };
+    let first = previous.first()?;
     let target = next.host_str().unwrap_or("");
     if is_local_host(next) && !is_local_host(first) {
         return Some(format!(
