@@ -27,6 +27,7 @@ fn ok(ms: u64) -> Outcome {
         elapsed: Duration::from_millis(ms),
         results: 10,
         failure: None,
+        retry_after: None,
     }
 }
 
@@ -35,6 +36,7 @@ fn fail(kind: FailureKind) -> Outcome {
         elapsed: Duration::from_millis(2500),
         results: 0,
         failure: Some(kind),
+        retry_after: None,
     }
 }
 

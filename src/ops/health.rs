@@ -12,7 +12,9 @@
 //! further consecutive failure up to [`HealthPolicy::max_backoff`] (10 min).
 //! A block (CAPTCHA, bot check) or an HTTP 429 suspends at once, starting at
 //! [`HealthPolicy::blocked_backoff`] (5 min): asking again sooner only
-//! prolongs a block. When the time is up the engine is asked again; one
+//! prolongs a block — unless a 429 says how long to wait (`Retry-After`),
+//! which is then the suspension, kept between [`MIN_RETRY_AFTER`] and
+//! [`HealthPolicy::max_backoff`]. When the time is up the engine is asked again; one
 //! success clears the failure count and the suspension.
 //!
 //! **Latency.** Two views of the same samples: a ring of the last
@@ -64,6 +66,10 @@ fn kind_index(kind: FailureKind) -> usize {
         .position(|k| *k == kind)
         .unwrap_or(FAILURE_KINDS.len() - 1)
 }
+
+/// The shortest suspension a 429's `Retry-After` sets (`0` would mean
+/// asking again at once, and being told the same).
+pub const MIN_RETRY_AFTER: Duration = Duration::from_secs(5);
 
 /// When to suspend an engine and for how long.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,10 +135,32 @@ impl HealthPolicy {
                 .min(self.max_backoff.max(base)),
         )
     }
+
+    /// The suspension after a failure of `kind` whose answer asked to be
+    /// left alone for `retry_after` (an HTTP 429's `Retry-After`): that
+    /// wait, kept between [`MIN_RETRY_AFTER`] and the longest suspension,
+    /// else [`HealthPolicy::backoff`].
+    pub fn backoff_after(
+        &self,
+        consecutive: u32,
+        kind: FailureKind,
+        retry_after: Option<Duration>,
+    ) -> Option<Duration> {
+        match retry_after {
+            Some(wait) if kind == FailureKind::TooManyRequests => {
+                let longest = self
+                    .max_backoff
+                    .max(self.blocked_backoff)
+                    .max(MIN_RETRY_AFTER);
+                Some(wait.clamp(MIN_RETRY_AFTER, longest))
+            }
+            _ => self.backoff(consecutive, kind),
+        }
+    }
 }
 
 /// One engine's answer to one search, as health sees it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Outcome {
     /// Time from request to parsed answer or failure.
     pub elapsed: Duration,
@@ -140,6 +168,8 @@ pub struct Outcome {
     pub results: usize,
     /// `None` when it answered.
     pub failure: Option<FailureKind>,
+    /// How long the engine asked to be left alone (a 429's `Retry-After`).
+    pub retry_after: Option<Duration>,
 }
 
 /// Whether to ask an engine now.
@@ -238,7 +268,8 @@ impl EngineState {
                 self.errors[kind_index(kind)] += 1;
                 self.consecutive_failures = self.consecutive_failures.saturating_add(1);
                 self.last_failure = Some(kind);
-                let backoff = policy.backoff(self.consecutive_failures, kind)?;
+                let backoff =
+                    policy.backoff_after(self.consecutive_failures, kind, outcome.retry_after)?;
                 self.suspended_until = Some(now + backoff);
                 self.suspensions += 1;
                 self.suspended_until
@@ -602,6 +633,7 @@ mod tests {
             elapsed: Duration::from_millis(100),
             results: 0,
             failure: Some(kind),
+            retry_after: None,
         }
     }
 
@@ -640,6 +672,38 @@ mod tests {
     }
 
     #[test]
+    fn retry_after_sets_a_429s_suspension_within_bounds() {
+        let p = HealthPolicy::default();
+        let s = Duration::from_secs;
+        let too_many = FailureKind::TooManyRequests;
+        assert_eq!(p.backoff_after(1, too_many, Some(s(120))), Some(s(120)));
+        assert_eq!(
+            p.backoff_after(1, too_many, Some(s(0))),
+            Some(MIN_RETRY_AFTER)
+        );
+        assert_eq!(p.backoff_after(1, too_many, Some(s(86_400))), Some(s(600)));
+        assert_eq!(p.backoff_after(1, too_many, None), Some(s(300)));
+        // Only a 429 says how long: other kinds keep their own backoff.
+        assert_eq!(p.backoff_after(1, FailureKind::Http5xx, Some(s(120))), None);
+        let h = Health::default();
+        let t = UNIX_EPOCH + s(1_000_000);
+        h.record(
+            "e",
+            Outcome {
+                failure: Some(too_many),
+                retry_after: Some(s(42)),
+                ..Outcome::default()
+            },
+            t,
+        );
+        assert_eq!(
+            h.admission("e", t),
+            Admission::Suspended { until: t + s(42) }
+        );
+        assert_eq!(h.admission("e", t + s(42)), Admission::Allowed);
+    }
+
+    #[test]
     fn percentiles_are_nearest_rank() {
         let h = Health::default();
         let t = UNIX_EPOCH + Duration::from_secs(1_000_000);
@@ -650,6 +714,7 @@ mod tests {
                     elapsed: Duration::from_millis(ms),
                     results: 1,
                     failure: None,
+                    retry_after: None,
                 },
                 t,
             );

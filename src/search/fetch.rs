@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use futures::StreamExt;
 
@@ -139,6 +139,8 @@ pub(super) struct Failure {
     /// was never asked, and suspending it would refuse the queries it does
     /// hold.
     pub(super) counts_for_health: bool,
+    /// How long the engine asked to be left alone (a 429's `Retry-After`).
+    pub(super) retry_after: Option<Duration>,
 }
 
 impl Failure {
@@ -147,6 +149,7 @@ impl Failure {
             kind,
             reason: reason.into(),
             counts_for_health: true,
+            retry_after: None,
         }
     }
 }
@@ -214,7 +217,7 @@ pub(super) async fn fetch(
         )
     })?;
     if !status.is_success() {
-        return Err(status_failure(status));
+        return Err(status_failure_with(status, raw.header("retry-after")));
     }
     let content_type = raw.header("content-type").map(str::to_string);
     // Never closed, so acquiring only waits. The slot goes with the parse:
@@ -244,13 +247,18 @@ async fn fetch_raw(
     }
     let response = request.send().await.map_err(|e| transport_failure(&e))?;
     let status = response.status();
+    let retry_after = response
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     if let Some(len) = response.content_length()
         && len > cap as u64
     {
         return Err(if status.is_success() {
             too_large(cap)
         } else {
-            status_failure(status)
+            status_failure_with(status, retry_after.as_deref())
         });
     }
     let headers = response
@@ -269,7 +277,7 @@ async fn fetch_raw(
             return Err(if status.is_success() {
                 too_large(cap)
             } else {
-                status_failure(status)
+                status_failure_with(status, retry_after.as_deref())
             });
         }
         body.extend_from_slice(&chunk);
@@ -295,9 +303,15 @@ async fn replay(
             .map_err(|_| Failure::new(FailureKind::Network, "reading the recording failed"))?
             .map_err(|e| {
                 let missing = matches!(e, recording::RecordingError::Missing { .. });
+                // The path is the admin's to see, not the client's.
+                if missing {
+                    tracing::debug!(error = %e, "replay");
+                } else {
+                    tracing::warn!(error = %e, "replay");
+                }
                 Failure {
                     counts_for_health: !missing,
-                    ..Failure::new(FailureKind::Network, e.to_string())
+                    ..Failure::new(FailureKind::Network, e.public_reason())
                 }
             })?;
     let body = rec
@@ -373,6 +387,32 @@ fn status_failure(status: reqwest::StatusCode) -> Failure {
     Failure::new(kind, reason)
 }
 
+/// [`status_failure`] of an answer that may say when to come back: a
+/// 429's `Retry-After` (seconds or an HTTP date) goes to health, which
+/// suspends the engine that long (within bounds), and to the reason.
+fn status_failure_with(status: reqwest::StatusCode, retry_after: Option<&str>) -> Failure {
+    let mut failure = status_failure(status);
+    if status == reqwest::StatusCode::TOO_MANY_REQUESTS
+        && let Some(wait) = retry_after.and_then(|v| parse_retry_after(v, SystemTime::now()))
+    {
+        failure.reason = format!("{} (asks to wait {} s)", failure.reason, wait.as_secs());
+        failure.retry_after = Some(wait);
+    }
+    failure
+}
+
+/// A `Retry-After` value: delay seconds, or an HTTP date (a date already
+/// past is no wait). `None` when it is neither.
+fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // Digits beyond u64 are "very long": the suspension is capped anyway.
+        return Some(Duration::from_secs(value.parse().unwrap_or(u64::MAX)));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
 fn transport_failure(e: &reqwest::Error) -> Failure {
     if e.is_timeout() {
         return Failure::new(FailureKind::Timeout, "timed out");
@@ -412,6 +452,30 @@ mod tests {
         let f = status_failure(StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(f.kind, FailureKind::Http5xx);
         assert_eq!(f.reason, "HTTP 503 Service Unavailable");
+    }
+
+    #[test]
+    fn retry_after_is_read_as_seconds_or_a_date() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let s = Duration::from_secs;
+        assert_eq!(parse_retry_after("120", now), Some(s(120)));
+        assert_eq!(parse_retry_after(" 0 ", now), Some(s(0)));
+        assert_eq!(
+            parse_retry_after("99999999999999999999999", now),
+            Some(s(u64::MAX))
+        );
+        let later = httpdate::fmt_http_date(now + s(90));
+        assert_eq!(parse_retry_after(&later, now), Some(s(90)));
+        let earlier = httpdate::fmt_http_date(now - s(90));
+        assert_eq!(parse_retry_after(&earlier, now), Some(s(0)));
+        assert_eq!(parse_retry_after("soon", now), None);
+        assert_eq!(parse_retry_after("-5", now), None);
+        assert_eq!(parse_retry_after("", now), None);
+        let f = status_failure_with(reqwest::StatusCode::TOO_MANY_REQUESTS, Some("60"));
+        assert_eq!(f.retry_after, Some(s(60)));
+        assert_eq!(f.reason, "HTTP 429 Too Many Requests (asks to wait 60 s)");
+        let f = status_failure_with(reqwest::StatusCode::SERVICE_UNAVAILABLE, Some("60"));
+        assert_eq!(f.retry_after, None);
     }
 
     #[test]

@@ -303,6 +303,7 @@ impl Searcher {
                     elapsed: Duration::from_millis(outcome.elapsed_ms),
                     results: outcome.result.as_ref().map_or(0, |p| p.hits.len()),
                     failure: outcome.result.as_ref().err().map(|f| f.kind),
+                    retry_after: outcome.result.as_ref().err().and_then(|f| f.retry_after),
                 },
                 now,
             );

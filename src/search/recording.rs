@@ -73,6 +73,22 @@ pub enum RecordingError {
     },
 }
 
+impl RecordingError {
+    /// What a search's client may be told: no server path (the full error,
+    /// with its path, goes to the log).
+    pub fn public_reason(&self) -> String {
+        match self {
+            RecordingError::Io { source, .. } => {
+                format!("the recording could not be read ({})", source.kind())
+            }
+            RecordingError::Missing { query, page, .. } => {
+                format!("no recording of the query {query:?} (page {page})")
+            }
+            RecordingError::Invalid { .. } => "the recording is not a metasift recording".into(),
+        }
+    }
+}
+
 /// The query part of a recording: what the file is looked up by.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordedQuery {
@@ -550,6 +566,11 @@ mod tests {
         }
         let missing = Recording::lookup(&dir, "utf8", &query("other", 1)).unwrap_err();
         assert!(matches!(missing, RecordingError::Missing { .. }));
+        // The client's reason names no server path; the log's does.
+        let dir_text = dir.display().to_string();
+        assert!(missing.to_string().contains(&dir_text));
+        assert!(!missing.public_reason().contains(&dir_text));
+        assert!(missing.public_reason().contains("no recording"));
         std::fs::remove_dir_all(&dir).ok();
     }
 
