@@ -103,7 +103,39 @@ impl Field {
 }
 
 fn parse_selector(s: &str) -> Result<Selector, String> {
-    Selector::parse(s).map_err(|e| format!("bad selector {s:?}: {e}"))
+    Selector::parse(s).map_err(|e| format!("bad selector {s:?}: {}", selector_error(&e)))
+}
+
+/// What is wrong with a selector, in words: scraper's own message for most
+/// errors is "Unexpected error occurred. Please report this to the
+/// developer" and a multi-line dump, which tells an admin nothing.
+fn selector_error(e: &scraper::error::SelectorErrorKind) -> String {
+    use scraper::error::SelectorErrorKind as K;
+    let K::UnexpectedSelectorParseError(inner) = e else {
+        return e.to_string().to_lowercase();
+    };
+    // `DanglingCombinator`, `UnsupportedPseudoClassOrElement("foo")`:
+    // the variant's words, then what it carries.
+    let debug = format!("{inner:?}");
+    let (name, payload) = debug.split_at(debug.find('(').unwrap_or(debug.len()));
+    let mut words = String::new();
+    for c in name.chars() {
+        if c.is_uppercase() && !words.is_empty() {
+            words.push(' ');
+        }
+        words.push(c.to_ascii_lowercase());
+    }
+    let words = match words.as_str() {
+        "empty selector" => "empty selector (or an empty part between commas)".to_string(),
+        "dangling combinator" => "a combinator (>, +, ~) with nothing after it".to_string(),
+        _ => words,
+    };
+    let payload = payload.trim_start_matches('(').trim_end_matches(')');
+    if payload.is_empty() {
+        words
+    } else {
+        format!("{words} at {payload}")
+    }
 }
 
 /// A page marker: a CSS selector when it starts with `.`, `#` or `[` (or
@@ -355,5 +387,37 @@ impl Engine for HtmlEngine {
         }
         let suggestions = self.suggestions(&doc);
         Ok(Parsed { hits, suggestions })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    #[test]
+    fn a_bad_selector_is_named_with_its_engine_and_key() {
+        for (selector, what) in [
+            ("h2 >", "combinator"),
+            (":foo(", "unsupported pseudo class or element"),
+            ("a,,b", "empty selector"),
+            ("div[", "unexpected eol"),
+        ] {
+            let text = format!(
+                "[[engine]]\nname = \"bad\"\nkind = \"html\"\nurl = \"https://x.example/?q={{query}}\"\n\
+                 [engine.parse]\nresults = {selector:?}\ntitle = \"a\"\nurl = \"a@href\"\n"
+            );
+            let errors = super::super::check_config(&text, Path::new("engines.toml")).unwrap_err();
+            let message = errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert!(message.contains("\"bad\""), "{message}");
+            assert!(message.contains("parse.results"), "{message}");
+            assert!(message.contains(&format!("{selector:?}")), "{message}");
+            assert!(message.contains(what), "{message}");
+            assert!(!message.contains("report this"), "{message}");
+            assert!(!message.contains('\n'), "{message}");
+        }
     }
 }
