@@ -10,7 +10,7 @@
 //!   element would sit deeper than [`MAX_DEPTH`] levels (Chromium's parser
 //!   stops nesting at 512 too; the saved results pages nest at most 43 deep).
 //! - **Sheer size.** A page of nothing but tags becomes millions of nodes,
-//!   each about a hundred bytes; a tree is refused past [`MAX_NODES`]
+//!   each a hundred bytes or more; a tree is refused past [`MAX_NODES`]
 //!   elements.
 //!
 //! Markup is fed to the parser in [`CHUNK`]-byte pieces and the limits and
@@ -37,10 +37,12 @@ pub const MAX_DEPTH: usize = 512;
 /// Most elements one tree may hold (the saved results pages have at most
 /// about 2,000; a 4 MiB page of bare tags would make 1.3 million, about
 /// 200 MB of tree).
-pub const MAX_NODES: usize = 250_000;
+pub const MAX_NODES: usize = 100_000;
 
-/// Bytes given to the parser at a time.
-const CHUNK: usize = 16 * 1024;
+/// Bytes given to the parser at a time: at most about 800 tags, so what a
+/// refused page costs past the limit stays small even when each tag costs
+/// the tree builder a walk over a deep stack.
+const CHUNK: usize = 4 * 1024;
 
 /// Elements created between two looks at the clock.
 const CHECK_EVERY: u32 = 512;
