@@ -13,6 +13,7 @@
 //! - a replayed engine's failure names no server path.
 
 #[path = "support/serve.rs"]
+#[allow(dead_code)]
 mod serve;
 #[path = "support/mod.rs"]
 mod support;
