@@ -11,11 +11,11 @@
 //!   stops nesting at 512 too; the saved results pages nest at most 43 deep).
 //! - **Sheer size.** A page of nothing but tags becomes millions of nodes,
 //!   each a hundred bytes or more; a tree is refused past [`MAX_NODES`]
-//!   elements.
+//!   elements and comments.
 //!
 //! Markup is fed to the parser in [`CHUNK`]-byte pieces and the limits and
 //! the parse's deadline ([`with_deadline`]) are checked between pieces and
-//! every [`CHECK_EVERY`] elements, so a refused page costs at most one more
+//! every [`CHECK_EVERY`] nodes, so a refused page costs at most one more
 //! piece's work. The tree the parser builds when no limit is hit is the one
 //! [`scraper::Html::parse_document`] builds (same sink, same options):
 //! `tests/parsers.rs` keeps every preset's output on the saved pages.
@@ -34,7 +34,7 @@ use super::ParseError;
 /// Deepest an element may sit in a tree (the document is level 0).
 pub const MAX_DEPTH: usize = 512;
 
-/// Most elements one tree may hold (the saved results pages have at most
+/// Most elements and comments one tree may hold (the saved results pages have at most
 /// about 2,000; a 4 MiB page of bare tags would make 1.3 million, about
 /// 200 MB of tree).
 pub const MAX_NODES: usize = 100_000;
@@ -44,7 +44,7 @@ pub const MAX_NODES: usize = 100_000;
 /// the tree builder a walk over a deep stack.
 const CHUNK: usize = 4 * 1024;
 
-/// Elements created between two looks at the clock.
+/// Nodes created between two looks at the clock.
 const CHECK_EVERY: u32 = 512;
 
 thread_local! {
@@ -84,7 +84,9 @@ impl From<Refused> for ParseError {
     fn from(r: Refused) -> ParseError {
         ParseError::Invalid(match r {
             Refused::TooDeep => format!("markup nested more than {MAX_DEPTH} elements deep"),
-            Refused::TooManyNodes => format!("markup with more than {MAX_NODES} elements"),
+            Refused::TooManyNodes => {
+                format!("markup with more than {MAX_NODES} elements and comments")
+            }
             Refused::Deadline => "parse stopped at the engine's deadline".into(),
         })
     }
@@ -136,7 +138,7 @@ fn run(mut parser: html5ever::driver::Parser<Bounded>, text: &str) -> Result<Htm
 /// Scraper's sink, counting and measuring as the tree grows.
 struct Bounded {
     inner: HtmlTreeSink,
-    elements: Cell<usize>,
+    nodes: Cell<usize>,
     since_check: Cell<u32>,
     refused: Cell<Option<Refused>>,
 }
@@ -145,7 +147,7 @@ impl Bounded {
     fn new(html: Html) -> Bounded {
         Bounded {
             inner: HtmlTreeSink::new(html),
-            elements: Cell::new(0),
+            nodes: Cell::new(0),
             since_check: Cell::new(0),
             refused: Cell::new(None),
         }
@@ -154,6 +156,22 @@ impl Bounded {
     fn refuse(&self, why: Refused) {
         if self.refused.get().is_none() {
             self.refused.set(Some(why));
+        }
+    }
+
+    /// Counts an element or comment (text between them is at most one
+    /// node per two of them), refusing the tree past [`MAX_NODES`], and
+    /// looks at the clock every [`CHECK_EVERY`] of them.
+    fn count_node(&self) {
+        let n = self.nodes.get() + 1;
+        self.nodes.set(n);
+        if n > MAX_NODES {
+            self.refuse(Refused::TooManyNodes);
+        }
+        let since = self.since_check.get() + 1;
+        self.since_check.set(since);
+        if since >= CHECK_EVERY {
+            self.check_clock();
         }
     }
 
@@ -216,24 +234,17 @@ impl TreeSink for Bounded {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
-        let n = self.elements.get() + 1;
-        self.elements.set(n);
-        if n > MAX_NODES {
-            self.refuse(Refused::TooManyNodes);
-        }
-        let since = self.since_check.get() + 1;
-        self.since_check.set(since);
-        if since >= CHECK_EVERY {
-            self.check_clock();
-        }
+        self.count_node();
         self.inner.create_element(name, attrs, flags)
     }
 
     fn create_comment(&self, text: StrTendril) -> Handle {
+        self.count_node();
         self.inner.create_comment(text)
     }
 
     fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
+        self.count_node();
         self.inner.create_pi(target, data)
     }
 
@@ -391,6 +402,8 @@ mod tests {
     fn too_many_elements_are_refused() {
         let flat = "<i></i>".repeat(MAX_NODES + 10);
         assert_eq!(parse_document(&flat).err(), Some(Refused::TooManyNodes));
+        let comments = "<!---->x".repeat(MAX_NODES + 10);
+        assert_eq!(parse_fragment(&comments).err(), Some(Refused::TooManyNodes));
     }
 
     #[test]
