@@ -33,7 +33,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let pages: [(&str, &str, String); 4] = [
         ("60,000 nested divs", "duckduckgo", deep("div", 60_000)),
         ("20,000 nested spans in a JSON title", "brave_api", json),
-        ("110,000 flat elements", "duckduckgo", "<i></i>".repeat(110_000)),
+        (
+            "110,000 flat elements",
+            "duckduckgo",
+            "<i></i>".repeat(110_000),
+        ),
         ("50,000 unclosed <b>", "bing", deep("b", 50_000)),
     ];
     for (what, preset, body) in pages {
