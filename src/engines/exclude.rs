@@ -46,14 +46,21 @@ impl Exclude {
             if spec.is_empty() {
                 return Err("an empty selector".into());
             }
-            Selector::parse(spec).map_err(|e| format!("bad selector {spec:?}: {e}"))?;
+            Selector::parse(spec).map_err(|e| {
+                format!("bad selector {spec:?}: {}", super::html::selector_error(&e))
+            })?;
             valid.push(spec);
         }
         if valid.is_empty() {
             return Ok(Exclude::default());
         }
-        let any = Selector::parse(&valid.join(", "))
-            .map_err(|e| format!("bad selector list {:?}: {e}", valid.join(", ")))?;
+        let any = Selector::parse(&valid.join(", ")).map_err(|e| {
+            format!(
+                "bad selector list {:?}: {}",
+                valid.join(", "),
+                super::html::selector_error(&e)
+            )
+        })?;
         Ok(Exclude { any: Some(any) })
     }
 
@@ -131,6 +138,9 @@ mod tests {
     fn bad_selectors_are_named() {
         let e = Exclude::new(&["span..x".into()]).unwrap_err();
         assert!(e.contains("span..x"), "{e}");
+        // In words, not the selector library's "please report this".
+        let e = Exclude::new(&["h2 >".into()]).unwrap_err();
+        assert!(e.contains("combinator") && !e.contains("report"), "{e}");
         assert!(Exclude::new(&["  ".into()]).is_err());
         assert!(Exclude::new(&[]).unwrap().any.is_none());
     }

@@ -109,7 +109,7 @@ fn parse_selector(s: &str) -> Result<Selector, String> {
 /// What is wrong with a selector, in words: scraper's own message for most
 /// errors is "Unexpected error occurred. Please report this to the
 /// developer" and a multi-line dump, which tells an admin nothing.
-fn selector_error(e: &scraper::error::SelectorErrorKind) -> String {
+pub(super) fn selector_error(e: &scraper::error::SelectorErrorKind) -> String {
     use scraper::error::SelectorErrorKind as K;
     let K::UnexpectedSelectorParseError(inner) = e else {
         return e.to_string().to_lowercase();
