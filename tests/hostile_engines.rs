@@ -112,12 +112,14 @@ fn shipped_with(servers: &[(&str, String)], timeout_ms: u64) -> Config {
     config.server.results_per_page = 1000;
     for (name, base) in servers {
         support::point_at(&mut config, name, base);
-        config
-            .engines
-            .iter_mut()
-            .find(|e| e.name == *name)
-            .unwrap()
-            .timeout_ms = timeout_ms;
+        let engine = config.engines.iter_mut().find(|e| e.name == *name).unwrap();
+        engine.timeout_ms = timeout_ms;
+        // The preset reads its token from the environment; the tests give
+        // it one, as an admin would.
+        if let Some(token) = engine.headers.get_mut("X-Subscription-Token") {
+            *token = "YOUR-TOKEN".into();
+            engine.unset_env = None;
+        }
     }
     config
 }
@@ -328,7 +330,7 @@ async fn a_deeply_nested_title_does_not_abort_the_server() {
     std::fs::write(
         &path,
         format!(
-            "[server]\ndeadline_ms = 2500\n\n[[engine]]\nname = \"deep\"\nkind = \"json\"\n\
+            "use_defaults = false\n[server]\ndeadline_ms = 2500\n\n[[engine]]\nname = \"deep\"\nkind = \"json\"\n\
              url = \"{}/s?q={{query}}\"\n[engine.parse]\nresults = \"/web/results\"\n\
              title = \"title\"\nurl = \"url\"\nsnippet = \"description\"\n",
             engine.base_url()
