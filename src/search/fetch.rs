@@ -325,6 +325,25 @@ async fn replay(
     })
 }
 
+/// The request headers a recording keeps: metasift's own as sent, and every
+/// header the admin configured (an API key, a cookie, a token read from the
+/// environment) by name only, so a recording folder can be shared or
+/// committed without its secrets.
+fn recorded_headers(
+    configured: &std::collections::BTreeMap<String, String>,
+    sent: &[(String, String)],
+) -> Vec<(String, String)> {
+    sent.iter()
+        .map(|(name, value)| {
+            if configured.keys().any(|c| c.eq_ignore_ascii_case(name)) {
+                (name.clone(), "[redacted]".to_string())
+            } else {
+                (name.clone(), value.clone())
+            }
+        })
+        .collect()
+}
+
 /// Saves one answer; a recording that cannot be written is logged, never a
 /// failure of the search.
 async fn save_recording(
@@ -342,7 +361,7 @@ async fn save_recording(
         request: recording::RecordedRequest {
             method: "GET".into(),
             url: spec.url.clone(),
-            headers: spec.headers.clone(),
+            headers: recorded_headers(&engine.headers, &spec.headers),
         },
         response: recording::RecordedResponse::new(
             raw.status,
@@ -437,6 +456,25 @@ fn transport_failure(e: &reqwest::Error) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn recordings_keep_configured_headers_by_name_only() {
+        let configured = std::collections::BTreeMap::from([(
+            "X-Subscription-Token".to_string(),
+            "secret-key".to_string(),
+        )]);
+        let sent = vec![
+            ("x-subscription-token".to_string(), "secret-key".to_string()),
+            ("accept-language".to_string(), "en".to_string()),
+        ];
+        let kept = recorded_headers(&configured, &sent);
+        assert_eq!(
+            kept[0],
+            ("x-subscription-token".into(), "[redacted]".into())
+        );
+        assert_eq!(kept[1], ("accept-language".into(), "en".into()));
+        assert!(!format!("{kept:?}").contains("secret-key"));
+    }
 
     #[test]
     fn statuses_map_to_kinds() {
