@@ -28,6 +28,12 @@
 //! under `boilerplate_titles` different titles are ignored once the stream
 //! carries several queries (see [`crate::boilerplate`]).
 //!
+//! **Sources.** A record from the same source (engine) as a member of a
+//! group, under another URL key and another title, never joins that group
+//! at the snippet stage, and the codes it shares with the group's kept
+//! record of that source become *site codes*, no evidence at the snippet
+//! stage from then on (see [`crate::site`]).
+//!
 //! **Queries.** Records of different queries are never duplicates: each
 //! query has its own URL map, postings and kept list (a `query` of `None` is
 //! one more scope). Queries are told apart by a 64-bit hash of their text.
@@ -43,6 +49,7 @@ use super::{Doc, Method, Settings, Stage, title, url};
 use crate::boilerplate::{QueryCounts, count_title};
 use crate::hash::{HashMap64, mix};
 use crate::index::{CodeFilter, CodeIndex};
+use crate::site::{Sources, source_hash};
 
 /// What the pipeline decided for one record.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,6 +121,9 @@ pub struct PairScore {
     pub evidence: usize,
     /// SimHash only: the Hamming distance.
     pub distance: Option<u32>,
+    /// Both records name the same source (engine): with different URL keys
+    /// and titles they are different pages (see [`Doc::source`]).
+    pub same_source: bool,
     /// The stage that would attach `b` to `a` with the settings given, or
     /// `None` when they would both be kept.
     pub stage: Option<Stage>,
@@ -130,6 +140,9 @@ impl PairScore {
             return Some(Stage::Url);
         }
         let sim = self.similarity?;
+        if self.same_source && !self.title_equal {
+            return None;
+        }
         decide(
             method,
             settings,
@@ -202,6 +215,12 @@ struct Kept {
     codes: u32,
     evidence: u32,
     simhash: SimHash,
+    /// Its source's hash (`0`: unknown).
+    source: u64,
+    /// The mask bits of the sources of every member of its group.
+    sources: u64,
+    /// How many of its codes (multiset) are site codes.
+    site: u32,
 }
 
 /// Everything remembered for one query.
@@ -217,6 +236,57 @@ struct Scope {
     bands: Option<BandIndex>,
     /// Running `K` per kept record while one record is matched.
     acc: Vec<u32>,
+    /// The part of `acc` from site codes.
+    acc_site: Vec<u32>,
+    /// The sources met, as mask bits.
+    sources: Sources,
+    /// Codes a source gave to two of its links: no snippet-stage evidence.
+    site: HashMap64<u64, ()>,
+}
+
+impl Scope {
+    /// Adds `bit` to the sources of the group kept at push index `cluster`.
+    fn join(&mut self, cluster: usize, bit: u64) {
+        if bit == 0 {
+            return;
+        }
+        // Kept records are in push order.
+        if let Ok(local) = self.kept.binary_search_by_key(&cluster, |k| k.index) {
+            self.kept[local].sources |= bit;
+        }
+    }
+
+    /// Makes the codes the new record (`codes`, sorted) shares with kept
+    /// record `cand` site codes; returns whether any code was new.
+    fn flag_site_codes(&mut self, codes: &[FeatureCode], cand: u32) -> bool {
+        let mut added = false;
+        for code in shared_with(self, codes, cand).chunk_by(|a, b| a == b) {
+            let code = code[0];
+            if self.site.insert(code.0, ()).is_some() {
+                continue;
+            }
+            added = true;
+            if let Some(p) = self.postings.get(code) {
+                for holder in p.holders(&self.lists).chunk_by(|a, b| a == b) {
+                    if let Some(k) = self.kept.get_mut(holder[0] as usize) {
+                        k.site += holder.len() as u32;
+                    }
+                }
+            }
+        }
+        added
+    }
+
+    /// How many of `codes` (multiset) are site codes.
+    fn site_count(&self, codes: &[FeatureCode]) -> u32 {
+        if self.site.is_empty() {
+            return 0;
+        }
+        codes
+            .iter()
+            .filter(|c| self.site.contains_key(&c.0))
+            .count() as u32
+    }
 }
 
 /// Streaming deduplicator: push records in fused-rank order.
@@ -306,6 +376,7 @@ impl Deduper {
         let idx = self.count;
         self.count += 1;
         let qkey = query.map_or(NO_QUERY, |q| crate::hash::xxh3(q.as_bytes()));
+        let src = source_hash(doc.source);
         // URL-only with a Bloom filter keeps nothing per query: no scope.
         let needs_scope = self.bloom.is_none() || self.settings.method != Method::None;
         if needs_scope {
@@ -327,9 +398,13 @@ impl Deduper {
                     cluster_known: false,
                 };
             }
-        } else if let Some(scope) = self.scopes.get(&qkey)
+        } else if let Some(scope) = self.scopes.get_mut(&qkey)
             && let Some(&c) = scope.urls.get(&ukey)
         {
+            if src != 0 {
+                let bit = scope.sources.bit(src);
+                scope.join(c, bit);
+            }
             return Verdict {
                 cluster: c,
                 ..Verdict::kept(c)
@@ -340,7 +415,7 @@ impl Deduper {
         let verdict = if self.settings.method == Method::None {
             Verdict::kept(idx)
         } else {
-            self.snippet_stage(qkey, idx, doc)
+            self.snippet_stage(qkey, idx, doc, src)
         };
         if has_url
             && self.bloom.is_none()
@@ -351,12 +426,12 @@ impl Deduper {
         verdict
     }
 
-    fn snippet_stage(&mut self, qkey: u64, idx: usize, doc: Doc<'_>) -> Verdict {
+    fn snippet_stage(&mut self, qkey: u64, idx: usize, doc: Doc<'_>, src: u64) -> Verdict {
         let s = &self.settings;
         let method = s.method;
         let title = title_hash(doc.title, &mut self.scratch);
         if method == Method::SimHash {
-            return self.simhash_stage(qkey, idx, title, doc);
+            return self.simhash_stage(qkey, idx, title, doc, src);
         }
         let mut codes = std::mem::take(&mut self.codes);
         let evidence = fill_codes(
@@ -377,9 +452,9 @@ impl Deduper {
         // Boilerplate codes dropped above take their evidence with them.
         let evidence = evidence.min(codes.len()) as u32;
         codes.sort_unstable();
-        let verdict = self.match_codes(qkey, idx, title, &codes, evidence);
+        let verdict = self.match_codes(qkey, idx, title, &codes, evidence, src);
         if verdict.is_kept() {
-            self.index_codes(qkey, idx, title, &codes, evidence);
+            self.index_codes(qkey, idx, title, &codes, evidence, src);
         }
         self.codes = codes;
         verdict
@@ -392,54 +467,103 @@ impl Deduper {
         title: u64,
         codes: &[FeatureCode],
         evidence: u32,
+        src: u64,
     ) -> Verdict {
         let Some(scope) = self.scopes.get_mut(&qkey) else {
             return Verdict::kept(idx);
         };
+        let bit = scope.sources.bit(src);
         let touched = &mut self.touched;
-        touched.clear();
-        for run in codes.chunk_by(|a, b| a == b) {
-            if !scope.present.may_contain(run[0]) {
-                continue;
-            }
-            let Some(p) = scope.postings.get(run[0]) else {
-                continue;
-            };
-            for cands in p.holders(&scope.lists).chunk_by(|a, b| a == b) {
-                let cand = cands[0] as usize;
-                let Some(k) = scope.acc.get_mut(cand) else {
+        // A second round only when the first found new site codes.
+        let mut best: Option<(f64, u32, Stage)> = None;
+        for _round in 0..2 {
+            touched.clear();
+            let check_site = !scope.site.is_empty();
+            let mut own_site = 0u32;
+            for run in codes.chunk_by(|a, b| a == b) {
+                let is_site = check_site && scope.site.contains_key(&run[0].0);
+                if is_site {
+                    own_site += run.len() as u32;
+                }
+                if !scope.present.may_contain(run[0]) {
+                    continue;
+                }
+                let Some(p) = scope.postings.get(run[0]) else {
                     continue;
                 };
-                if *k == 0 {
-                    touched.push(cands[0]);
+                for cands in p.holders(&scope.lists).chunk_by(|a, b| a == b) {
+                    let cand = cands[0] as usize;
+                    let Some(k) = scope.acc.get_mut(cand) else {
+                        continue;
+                    };
+                    if *k == 0 {
+                        touched.push(cands[0]);
+                    }
+                    let n = run.len().min(cands.len()) as u32;
+                    *k += n;
+                    if is_site {
+                        scope.acc_site[cand] += n;
+                    }
                 }
-                *k += run.len().min(cands.len()) as u32;
             }
-        }
-        let mut best: Option<(f64, u32, Stage)> = None;
-        for &cand in touched.iter() {
-            let k = std::mem::take(&mut scope.acc[cand as usize]);
-            let kept = &scope.kept[cand as usize];
-            let m = codes.len().min(kept.codes as usize);
-            let ev = evidence.min(kept.evidence) as usize;
-            if m == 0 {
-                continue;
+            best = None;
+            // Kept records of this record's source met under another title.
+            let mut same_source: Vec<u32> = Vec::new();
+            for &cand in touched.iter() {
+                let k = std::mem::take(&mut scope.acc[cand as usize]);
+                let k_site = std::mem::take(&mut scope.acc_site[cand as usize]);
+                let kept = &scope.kept[cand as usize];
+                let title_equal = title != 0 && kept.title == title;
+                if !title_equal && kept.sources & bit != 0 {
+                    if kept.source == src && k > k_site {
+                        same_source.push(cand);
+                    }
+                    continue;
+                }
+                // Site codes count for equal titles only.
+                let (k, own, theirs, ev) = if title_equal {
+                    (
+                        k,
+                        codes.len() as u32,
+                        kept.codes,
+                        evidence.min(kept.evidence),
+                    )
+                } else {
+                    let own = codes.len() as u32 - own_site;
+                    let theirs = kept.codes.saturating_sub(kept.site);
+                    (
+                        k - k_site,
+                        own,
+                        theirs,
+                        evidence.min(own).min(kept.evidence.min(theirs)),
+                    )
+                };
+                let m = own.min(theirs) as usize;
+                if m == 0 {
+                    continue;
+                }
+                let sim = f64::from(k) / m as f64;
+                let Some(stage) = decide(
+                    self.settings.method,
+                    &self.settings,
+                    title_equal,
+                    sim,
+                    m,
+                    ev as usize,
+                    None,
+                ) else {
+                    continue;
+                };
+                if best.is_none_or(|(bs, bc, _)| sim > bs || (sim == bs && cand < bc)) {
+                    best = Some((sim, cand, stage));
+                }
             }
-            let sim = f64::from(k) / m as f64;
-            let title_equal = title != 0 && kept.title == title;
-            let Some(stage) = decide(
-                self.settings.method,
-                &self.settings,
-                title_equal,
-                sim,
-                m,
-                ev,
-                None,
-            ) else {
-                continue;
-            };
-            if best.is_none_or(|(bs, bc, _)| sim > bs || (sim == bs && cand < bc)) {
-                best = Some((sim, cand, stage));
+            let mut added = false;
+            for cand in same_source {
+                added |= scope.flag_site_codes(codes, cand);
+            }
+            if !added {
+                break;
             }
         }
         let Some((sim, cand, stage)) = best else {
@@ -450,6 +574,7 @@ impl Deduper {
         } else {
             Vec::new()
         };
+        scope.kept[cand as usize].sources |= bit;
         Verdict {
             cluster: scope.kept[cand as usize].index,
             stage: Some(stage),
@@ -466,6 +591,7 @@ impl Deduper {
         title: u64,
         codes: &[FeatureCode],
         evidence: u32,
+        src: u64,
     ) {
         let multi = self.scopes.len() > 1 && self.settings.boilerplate_titles > 0;
         if multi && self.counts.is_none() {
@@ -486,14 +612,20 @@ impl Deduper {
             return;
         };
         let local = scope.kept.len() as u32;
+        let sources = scope.sources.bit(src);
+        let site = scope.site_count(codes);
         scope.kept.push(Kept {
             index: idx,
             title,
             codes: codes.len() as u32,
             evidence,
             simhash: SimHash(0),
+            source: src,
+            sources,
+            site,
         });
         scope.acc.push(0);
+        scope.acc_site.push(0);
         for run in codes.chunk_by(|a, b| a == b) {
             if scope
                 .postings
@@ -507,7 +639,14 @@ impl Deduper {
         }
     }
 
-    fn simhash_stage(&mut self, qkey: u64, idx: usize, title: u64, doc: Doc<'_>) -> Verdict {
+    fn simhash_stage(
+        &mut self,
+        qkey: u64,
+        idx: usize,
+        title: u64,
+        doc: Doc<'_>,
+        src: u64,
+    ) -> Verdict {
         let units = self.extractor.units(doc.snippet, self.settings.unit);
         let n = units.len();
         let h = simhash::of_units(units);
@@ -515,6 +654,7 @@ impl Deduper {
         let Some(scope) = self.scopes.get_mut(&qkey) else {
             return Verdict::kept(idx);
         };
+        let bit = scope.sources.bit(src);
         let bands = scope
             .bands
             .get_or_insert_with(|| BandIndex::new(settings.max_distance));
@@ -525,13 +665,17 @@ impl Deduper {
             bands.nearest_where(h, |id| {
                 let k = &kept[id as usize];
                 let title_equal = title != 0 && k.title == title;
+                if !title_equal && k.sources & bit != 0 {
+                    return false;
+                }
                 let m = n.min(k.codes as usize);
                 let d = simhash::hamming_distance(h, k.simhash);
                 decide(Method::SimHash, settings, title_equal, 0.0, m, m, Some(d)).is_some()
             })
         };
         if let Some((id, d)) = found {
-            let k = &kept[id as usize];
+            scope.kept[id as usize].sources |= bit;
+            let k = &scope.kept[id as usize];
             let stage = if title != 0 && k.title == title {
                 Stage::Title
             } else {
@@ -552,6 +696,9 @@ impl Deduper {
             codes: n as u32,
             evidence: n as u32,
             simhash: h,
+            source: src,
+            sources: bit,
+            site: 0,
         });
         Verdict::kept(idx)
     }
@@ -632,6 +779,7 @@ pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
     let mut score = PairScore {
         url_equal,
         title_equal,
+        same_source: !a.source.is_empty() && a.source == b.source,
         similarity: None,
         codes: 0,
         evidence: 0,
@@ -687,11 +835,7 @@ mod tests {
     }
 
     fn doc<'a>(url: &'a str, title: &'a str, snippet: &'a str) -> Doc<'a> {
-        Doc {
-            url,
-            title,
-            snippet,
-        }
+        Doc::new(url, title, snippet)
     }
 
     const NEWS: &str = "The central bank raised rates on Tuesday, citing inflation. \

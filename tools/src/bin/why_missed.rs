@@ -71,16 +71,8 @@ fn main() {
             for p in pairs {
                 if !p.duplicate && metrics::pair_merged(p, &s) {
                     let sc = similarity(
-                        Doc {
-                            url: &p.a.url,
-                            title: &p.a.title,
-                            snippet: &p.a.snippet,
-                        },
-                        Doc {
-                            url: &p.b.url,
-                            title: &p.b.title,
-                            snippet: &p.b.snippet,
-                        },
+                        Doc::new(&p.a.url, &p.a.title, &p.a.snippet),
+                        Doc::new(&p.b.url, &p.b.title, &p.b.snippet),
                         &s,
                     );
                     println!(
@@ -126,11 +118,7 @@ fn main() {
         let docs: Vec<Doc<'_>> = set
             .records
             .iter()
-            .map(|r| Doc {
-                url: &r.url,
-                title: &r.title,
-                snippet: &r.snippet,
-            })
+            .map(|r| Doc::new(&r.url, &r.title, &r.snippet))
             .collect();
         let clusters: Vec<usize> = docs
             .iter()
