@@ -919,6 +919,86 @@ mod tests {
         assert_eq!(v[2].stage, Some(Stage::Title));
     }
 
+    const SITE: &str = "W3Schools offers free online tutorials, references and exercises in \
+        all the major languages of the web. Covering popular subjects like HTML, CSS, \
+        JavaScript, Python, SQL, Java, and many, many more.";
+
+    /// Issue #13: Bing gives W3Schools' site description to three pages.
+    #[test]
+    fn one_source_two_links_two_titles_are_two_pages() {
+        let s = Settings::default();
+        let mut d = Deduper::new(&s);
+        let bing = |url, title| doc(url, title, SITE).with_source("bing");
+        assert!(
+            d.push(bing("https://w3.example/js_intro", "JS Introduction"))
+                .is_kept()
+        );
+        assert!(
+            d.push(bing("https://w3.example/js_syntax", "JS Syntax"))
+                .is_kept()
+        );
+        // The same engine's equal title (another case of the path) still folds …
+        let v = d.push(bing("https://w3.example/JS_intro", "JS Introduction"));
+        assert_eq!((v.cluster, v.stage), (0, Some(Stage::Title)));
+        // … and so does another engine's copy of a page by its link.
+        let v = d.push(doc("https://w3.example/js_syntax", "Syntax", "x").with_source("brave"));
+        assert_eq!((v.cluster, v.stage), (1, Some(Stage::Url)));
+        // Unknown sources are judged by their snippets, as before.
+        let mut d = Deduper::new(&s);
+        d.push(doc("https://w3.example/js_intro", "JS Introduction", SITE));
+        let v = d.push(doc("https://w3.example/js_syntax", "JS Syntax", SITE));
+        assert_eq!(v.stage, Some(Stage::Snippet));
+    }
+
+    /// A group holding a record of one engine takes no other link of that
+    /// engine by snippet, even when its kept record is another engine's.
+    #[test]
+    fn a_group_with_a_member_of_the_source_refuses_its_other_links() {
+        let s = Settings::default();
+        let mut d = Deduper::new(&s);
+        d.push(doc("https://w3.example/js_intro", "Intro", NEWS).with_source("brave"));
+        let v = d.push(doc("https://w3.example/js_intro", "Intro", "").with_source("bing"));
+        assert_eq!(v.stage, Some(Stage::Url));
+        let v = d.push(doc("https://w3.example/other", "Other", NEWS).with_source("bing"));
+        assert!(v.is_kept(), "{v:?}");
+        let v = d.push(doc("https://mirror.example/x", "Copy", NEWS).with_source("ddg"));
+        assert_eq!(v.stage, Some(Stage::Snippet), "other engines still fold");
+    }
+
+    /// Once an engine gave a description to two of its links, the codes are
+    /// the site's: a third engine's record carrying them folds with neither,
+    /// while its equal-title copy still does, and real text still counts.
+    #[test]
+    fn site_codes_are_no_evidence_for_other_engines() {
+        let s = Settings::default();
+        let mut d = Deduper::new(&s);
+        let bing = |url, title| doc(url, title, SITE).with_source("bing");
+        d.push(bing("https://w3.example/js_intro", "JS Introduction"));
+        d.push(bing("https://w3.example/js_syntax", "JS Syntax"));
+        let other =
+            d.push(doc("https://w3.example/js_classes", "JS Classes", SITE).with_source("ddg"));
+        assert!(other.is_kept(), "{other:?}");
+        let same =
+            d.push(doc("https://w3.example/JS_intro", "JS Introduction", SITE).with_source("ddg"));
+        assert_eq!((same.cluster, same.stage), (0, Some(Stage::Title)));
+        let long = format!("{NEWS} {SITE}");
+        d.push(doc("https://news.example/a", "Bank", &long).with_source("bing"));
+        let v = d.push(doc("https://mirror.example/a", "Rates", NEWS).with_source("ddg"));
+        assert_eq!((v.cluster, v.stage), (4, Some(Stage::Snippet)), "{v:?}");
+    }
+
+    #[test]
+    fn pair_score_knows_sources() {
+        let s = Settings::default();
+        let a = doc("https://w3.example/a", "A", SITE).with_source("bing");
+        let b = doc("https://w3.example/b", "B", SITE).with_source("bing");
+        assert!(similarity(a, b, &s).same_source);
+        assert_eq!(similarity(a, b, &s).stage, None);
+        assert_eq!(dedup(&[a, b], &s)[1].stage, None);
+        let b = b.with_source("ddg");
+        assert_eq!(similarity(a, b, &s).stage, Some(Stage::Snippet));
+    }
+
     #[test]
     fn queries_are_separate_scopes() {
         let s = Settings::default();
