@@ -82,10 +82,11 @@ pub struct Doc<'a> {
     /// The snippet as plain text.
     pub snippet: &'a str,
     /// Which list the record comes from (the engine's name); empty when
-    /// unknown. Two records of one source with different URL keys and
-    /// different titles are different pages whatever their snippets say: a
-    /// description one engine gives to two of its links describes the site
-    /// or the author, not the page (see the `pipeline` module).
+    /// unknown. Two records of one source on one host with different URL
+    /// keys and different titles are different pages whatever their
+    /// snippets say: a description one engine gives to two links of a site
+    /// describes the site or the author, not the page (see the `pipeline`
+    /// module).
     pub source: &'a str,
 }
 
