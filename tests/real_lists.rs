@@ -14,7 +14,7 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 

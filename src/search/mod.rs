@@ -22,7 +22,7 @@
 //! engine page 1's answers fuse into one list (36 results for `javascript
 //! tutorial` from 67 records), served `[server] results_per_page` at a time;
 //! only the page after its last asks the engines for their page 2, whose
-//! fused list starts a new page, and so on ([`Searcher::walk`]). Each engine
+//! fused list starts a new page, and so on (`Searcher::walk`). Each engine
 //! page's answers are cached, so walking to page 3 costs fusions, not
 //! fan-outs. Results of engine page 2 that repeat one of page 1 are not
 //! folded into it (each engine page is fused on its own).
