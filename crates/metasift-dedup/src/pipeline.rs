@@ -121,9 +121,14 @@ pub struct PairScore {
     pub evidence: usize,
     /// SimHash only: the Hamming distance.
     pub distance: Option<u32>,
-    /// Both records name the same source (engine): with different URL keys
-    /// and titles they are different pages (see [`Doc::source`]).
+    /// Both records name the same source (engine) and their links the same
+    /// host: with different URL keys and titles they are different pages
+    /// (see [`Doc::source`]).
     pub same_source: bool,
+    /// Equal informative titles (six or more words of a spaced script) on
+    /// two hosts: the same story, whatever the snippets share (feature codes
+    /// and Rabin only, as in the stream).
+    pub named_copy: bool,
     /// The stage that would attach `b` to `a` with the settings given, or
     /// `None` when they would both be kept.
     pub stage: Option<Stage>,
@@ -138,6 +143,12 @@ impl PairScore {
     pub fn stage_at(&self, settings: &Settings, method: Method) -> Option<Stage> {
         if self.url_equal {
             return Some(Stage::Url);
+        }
+        if self.named_copy && matches!(method, Method::FeatureCode | Method::Rabin) {
+            let by_snippet = self.similarity.and_then(|sim| {
+                decide(method, settings, true, sim, self.codes, self.evidence, None)
+            });
+            return by_snippet.or(Some(Stage::Title));
         }
         let sim = self.similarity?;
         if self.same_source && !self.title_equal {
@@ -874,12 +885,15 @@ pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
     let mut buf = String::new();
     let (ta, tb) = (title_hash(a.title, &mut buf), title_hash(b.title, &mut buf));
     let title_equal = ta != 0 && ta == tb;
+    let (ha, hb) = (url::host(a.url), url::host(b.url));
+    buf.clear();
+    title::normalize_into(a.title, &mut buf);
+    let named_copy = title_equal && informative(&buf) && ha.is_some() && hb.is_some() && ha != hb;
     let mut score = PairScore {
+        named_copy,
         url_equal,
         title_equal,
-        same_source: !a.source.is_empty()
-            && a.source == b.source
-            && url::host(a.url) == url::host(b.url),
+        same_source: !a.source.is_empty() && a.source == b.source && ha == hb,
         similarity: None,
         codes: 0,
         evidence: 0,
@@ -1114,6 +1128,21 @@ mod tests {
             later,
         ));
         assert_eq!((v.cluster, v.stage), (0, Some(Stage::Title)), "{v:?}");
+        let pair = similarity(
+            doc(
+                "https://news.example/a",
+                "Central bank raises rates again on Tuesday",
+                lead,
+            ),
+            doc(
+                "https://wire.example/b",
+                "Central bank raises rates again on Tuesday",
+                later,
+            ),
+            &s,
+        );
+        assert!(pair.named_copy);
+        assert_eq!(pair.stage, Some(Stage::Title), "the pair score agrees");
         // The same host: two pages under one headline (a live blog's updates).
         let v = d.push(doc(
             "https://news.example/c",
