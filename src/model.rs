@@ -74,9 +74,10 @@ pub struct Duplicate {
 pub struct MergedResult {
     /// The link to click (the kept record's, as its engine gave it).
     pub url: String,
-    /// The most complete title of the group.
+    /// The most complete title among the group's members with the kept
+    /// record's URL key (title, link and snippet are one page's).
     pub title: String,
-    /// The most complete snippet of the group.
+    /// The most complete snippet among the same members.
     pub content: String,
     /// The engine of the kept record.
     pub engine: String,
@@ -155,6 +156,16 @@ pub struct SearchResponse {
     pub query: Query,
     /// Fused results of the requested page.
     pub results: Vec<MergedResult>,
+    /// Fused results known: those of the pages before this one and the
+    /// whole fused list this page is a slice of (see `search`'s paging).
+    /// More may come when the engines are asked for their next page.
+    #[serde(default)]
+    pub total_results: usize,
+    /// Pages of fused results known (`total_results` in pages of
+    /// `[server] results_per_page`, each engine page's fused list starting
+    /// a new page); a page past it asks the engines for their next page.
+    #[serde(default)]
+    pub pages: u32,
     /// One report per engine asked.
     pub engines: Vec<EngineReport>,
     /// Suggestions offered by engines.

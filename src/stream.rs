@@ -180,7 +180,6 @@ struct InRecord<'a> {
     snippet: Cow<'a, str>,
     #[serde(default, borrow)]
     query: Option<Cow<'a, str>>,
-    #[allow(dead_code)]
     #[serde(default, borrow)]
     engine: Option<Cow<'a, str>>,
     #[allow(dead_code)]
@@ -397,11 +396,8 @@ fn process(
                 continue;
             }
         };
-        let doc = Doc {
-            url: &rec.url,
-            title: &rec.title,
-            snippet: &rec.snippet,
-        };
+        let doc = Doc::new(&rec.url, &rec.title, &rec.snippet)
+            .with_source(rec.engine.as_deref().unwrap_or_default());
         let index = deduper.len();
         let v = deduper.push_query(rec.query.as_deref(), doc);
         counts.records += 1;

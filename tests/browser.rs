@@ -275,7 +275,9 @@ async fn chromium_reclusters_with_another_os2() {
     assert_eq!(panel["heading"], "Compared with the configured settings");
     assert_eq!(panel["visible"], json!(true));
     let counts = panel["counts"].as_str().unwrap();
-    assert!(counts.contains("37 results → 34"), "{counts}");
+    // 40 results since issue #13: Bing's W3Schools pages no longer fold by
+    // their site description.
+    assert!(counts.contains("40 results → 37"), "{counts}");
     assert!(counts.contains("2 joined"), "{counts}");
     assert_eq!(
         panel["heads"],

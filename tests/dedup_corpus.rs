@@ -49,11 +49,7 @@ fn dureader_boilerplate_never_merges_different_titles() {
         // Ranks repeat inside some lists, so the link is made from the position.
         for (pos, r) in q.results.iter().enumerate() {
             let url = format!("https://dureader.example/{}/{pos}", q.question_id);
-            let doc = Doc {
-                url: &url,
-                title: &r.title,
-                snippet: &r.snippet,
-            };
+            let doc = Doc::new(&url, &r.title, &r.snippet);
             verdicts.push(d.push_query(Some(&query), doc));
             records.push((q.question_id, r));
         }
@@ -108,11 +104,7 @@ fn ag_news_wire_stories_merge_across_feeds() {
     let (mut expected, mut found, mut implausible, mut other) = (0, 0, 0, 0);
     for (i, (title, desc)) in recs.iter().enumerate() {
         let url = format!("https://feed.example/{i}");
-        let v = d.push(Doc {
-            url: &url,
-            title,
-            snippet: desc,
-        });
+        let v = d.push(Doc::new(&url, title, desc));
         match first_by_desc.get(desc.as_str()) {
             Some(&first) => {
                 expected += 1;

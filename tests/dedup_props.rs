@@ -84,11 +84,7 @@ fn rec() -> impl Strategy<Value = Rec> {
 }
 
 fn doc(r: &Rec) -> Doc<'_> {
-    Doc {
-        url: &r.url,
-        title: &r.title,
-        snippet: &r.snippet,
-    }
+    Doc::new(&r.url, &r.title, &r.snippet)
 }
 
 proptest! {

@@ -55,11 +55,7 @@ fn near_duplicate_table() {
         let mut d = Deduper::new(&settings);
         let mut last = None;
         for r in &case.records {
-            let doc = Doc {
-                url: &r.url,
-                title: &r.title,
-                snippet: &r.snippet,
-            };
+            let doc = Doc::new(&r.url, &r.title, &r.snippet);
             last = Some(d.push_query(r.query.as_deref(), doc));
         }
         let v = last.expect("records");

@@ -67,7 +67,10 @@ fn recorded_queries_are_fused_under_every_setting() {
     // merged them: never two links of one page (same URL key), never a pair
     // all three feature-code settings merged (its label changes nothing).
     let labels = std::fs::read_to_string(out.join("to-label.jsonl")).unwrap();
-    assert!(labels.lines().count() > 0, "{stderr}");
+    // Since issue #13 (site descriptions no evidence) the saved pages leave
+    // no pair contested near the configured thresholds: what is offered, if
+    // anything, must still keep the rules below; what was left out is said.
+    assert!(stderr.contains("pairs to judge"), "{stderr}");
     let mut seen = std::collections::BTreeSet::new();
     for l in labels.lines() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();

@@ -183,6 +183,8 @@ fn response(text: &str, answered: bool) -> SearchResponse {
             category: "general".into(),
             duplicates: vec![],
         }],
+        total_results: 1,
+        pages: 1,
         engines: vec![EngineReport {
             engine: "e1".into(),
             elapsed_ms: 12,

@@ -104,10 +104,6 @@ pub fn records() -> Vec<Rec> {
 
 pub fn docs(recs: &[Rec]) -> Vec<Doc<'_>> {
     recs.iter()
-        .map(|r| Doc {
-            url: &r.url,
-            title: &r.title,
-            snippet: &r.snippet,
-        })
+        .map(|r| Doc::new(&r.url, &r.title, &r.snippet))
         .collect()
 }

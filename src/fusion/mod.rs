@@ -10,9 +10,12 @@
 //! 3. **Score** a group as Σ `weight / position` over *all* its members —
 //!    weights are added, never multiplied, and duplicates contribute — so a
 //!    result several engines agree on climbs.
-//! 4. **Present** the group with the most complete title and snippet of its
-//!    members (the longest that is not cut off with an ellipsis), but the
-//!    kept record's own link: normalization only builds the dedup key.
+//! 4. **Present** the group as one page: the kept record's own link
+//!    (normalization only builds the dedup key), with the most complete title
+//!    and snippet (the longest that is not cut off with an ellipsis) among the
+//!    members *with the kept record's URL key*. A member found by its title or
+//!    snippet is another link, maybe another page: its title never goes on
+//!    the kept record's link ("Javascript 2015 (ES6)" on `js_examples.asp`).
 //! 5. **Sort** by score, ties keeping first-seen order.
 //!
 //! [`compare`] diffs two fusions of the same answers: which duplicate groups
@@ -76,11 +79,8 @@ pub fn fuse(
     for &(a, r) in &order {
         let answer = &answers[a];
         let rec = &answer.results[r];
-        let verdict = deduper.push(Doc {
-            url: &rec.url,
-            title: &rec.title,
-            snippet: &rec.snippet,
-        });
+        let verdict =
+            deduper.push(Doc::new(&rec.url, &rec.title, &rec.snippet).with_source(&rec.engine));
         let contribution = answer.weight / f64::from(rec.position.max(1));
         match verdict.stage {
             // A kept record, or a verdict pointing at itself/forward (which
@@ -144,11 +144,15 @@ pub fn fuse(
 /// A duplicate group being built.
 struct Group {
     result: MergedResult,
+    /// The kept record's URL key: only members with this key lend the
+    /// group their title and snippet.
+    key: dedup::UrlKey,
 }
 
 impl Group {
     fn new(rec: &EngineResult, contribution: f64) -> Self {
         Group {
+            key: dedup::url_key(&rec.url),
             result: MergedResult {
                 url: dedup::unwrap_redirect(&rec.url),
                 title: rec.title.clone(),
@@ -172,11 +176,14 @@ impl Group {
             r.engines.push(rec.engine.clone());
             r.positions.push(rec.position);
         }
-        if more_complete(&rec.title, &r.title) {
-            r.title = rec.title.clone();
-        }
-        if more_complete(&rec.snippet, &r.content) {
-            r.content = rec.snippet.clone();
+        // Title, link and snippet shown must be one page's.
+        if dedup::url_key(&rec.url) == self.key {
+            if more_complete(&rec.title, &r.title) {
+                r.title = rec.title.clone();
+            }
+            if more_complete(&rec.snippet, &r.content) {
+                r.content = rec.snippet.clone();
+            }
         }
         r.duplicates.push(dup);
     }
@@ -323,6 +330,53 @@ mod tests {
         assert_eq!(out[0].positions, vec![1]);
         assert!((out[0].score - 1.5).abs() < 1e-9);
         assert_eq!(out[0].duplicates.len(), 1);
+    }
+
+    /// Regression (issue #13): a group formed at the snippet stage showed
+    /// the longest member title on the kept record's link ("Javascript 2015
+    /// (ES6) - W3Schools" linking to `js_examples.asp`). Title, link and
+    /// snippet now come from one page: the kept record, or a member with
+    /// its URL key.
+    #[test]
+    fn title_link_and_snippet_come_from_one_page() {
+        let about = "Well organized and easy to understand Web building tutorials with lots \
+            of examples of how to use HTML, CSS, JavaScript, SQL, Python, PHP, Bootstrap, Java, XML.";
+        let a = answer(
+            "a",
+            1.0,
+            &[(
+                "https://w3.example/js/js_examples.asp",
+                "JS Examples",
+                about,
+            )],
+        );
+        let b = answer(
+            "b",
+            1.0,
+            &[(
+                "https://w3.example/js/js_es6.asp",
+                "Javascript 2015 (ES6) - W3Schools",
+                about,
+            )],
+        );
+        let c = answer(
+            "c",
+            1.0,
+            &[(
+                "http://www.w3.example/js/js_examples.asp/",
+                "JavaScript Examples - W3Schools",
+                "Short.",
+            )],
+        );
+        let out = fuse(&[a, b, c], &dedup::Settings::default(), false);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let r = &out[0];
+        assert_eq!(r.duplicates.len(), 2);
+        assert_eq!(r.duplicates[0].stage, dedup::Stage::Snippet);
+        assert_eq!(r.url, "https://w3.example/js/js_examples.asp");
+        // The same page's longer title (a URL-key member), not the other page's.
+        assert_eq!(r.title, "JavaScript Examples - W3Schools");
+        assert_eq!(r.content, about);
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub struct Rec {
     /// The snippet.
     #[serde(default)]
     pub snippet: String,
+    /// The engine (list) it came from; empty when unknown. Two records of
+    /// one engine with different links and titles are different pages.
+    #[serde(default)]
+    pub engine: String,
 }
 
 /// One labeled pair.
@@ -329,11 +333,13 @@ fn tsv_pairs(
                 url: format!("https://a.invalid/{id}"),
                 title: ta,
                 snippet: field(Some(ia)).to_string(),
+                engine: String::new(),
             },
             b: Rec {
                 url: format!("https://b.invalid/{id}"),
                 title: tb,
                 snippet: field(Some(ib)).to_string(),
+                engine: String::new(),
             },
             id,
             duplicate,

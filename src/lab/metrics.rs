@@ -83,11 +83,7 @@ fn ratio(num: u64, den: u64) -> f64 {
 }
 
 fn doc(r: &Rec) -> Doc<'_> {
-    Doc {
-        url: &r.url,
-        title: &r.title,
-        snippet: &r.snippet,
-    }
+    Doc::new(&r.url, &r.title, &r.snippet).with_source(&r.engine)
 }
 
 /// Whether the dedup, seeing `a` then `b`, attaches `b` to `a`.
@@ -260,6 +256,7 @@ mod tests {
             url: "https://example.org/page".into(),
             title: "t".into(),
             snippet: snippet.into(),
+            engine: String::new(),
         };
         let pair = Pair {
             id: "p".into(),

@@ -218,8 +218,8 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
         }
         for s in &all_series {
             for (threshold, settings) in points(s, run.sweep, run.sweep_os) {
-                let per_page = searcher.config().server.results_per_page;
-                let resp = gathered.fuse(&query, &settings, false, per_page);
+                // The whole fused list, not one page of it.
+                let resp = gathered.fuse_all(&query, &settings, false);
                 let groups = resp
                     .results
                     .iter()

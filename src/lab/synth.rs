@@ -335,6 +335,7 @@ pub fn to_sets(records: &[SynthRecord]) -> Vec<RecordSet> {
             url: r.url.clone(),
             title: r.title.clone(),
             snippet: r.snippet.clone(),
+            engine: r.engine.clone(),
         });
         sets[at].groups.push(r.group.clone());
     }

@@ -21,7 +21,9 @@ use crate::model::{MergedResult, SearchResponse};
 pub struct SearxngResponse {
     /// The query text as run (shortcuts removed).
     pub query: String,
-    /// Number of results in `results`.
+    /// The fused results known (SearXNG: the total, not this page's
+    /// count): every page's, as `SearchResponse::total_results`; never less
+    /// than `results` holds.
     pub number_of_results: usize,
     /// The fused results.
     pub results: Vec<SearxngResult>,
@@ -98,7 +100,7 @@ impl SearxngResponse {
     pub fn from_response(response: &SearchResponse) -> Self {
         SearxngResponse {
             query: response.query.text.clone(),
-            number_of_results: response.results.len(),
+            number_of_results: response.total_results.max(response.results.len()),
             results: response
                 .results
                 .iter()
@@ -163,7 +165,6 @@ pub fn answer(resp: &SearchResponse, limit: Option<usize>) -> SearxngResponse {
     let mut answer = SearxngResponse::from_response(resp);
     if let Some(limit) = limit {
         answer.results.truncate(limit);
-        answer.number_of_results = answer.results.len();
     }
     answer
 }

@@ -44,21 +44,21 @@ impl Gathered {
         Duration::from_millis(unix_millis(SystemTime::now()).saturating_sub(self.fetched_at_ms))
     }
 
-    /// Fuses these answers under `settings` into one page of at most
-    /// `per_page` results — the same answers can be fused again under other
-    /// settings (the lab, and re-clustering on the results page) with no new
-    /// fan-out.
-    pub(crate) fn fuse(
+    /// Fuses these answers under `settings` into one whole fused list (every
+    /// result, not one page of them) — the same answers can be fused again
+    /// under other settings (the lab, and re-clustering on the results page)
+    /// with no new fan-out.
+    pub(crate) fn fuse_all(
         &self,
         query: &Query,
         settings: &dedup::Settings,
         explain: bool,
-        per_page: usize,
     ) -> SearchResponse {
-        let mut results = crate::fusion::fuse(&self.answers, settings, explain);
-        results.truncate(per_page.max(1));
+        let results = crate::fusion::fuse(&self.answers, settings, explain);
         SearchResponse {
             query: query.clone(),
+            total_results: results.len(),
+            pages: 1,
             results,
             engines: self.reports.clone(),
             suggestions: self.suggestions.clone(),

@@ -17,6 +17,15 @@
 //! [`Gathered`]), `fetch` (HTTP to one engine, decoding, failures) and
 //! [`recording`] (saved answers for offline replay). The mechanisms —
 //! caches, limits, health — are [`crate::ops`]'s.
+//!
+//! **Paging.** A page is a slice of a *fused* list, never an engine page:
+//! engine page 1's answers fuse into one list (36 results for `javascript
+//! tutorial` from 67 records), served `[server] results_per_page` at a time;
+//! only the page after its last asks the engines for their page 2, whose
+//! fused list starts a new page, and so on (`Searcher::walk`). Each engine
+//! page's answers are cached, so walking to page 3 costs fusions, not
+//! fan-outs. Results of engine page 2 that repeat one of page 1 are not
+//! folded into it (each engine page is fused on its own).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -264,8 +273,8 @@ impl Searcher {
         query: &Query,
         opts: &SearchOptions,
     ) -> Result<(SearchResponse, Arc<Gathered>), Overloaded> {
-        let answers = match self.gathered(query).await {
-            Ok(a) => a,
+        let walked = match self.walk(query, opts).await {
+            Ok(w) => w,
             Err(Overloaded) => {
                 let counters = self.inner.health.counters();
                 Counters::bump(&counters.searches);
@@ -273,21 +282,21 @@ impl Searcher {
                 return Err(Overloaded);
             }
         };
-        let gathered = answers.0.clone();
-        let response = self.page(query, opts, Some(answers)).await?;
+        let gathered = walked.gathered.clone();
+        let response = self.page(query, opts, Some(walked)).await?;
         Ok((response, gathered))
     }
 
     /// The one place that consults the page cache: the fused page, from
-    /// the cache, or joined to an identical search in flight, or fused from
-    /// `answers` (when given) or from [`Searcher::gathered`]. A page fused
-    /// from cached answers is kept only as long as they have left, and
-    /// counts as a cache hit.
+    /// the cache, or joined to an identical search in flight, or sliced
+    /// from the fused list `walked` (when given) or [`Searcher::walk`]
+    /// finds. A page fused from cached answers is kept only as long as they
+    /// have left, and counts as a cache hit.
     async fn page(
         &self,
         query: &Query,
         opts: &SearchOptions,
-        answers: Option<(Arc<Gathered>, bool)>,
+        walked: Option<Walked>,
     ) -> Result<SearchResponse, Overloaded> {
         let counters = self.inner.health.counters();
         Counters::bump(&counters.searches);
@@ -304,11 +313,13 @@ impl Searcher {
             .cache
             .get_or_try_for(&key, move || async move {
                 let started = Instant::now();
-                let (gathered, from_cache) = match answers {
-                    Some(a) => a,
-                    None => this.gathered(&query).await?,
+                let walked = match walked {
+                    Some(w) => w,
+                    None => this.walk(&query, &opts).await?,
                 };
-                let mut response = this.fuse(&query, &gathered, &opts);
+                let per_page = this.config().server.results_per_page;
+                let mut response = walked.page(&query, per_page);
+                let (gathered, from_cache) = (walked.gathered, walked.from_cache);
                 response.cached = from_cache;
                 let keep_for = if from_cache {
                     response.elapsed_ms = millis(started.elapsed());
@@ -366,17 +377,78 @@ impl Searcher {
         answer.map(|g| (g, source == Source::Hit))
     }
 
-    /// Fuses gathered answers under `opts`' dedup settings (the configured
-    /// ones when it names none) into one page of the configured size.
-    fn fuse(&self, query: &Query, gathered: &Gathered, opts: &SearchOptions) -> SearchResponse {
+    /// Finds the fused list `query.page` is a slice of: fuses engine page
+    /// 1's answers under `opts`' dedup settings (the configured ones when it
+    /// names none); while the pages asked lie past that list, asks the
+    /// engines for their next page (from the answers cache when it holds
+    /// it). Never asks beyond engine page `query.page`: each engine page
+    /// with results gives at least one fused page.
+    async fn walk(&self, query: &Query, opts: &SearchOptions) -> Result<Walked, Overloaded> {
         let config = self.config();
         let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
-        gathered.fuse(
-            query,
-            settings,
-            opts.explain,
-            config.server.results_per_page,
-        )
+        let per_page = config.server.results_per_page.max(1);
+        let wanted = query.page.max(1);
+        let (mut skipped_pages, mut before) = (0u32, 0usize);
+        let mut engine_page = 1u32;
+        loop {
+            let asked = Query {
+                page: engine_page,
+                ..query.clone()
+            };
+            let (gathered, from_cache) = self.gathered(&asked).await?;
+            let fused = crate::fusion::fuse(&gathered.answers, settings, opts.explain);
+            let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
+            if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
+                return Ok(Walked {
+                    gathered,
+                    from_cache,
+                    fused,
+                    first_page: skipped_pages + 1,
+                    before,
+                });
+            }
+            skipped_pages += pages;
+            before += fused.len();
+            engine_page += 1;
+        }
+    }
+}
+
+/// Where a fused page lies: the fused list of one engine page, and how many
+/// fused pages and results came before it.
+#[derive(Debug)]
+struct Walked {
+    /// The engine page's answers.
+    gathered: Arc<Gathered>,
+    /// They came from the answers cache.
+    from_cache: bool,
+    /// Their whole fused list.
+    fused: Vec<crate::model::MergedResult>,
+    /// The fused page number of its first result.
+    first_page: u32,
+    /// Fused results of the engine pages before it.
+    before: usize,
+}
+
+impl Walked {
+    /// Page `query.page` of `per_page` results.
+    fn page(&self, query: &Query, per_page: usize) -> SearchResponse {
+        let per_page = per_page.max(1);
+        let offset = (query.page.max(1).saturating_sub(self.first_page) as usize)
+            .saturating_mul(per_page)
+            .min(self.fused.len());
+        let end = offset.saturating_add(per_page).min(self.fused.len());
+        let own_pages = u32::try_from(self.fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
+        SearchResponse {
+            query: query.clone(),
+            results: self.fused[offset..end].to_vec(),
+            total_results: self.before + self.fused.len(),
+            pages: (self.first_page - 1).saturating_add(own_pages),
+            engines: self.gathered.reports.clone(),
+            suggestions: self.gathered.suggestions.clone(),
+            elapsed_ms: 0,
+            cached: false,
+        }
     }
 }
 

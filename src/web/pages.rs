@@ -199,6 +199,12 @@ pub struct ResultsPage {
     pub suggestions: Vec<(String, String)>,
     /// Current page.
     pub page: u32,
+    /// Fused results known (`SearchResponse::total_results`): the pages
+    /// before this one and the whole fused list this page is a slice of.
+    pub total_results: usize,
+    /// Pages of fused results known (`SearchResponse::pages`); a page past
+    /// it asks the engines for their next page, so more may exist.
+    pub pages: u32,
     /// Link to the previous page.
     pub prev_href: Option<String>,
     /// Link to the next page.
@@ -464,6 +470,8 @@ impl ResultsPage {
             cached: resp.cached,
             suggestions,
             page: params.page,
+            total_results: resp.total_results,
+            pages: resp.pages,
             prev_href: (params.page > 1).then(|| params.link(params.page - 1, Format::Html)),
             next_href: (!resp.results.is_empty() && params.page < super::params::MAX_PAGE)
                 .then(|| params.link(params.page + 1, Format::Html)),

@@ -32,6 +32,7 @@
 //! | `features` | the feature-code extractor and `FeatureCode` |
 //! | `index` | the code index of a query scope: postings, split `BTreeMap`, code filter |
 //! | `boilerplate` | why frequent or short snippets are no evidence: title counts, count-min sketch |
+//! | `site` | why a description one engine gives to two of its links is no evidence: sources, site codes |
 //! | `simhash` | `SimHash` and its band index |
 //! | `rabin` | Rabin fingerprints of content-defined blocks |
 //! | `bloom` | the scalable Bloom filter of the URL stage |
@@ -50,6 +51,7 @@ mod index;
 mod pipeline;
 mod rabin;
 mod simhash;
+mod site;
 mod title;
 mod url;
 
@@ -79,6 +81,31 @@ pub struct Doc<'a> {
     pub title: &'a str,
     /// The snippet as plain text.
     pub snippet: &'a str,
+    /// Which list the record comes from (the engine's name); empty when
+    /// unknown. Two records of one source on one host with different URL
+    /// keys and different titles are different pages whatever their
+    /// snippets say: a description one engine gives to two links of a site
+    /// describes the site or the author, not the page (see the `pipeline`
+    /// module).
+    pub source: &'a str,
+}
+
+impl<'a> Doc<'a> {
+    /// A record of unknown source.
+    pub const fn new(url: &'a str, title: &'a str, snippet: &'a str) -> Self {
+        Doc {
+            url,
+            title,
+            snippet,
+            source: "",
+        }
+    }
+
+    /// The same record, from the list `source` (an engine's name).
+    pub const fn with_source(mut self, source: &'a str) -> Self {
+        self.source = source;
+        self
+    }
 }
 
 /// Which rule attached a record to the kept record of its group.

@@ -61,6 +61,52 @@ fn scoreboard(s: &Settings) {
     }
 }
 
+/// Precision / recall on both synthetic corpora (all lists) for each seed
+/// (held-out-style lists: the tests use seed 42), with the records' engines
+/// given (the shipped pipeline) and withheld (every rule that needs a
+/// source off: the pipeline before issue #13).
+fn seeds_board(seeds: &[u64], s: &Settings) {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures");
+    for corpus in Corpus::ALL {
+        let mut totals = [metrics::Confusion::default(); 2];
+        for &seed in seeds {
+            let recs =
+                synth::generate(corpus, Path::new(root), SynthOptions { seed, sets: 0 }).unwrap();
+            let with = synth::to_sets(&recs);
+            let mut without = with.clone();
+            for set in &mut without {
+                for r in &mut set.records {
+                    r.engine.clear();
+                }
+            }
+            for (i, sets) in [&without, &with].into_iter().enumerate() {
+                let c = metrics::evaluate_sets(sets, s);
+                totals[i].add(c);
+                println!(
+                    "{corpus:<9} seed {seed:<4} {:<10} P {:.4} R {:.4} (tp {} fp {} fn {})",
+                    ["no engines", "engines"][i],
+                    c.precision(),
+                    c.recall(),
+                    c.tp,
+                    c.fp,
+                    c.fn_
+                );
+            }
+        }
+        for (i, c) in totals.iter().enumerate() {
+            println!(
+                "{corpus:<9} all seeds {:<10} P {:.4} R {:.4} (tp {} fp {} fn {})",
+                ["no engines", "engines"][i],
+                c.precision(),
+                c.recall(),
+                c.tp,
+                c.fp,
+                c.fn_
+            );
+        }
+    }
+}
+
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("fp") {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/pairs/");
@@ -71,16 +117,8 @@ fn main() {
             for p in pairs {
                 if !p.duplicate && metrics::pair_merged(p, &s) {
                     let sc = similarity(
-                        Doc {
-                            url: &p.a.url,
-                            title: &p.a.title,
-                            snippet: &p.a.snippet,
-                        },
-                        Doc {
-                            url: &p.b.url,
-                            title: &p.b.title,
-                            snippet: &p.b.snippet,
-                        },
+                        Doc::new(&p.a.url, &p.a.title, &p.a.snippet),
+                        Doc::new(&p.b.url, &p.b.title, &p.b.snippet),
                         &s,
                     );
                     println!(
@@ -99,6 +137,16 @@ fn main() {
         scoreboard(&Settings::default());
         return;
     }
+    if std::env::args().nth(1).as_deref() == Some("seeds") {
+        let seeds: Vec<u64> = std::env::args()
+            .nth(2)
+            .unwrap_or_else(|| "1,2,3,4,5".into())
+            .split(',')
+            .map(|s| s.parse().unwrap())
+            .collect();
+        seeds_board(&seeds, &Settings::default());
+        return;
+    }
     let args: Vec<String> = std::env::args().collect();
     let corpus: Corpus = args
         .get(1)
@@ -112,7 +160,7 @@ fn main() {
         corpus,
         Path::new(root),
         SynthOptions {
-            seed: 42,
+            seed: std::env::var("SEED").map_or(42, |s| s.parse().unwrap()),
             sets: lists,
         },
     )
@@ -126,11 +174,7 @@ fn main() {
         let docs: Vec<Doc<'_>> = set
             .records
             .iter()
-            .map(|r| Doc {
-                url: &r.url,
-                title: &r.title,
-                snippet: &r.snippet,
-            })
+            .map(|r| Doc::new(&r.url, &r.title, &r.snippet).with_source(&r.engine))
             .collect();
         let clusters: Vec<usize> = docs
             .iter()
