@@ -73,6 +73,7 @@ pub(crate) mod json;
 pub(crate) mod markers;
 pub mod prefilter;
 pub(crate) mod searxng;
+pub mod stream;
 mod text;
 
 pub(crate) use text::html_to_text;
