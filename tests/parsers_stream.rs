@@ -298,3 +298,40 @@ proptest::proptest! {
         proptest::prop_assert_eq!(engine.parse(&page), tree);
     }
 }
+
+/// `check-config` says once, per engine, which engines read their pages with
+/// the tree path only, and why; the shipped presets all stream.
+#[test]
+fn check_config_names_engines_that_cannot_stream() {
+    let run = |path: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_metasift"))
+            .arg("check-config")
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let shipped = run(&crate_path("engines.toml"));
+    assert!(!shipped.contains("tree path"), "{shipped}");
+    let text = std::fs::read_to_string(crate_path("engines.toml"))
+        .unwrap()
+        .replace(
+            "results = \"div.result\"",
+            "results = \"div.result:last-child\"",
+        );
+    assert!(text.contains(":last-child"));
+    let dir = std::env::temp_dir().join(format!("metasift-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("engines.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = run(&path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("tree path")).collect();
+    // DuckDuckGo and Startpage both read `div.result`.
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].contains("\"duckduckgo\"") && lines[0].contains("div.result:last-child"),
+        "{out}"
+    );
+}

@@ -102,6 +102,22 @@ pub(crate) fn check(config: &EngineConfig) -> Result<(), String> {
     build(config).map(drop)
 }
 
+/// The `html` engines that read every page with the tree path, each with
+/// why: a selector the streaming path cannot decide when an element is
+/// inserted (see [`stream`]). `check-config` says it once per engine.
+pub fn tree_only_engines(config: &Config) -> Vec<(String, String)> {
+    config
+        .engines
+        .iter()
+        .filter(|e| e.kind == EngineKind::Html)
+        .filter_map(|e| {
+            let engine = html::HtmlEngine::new(e.clone()).ok()?;
+            let why = engine.tree_only()?.to_string();
+            Some((e.name.clone(), why))
+        })
+        .collect()
+}
+
 /// Reads and validates a configuration file laid over the built-in
 /// defaults (unless it says `use_defaults = false`; see
 /// [`crate::config::ConfigSource`]), every engine also put to its kind's
