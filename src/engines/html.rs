@@ -348,7 +348,7 @@ impl HtmlEngine {
         if let Some(e) = self.blocked_by_text(body) {
             return Err(e);
         }
-        self.from_tree(body, &prefilter(body, &self.keep))
+        self.outcome_of_tree(body, &prefilter(body, &self.keep))
     }
 
     /// The page read by the streaming path alone: `Err` when it leaves it
@@ -362,7 +362,7 @@ impl HtmlEngine {
         let out = plan
             .run(&prefilter(body, &self.keep))
             .map_err(Leave::Page)?;
-        self.from_stream(body, out).ok_or(Leave::NoResults)
+        self.outcome_of_stream(body, out).ok_or(Leave::NoResults)
     }
 
     fn blocked_by_text(&self, body: &str) -> Option<ParseError> {
@@ -371,10 +371,10 @@ impl HtmlEngine {
             .map(|i| ParseError::Blocked(format!("page says {:?}", self.blocked_names[i])))
     }
 
-    /// The outcome of a streamed page, as [`Self::from_tree`] decides it;
+    /// The outcome of a streamed page, as [`Self::outcome_of_tree`] decides it;
     /// `None` when no result was found (the tree path then reads the
     /// page's whole text for a bot check).
-    fn from_stream(&self, body: &str, out: Streamed) -> Option<Result<Parsed, ParseError>> {
+    fn outcome_of_stream(&self, body: &str, out: Streamed) -> Option<Result<Parsed, ParseError>> {
         let (blocked, no_results) = out.markers.split_at(self.blocked_css.len());
         if let Some(i) = blocked.iter().position(|&m| m) {
             return Some(Err(ParseError::Blocked(format!(
@@ -407,7 +407,7 @@ impl HtmlEngine {
     }
 
     /// The tree path on the prefiltered page `cut`.
-    fn from_tree(&self, body: &str, cut: &str) -> Result<Parsed, ParseError> {
+    fn outcome_of_tree(&self, body: &str, cut: &str) -> Result<Parsed, ParseError> {
         let mut doc = Html::parse_document(cut);
         self.exclude.remove_from(&mut doc);
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
@@ -495,11 +495,11 @@ impl Engine for HtmlEngine {
         let cut = prefilter(body, &self.keep);
         if let Ok(plan) = &self.stream
             && let Ok(out) = plan.run(&cut)
-            && let Some(outcome) = self.from_stream(body, out)
+            && let Some(outcome) = self.outcome_of_stream(body, out)
         {
             return outcome;
         }
-        self.from_tree(body, &cut)
+        self.outcome_of_tree(body, &cut)
     }
 }
 
