@@ -335,3 +335,31 @@ fn check_config_names_engines_that_cannot_stream() {
         "{out}"
     );
 }
+
+/// `[engine.parse] exclude` on the streaming path: the element and all
+/// inside it are gone for every field, with no word break, as on the tree
+/// path (the rule in `src/engines/exclude.rs`); a result inside an
+/// excluded element is no result.
+#[test]
+fn excluded_elements_are_gone_on_the_streaming_path() {
+    let mut config = Config::load(&crate_path("engines.toml"))
+        .unwrap()
+        .engines
+        .into_iter()
+        .find(|e| e.name == "duckduckgo")
+        .unwrap();
+    config.parse.exclude = vec![".label".into(), "#ads".into()];
+    let engine = HtmlEngine::new(config).unwrap();
+    let page = "<body><div class=result><a class=result__a href=https://e.org/a>\
+                <span class=label>AD</span>Title</a>\
+                <p class=result__snippet>one<b class=label>x</b>two</p></div>\
+                <div id=ads><div class=result><a class=result__a href=https://e.org/b>b</a></div></div>";
+    let streamed = engine.parse_streamed(page).unwrap();
+    assert_eq!(streamed, engine.parse_tree(page));
+    let hits = streamed.unwrap().hits;
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(
+        (hits[0].title.as_str(), hits[0].snippet.as_str()),
+        ("Title", "onetwo")
+    );
+}

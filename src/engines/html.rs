@@ -153,9 +153,23 @@ fn stream_plan(p: &ParseConfig) -> Result<StreamPlan, String> {
             .filter_map(|m| marker_selector(m))
             .map(stream::compile)
             .collect::<Result<_, _>>()?,
+        exclude: p
+            .exclude
+            .iter()
+            .map(|x| stream::compile(x.trim()))
+            .collect::<Result<_, _>>()?,
         seen: Default::default(),
     }
     .seal())
+}
+
+/// Whether `el` is still in the document: `Html::select` walks every node
+/// scraper ever made, so an element `exclude` detached (with everything
+/// inside it) would still be found there.
+fn in_tree(el: &ElementRef<'_>) -> bool {
+    el.ancestors()
+        .last()
+        .is_some_and(|n| n.value().is_document())
 }
 
 /// A page marker: a CSS selector when it starts with `.`, `#` or `[` (or
@@ -214,7 +228,7 @@ impl Marker {
     }
 
     fn in_doc(&self, doc: &Html) -> bool {
-        matches!(self, Marker::Css(_, s) if doc.select(s).next().is_some())
+        matches!(self, Marker::Css(_, s) if doc.select(s).any(|e| in_tree(&e)))
     }
 }
 
@@ -430,7 +444,7 @@ impl HtmlEngine {
 
     fn hits(&self, doc: &Html) -> Vec<Hit> {
         let mut hits = Vec::new();
-        for el in doc.select(&self.results) {
+        for el in doc.select(&self.results).filter(in_tree) {
             if self.skip.as_ref().is_some_and(|s| s.matches(&el)) {
                 continue;
             }
@@ -465,7 +479,7 @@ impl HtmlEngine {
         let mut out: Vec<String> = Vec::new();
         for pick in &field.0 {
             let Some(sel) = &pick.selector else { continue };
-            for el in doc.select(sel) {
+            for el in doc.select(sel).filter(in_tree) {
                 let v = match &pick.attr {
                     Some(a) => el.value().attr(a).map(str::to_string),
                     None => Some(element_text(el)),

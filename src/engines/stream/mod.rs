@@ -69,6 +69,10 @@ pub(crate) struct StreamPlan {
     pub suggestions: Vec<StreamPick>,
     /// The markers written as selectors (`blocked` then `no_results`).
     pub markers: Vec<List>,
+    /// `[engine.parse] exclude`: an element one of these matches (on
+    /// insertion, in document context) is not there for anything else, nor
+    /// is anything inside it (the rule of `engines::exclude`).
+    pub exclude: Vec<List>,
     /// What the selectors can see (filled by [`StreamPlan::seal`]).
     pub seen: Seen,
 }
@@ -116,7 +120,7 @@ impl StreamPlan {
     pub(crate) fn seal(mut self) -> StreamPlan {
         let mut seen = Seen::default();
         seen.add(&self.results, false);
-        for list in self.skip.iter().chain(&self.markers) {
+        for list in self.skip.iter().chain(&self.markers).chain(&self.exclude) {
             seen.add(list, false);
         }
         for pick in self.fields.iter().flatten() {
@@ -186,6 +190,8 @@ pub(crate) struct Node {
     captures: RefCell<Vec<u32>>,
     /// Taken out of its parent by html5ever, to be put back elsewhere.
     moving: Cell<bool>,
+    /// Removed by `exclude`, or inside such an element.
+    excluded: Cell<bool>,
 }
 
 impl std::fmt::Debug for Node {
@@ -210,6 +216,7 @@ impl Node {
             slot: Cell::new(None),
             captures: RefCell::new(Vec::new()),
             moving: Cell::new(false),
+            excluded: Cell::new(false),
         })
     }
 
@@ -337,7 +344,7 @@ impl<'p> Sink<'p> {
     /// does not pass through a skipped element (see [`Node::skip_id`]).
     fn push_text(&self, from: &Node, s: &str) {
         let mut left = from.captures_above.get();
-        if left == 0 {
+        if left == 0 || from.excluded.get() {
             return;
         }
         let skip = from.skip_id.get();
@@ -392,6 +399,11 @@ impl<'p> Sink<'p> {
             return self.bail(Bail::Depth);
         }
         el.depth.set(depth);
+        if parent.excluded.get() || self.plan.exclude.iter().any(|x| self.matches(x, el, None)) {
+            // Gone with its subtree: no match, no text, no word break.
+            el.excluded.set(true);
+            return;
+        }
         let skipped = el.name.ns == ns!(html)
             && matches!(
                 el.name.local,
