@@ -6,7 +6,12 @@
 //! (`tests/data/parsers.toml`) lists for it is parsed in turn, and the
 //! throughput is reported in bytes of HTML (or JSON / RSS) per second. Each
 //! iteration asserts the result count the table expects, so a broken preset
-//! cannot look fast. `scraper_full_document` measures the plain approach
+//! cannot look fast. `parse/<preset>` is what a search runs (for the `html`
+//! kind: the streaming path, the tree path for pages it leaves);
+//! `parse_tree/<preset>` is the tree path alone, the reference. Before any
+//! timing, every page of every HTML preset is read by both paths and must
+//! give the same outcome, read by the streaming path itself (not by its
+//! fallback). `scraper_full_document` measures the plain approach
 //! (html5ever over the whole page, no pre-cut) on the same HTML pages, as the
 //! baseline the html kind is compared with.
 
@@ -16,6 +21,8 @@ use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use metasift::config::Config;
+use metasift::config::EngineKind;
+use metasift::engines::html::HtmlEngine;
 use metasift::engines::{self, Engine};
 use serde::Deserialize;
 
@@ -52,6 +59,24 @@ fn pages() -> BTreeMap<String, Vec<(String, usize)>> {
 fn bench_presets(c: &mut Criterion) {
     let config = Config::load(&Path::new(ROOT).join("engines.toml")).unwrap();
     let pages = pages();
+    // The two paths agree, and the streaming one reads every page itself.
+    let mut html: BTreeMap<&str, HtmlEngine> = BTreeMap::new();
+    for (name, bodies) in &pages {
+        let ec = config.engines.iter().find(|e| &e.name == name).unwrap();
+        if ec.kind != EngineKind::Html {
+            continue;
+        }
+        let engine = HtmlEngine::new(ec.clone()).unwrap();
+        for (body, count) in bodies {
+            let tree = engine.parse_tree(body).unwrap();
+            assert_eq!(tree.hits.len(), *count, "{name}");
+            let streamed = engine
+                .parse_streamed(body)
+                .unwrap_or_else(|why| panic!("{name}: the streaming path left: {why:?}"));
+            assert_eq!(streamed, Ok(tree), "{name}: the paths differ");
+        }
+        html.insert(name, engine);
+    }
     let mut group = c.benchmark_group("parse");
     for (name, bodies) in &pages {
         let ec = config.engines.iter().find(|e| &e.name == name).unwrap();
@@ -62,6 +87,21 @@ fn bench_presets(c: &mut Criterion) {
             b.iter(|| {
                 for (body, count) in bodies {
                     let parsed = engine.parse(black_box(body)).unwrap();
+                    assert_eq!(parsed.hits.len(), *count, "{name}");
+                }
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("parse_tree");
+    for (name, engine) in &html {
+        let bodies = &pages[*name];
+        let bytes: usize = bodies.iter().map(|(b, _)| b.len()).sum();
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                for (body, count) in bodies {
+                    let parsed = engine.parse_tree(black_box(body)).unwrap();
                     assert_eq!(parsed.hits.len(), *count, "{name}");
                 }
             })

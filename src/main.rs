@@ -177,6 +177,9 @@ fn check_config(
             "{name}: ok ({} engines, {enabled} enabled)",
             config.engines.len()
         );
+        for (name, why) in metasift::engines::tree_only_engines(&config) {
+            println!("engine {name:?} reads its pages with the tree path only: {why}");
+        }
     }
     let Some(text) = probe else { return Ok(0) };
     let searcher = Searcher::from_config(config)?;

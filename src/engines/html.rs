@@ -34,11 +34,13 @@
 //! the elements `parse.exclude` names are removed ([`super::exclude`] holds
 //! the rule) before any marker selector, result, field or suggestion is read.
 
+use html5ever::LocalName;
 use scraper::{ElementRef, Html, Selector};
 
 use super::exclude::Exclude;
 use super::markers::Markers;
 use super::prefilter::{Keep, prefilter};
+use super::stream::{self, Bail, StreamPick, StreamPlan, Streamed};
 use super::text::element_text;
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, resolve_link};
 use crate::config::{EngineConfig, ParseConfig};
@@ -57,29 +59,41 @@ struct Pick {
 #[derive(Debug)]
 struct Field(Vec<Pick>);
 
+/// The alternatives of a field spec: `(selector, attribute)`, an empty
+/// selector meaning the result element itself.
+fn split_field(spec: &str) -> Vec<(&str, Option<&str>)> {
+    spec.split(" || ")
+        .map(|alt| {
+            let alt = alt.trim();
+            match alt.rfind('@') {
+                Some(i)
+                    if alt[i + 1..]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_:".contains(c))
+                        && i + 1 < alt.len() =>
+                {
+                    (alt[..i].trim(), Some(&alt[i + 1..]))
+                }
+                _ => (alt, None),
+            }
+        })
+        .collect()
+}
+
 impl Field {
     fn parse(spec: &str) -> Result<Field, String> {
-        let picks = spec
-            .split(" || ")
-            .map(|alt| {
-                let alt = alt.trim();
-                let (sel, attr) = match alt.rfind('@') {
-                    Some(i)
-                        if alt[i + 1..]
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || "-_:".contains(c))
-                            && i + 1 < alt.len() =>
-                    {
-                        (alt[..i].trim(), Some(alt[i + 1..].to_string()))
-                    }
-                    _ => (alt, None),
-                };
+        let picks = split_field(spec)
+            .into_iter()
+            .map(|(sel, attr)| {
                 let selector = if sel.is_empty() {
                     None
                 } else {
                     Some(parse_selector(sel)?)
                 };
-                Ok(Pick { selector, attr })
+                Ok(Pick {
+                    selector,
+                    attr: attr.map(str::to_string),
+                })
             })
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Field(picks))
@@ -138,6 +152,58 @@ pub(super) fn selector_error(e: &scraper::error::SelectorErrorKind) -> String {
     }
 }
 
+/// The streaming path's picks of a field spec.
+fn stream_field(spec: &str) -> Result<Vec<StreamPick>, String> {
+    split_field(spec)
+        .into_iter()
+        .map(|(sel, attr)| {
+            Ok(StreamPick {
+                selector: (!sel.is_empty())
+                    .then(|| stream::compile(sel))
+                    .transpose()?,
+                attr: attr.map(LocalName::from),
+            })
+        })
+        .collect()
+}
+
+/// What the streaming path reads for a parse table, or why it cannot read
+/// it (then the engine takes the tree path).
+fn stream_plan(p: &ParseConfig) -> Result<StreamPlan, String> {
+    let field = |spec: &Option<String>| -> Result<Vec<StreamPick>, String> {
+        spec.as_deref().map(stream_field).unwrap_or(Ok(Vec::new()))
+    };
+    Ok(StreamPlan {
+        results: stream::compile(p.results.as_deref().unwrap_or_default())?,
+        skip: p.skip.as_deref().map(stream::compile).transpose()?,
+        fields: [field(&p.title)?, field(&p.url)?, field(&p.snippet)?],
+        suggestions: field(&p.suggestions)?,
+        markers: p
+            .blocked
+            .iter()
+            .chain(&p.no_results)
+            .filter_map(|m| marker_selector(m))
+            .map(stream::compile)
+            .collect::<Result<_, _>>()?,
+        exclude: p
+            .exclude
+            .iter()
+            .map(|x| stream::compile(x.trim()))
+            .collect::<Result<_, _>>()?,
+        seen: Default::default(),
+    }
+    .seal())
+}
+
+/// Whether `el` is still in the document: `Html::select` walks every node
+/// scraper ever made, so an element `exclude` detached (with everything
+/// inside it) would still be found there.
+fn in_tree(el: &ElementRef<'_>) -> bool {
+    el.ancestors()
+        .last()
+        .is_some_and(|n| n.value().is_document())
+}
+
 /// A page marker: a CSS selector when it starts with `.`, `#` or `[` (or
 /// is written `css:selector`), else a case-insensitive substring of the page.
 /// The two are kept apart so `.no-results` never matches a stylesheet rule.
@@ -194,13 +260,13 @@ impl Marker {
     }
 
     fn in_doc(&self, doc: &Html) -> bool {
-        matches!(self, Marker::Css(_, s) if doc.select(s).next().is_some())
+        matches!(self, Marker::Css(_, s) if doc.select(s).any(|e| in_tree(&e)))
     }
 }
 
 /// An engine read with CSS selectors.
 #[derive(Debug)]
-pub(crate) struct HtmlEngine {
+pub struct HtmlEngine {
     config: EngineConfig,
     base: url::Url,
     results: Selector,
@@ -219,6 +285,10 @@ pub(crate) struct HtmlEngine {
     suggestions: Option<Field>,
     exclude: Exclude,
     keep: Keep,
+    /// The streaming path, or why this engine cannot take it.
+    stream: Result<StreamPlan, String>,
+    /// The names of the `blocked` markers written as selectors, in order.
+    blocked_css: Vec<String>,
 }
 
 impl HtmlEngine {
@@ -283,6 +353,14 @@ impl HtmlEngine {
         let blocked_text = Markers::new(&blocked_names);
         let no_results_text = Markers::new(text(&no_results));
         let keep = Keep::from_specs(selectors_read(p));
+        let stream = stream_plan(p);
+        let blocked_css = blocked
+            .iter()
+            .filter_map(|m| match m {
+                Marker::Css(name, _) => Some(name.clone()),
+                Marker::Text(_) => None,
+            })
+            .collect();
         Ok(HtmlEngine {
             base,
             results,
@@ -298,13 +376,107 @@ impl HtmlEngine {
             suggestions,
             exclude,
             keep,
+            stream,
+            blocked_css,
             config,
         })
     }
 
+    /// Why this engine reads its pages with the tree path only, if it does:
+    /// a selector the streaming path cannot decide when an element is
+    /// inserted.
+    pub fn tree_only(&self) -> Option<&str> {
+        self.stream.as_ref().err().map(String::as_str)
+    }
+
+    /// The page read by the tree path alone (the reference).
+    pub fn parse_tree(&self, body: &str) -> Result<Parsed, ParseError> {
+        if let Some(e) = self.blocked_by_text(body) {
+            return Err(e);
+        }
+        self.outcome_of_tree(body, &prefilter(body, &self.keep))
+    }
+
+    /// The page read by the streaming path alone: `Err` when it leaves it
+    /// (an engine that cannot stream, a page html5ever rearranges, a page
+    /// that yields no result and needs the tree to say why).
+    pub fn parse_streamed(&self, body: &str) -> Result<Result<Parsed, ParseError>, Leave> {
+        if let Some(e) = self.blocked_by_text(body) {
+            return Ok(Err(e));
+        }
+        let plan = self.stream.as_ref().map_err(|_| Leave::TreeOnly)?;
+        let out = plan
+            .run(&prefilter(body, &self.keep))
+            .map_err(Leave::Page)?;
+        self.outcome_of_stream(body, out).ok_or(Leave::NoResults)
+    }
+
+    fn blocked_by_text(&self, body: &str) -> Option<ParseError> {
+        self.blocked_text
+            .first_in(body)
+            .map(|i| ParseError::Blocked(format!("page says {:?}", self.blocked_names[i])))
+    }
+
+    /// The outcome of a streamed page, as [`Self::outcome_of_tree`] decides it;
+    /// `None` when no result was found (the tree path then reads the
+    /// page's whole text for a bot check).
+    fn outcome_of_stream(&self, body: &str, out: Streamed) -> Option<Result<Parsed, ParseError>> {
+        let (blocked, no_results) = out.markers.split_at(self.blocked_css.len());
+        if let Some(i) = blocked.iter().position(|&m| m) {
+            return Some(Err(ParseError::Blocked(format!(
+                "page has {:?}",
+                self.blocked_css[i]
+            ))));
+        }
+        if self.no_results_text.first_in(body).is_some() || no_results.iter().any(|&m| m) {
+            return Some(Ok(Parsed::default()));
+        }
+        let hits: Vec<Hit> = out
+            .results
+            .into_iter()
+            .filter_map(|[title, url, snippet]| {
+                let url = url.and_then(|u| resolve_link(&self.base, &u))?;
+                Some(Hit {
+                    url,
+                    title: title?,
+                    snippet: snippet.unwrap_or_default(),
+                })
+            })
+            .collect();
+        if hits.is_empty() {
+            return None;
+        }
+        Some(Ok(Parsed {
+            hits,
+            suggestions: out.suggestions,
+        }))
+    }
+
+    /// The tree path on the prefiltered page `cut`.
+    fn outcome_of_tree(&self, body: &str, cut: &str) -> Result<Parsed, ParseError> {
+        let mut doc = super::dom::parse_document(cut)?;
+        self.exclude.remove_from(&mut doc);
+        if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
+            return Err(ParseError::Blocked(format!("page has {:?}", m.name())));
+        }
+        // The engine's own "nothing found" wins over what it shows instead
+        // (results for a relaxed query are not answers to this one).
+        if self.no_results_text.first_in(body).is_some()
+            || self.no_results.iter().any(|m| m.in_doc(&doc))
+        {
+            return Ok(Parsed::default());
+        }
+        let hits = self.hits(&doc);
+        if hits.is_empty() {
+            return Err(super::empty_page_error(&element_text(doc.root_element())));
+        }
+        let suggestions = self.suggestions(&doc);
+        Ok(Parsed { hits, suggestions })
+    }
+
     fn hits(&self, doc: &Html) -> Vec<Hit> {
         let mut hits = Vec::new();
-        for el in doc.select(&self.results) {
+        for el in doc.select(&self.results).filter(in_tree) {
             if self.skip.as_ref().is_some_and(|s| s.matches(&el)) {
                 continue;
             }
@@ -339,7 +511,7 @@ impl HtmlEngine {
         let mut out: Vec<String> = Vec::new();
         for pick in &field.0 {
             let Some(sel) = &pick.selector else { continue };
-            for el in doc.select(sel) {
+            for el in doc.select(sel).filter(in_tree) {
                 let v = match &pick.attr {
                     Some(a) => el.value().attr(a).map(str::to_string),
                     None => Some(element_text(el)),
@@ -363,31 +535,29 @@ impl Engine for HtmlEngine {
     }
 
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
-        if let Some(i) = self.blocked_text.first_in(body) {
-            return Err(ParseError::Blocked(format!(
-                "page says {:?}",
-                self.blocked_names[i]
-            )));
+        if let Some(e) = self.blocked_by_text(body) {
+            return Err(e);
         }
-        let mut doc = super::dom::parse_document(&prefilter(body, &self.keep))?;
-        self.exclude.remove_from(&mut doc);
-        if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
-            return Err(ParseError::Blocked(format!("page has {:?}", m.name())));
-        }
-        // The engine's own "nothing found" wins over what it shows instead
-        // (results for a relaxed query are not answers to this one).
-        if self.no_results_text.first_in(body).is_some()
-            || self.no_results.iter().any(|m| m.in_doc(&doc))
+        let cut = prefilter(body, &self.keep);
+        if let Ok(plan) = &self.stream
+            && let Ok(out) = plan.run(&cut)
+            && let Some(outcome) = self.outcome_of_stream(body, out)
         {
-            return Ok(Parsed::default());
+            return outcome;
         }
-        let hits = self.hits(&doc);
-        if hits.is_empty() {
-            return Err(super::empty_page_error(&element_text(doc.root_element())));
-        }
-        let suggestions = self.suggestions(&doc);
-        Ok(Parsed { hits, suggestions })
+        self.outcome_of_tree(body, &cut)
     }
+}
+
+/// Why [`HtmlEngine::parse_streamed`] left the streaming path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leave {
+    /// The engine uses a selector the streaming path cannot decide.
+    TreeOnly,
+    /// The page: html5ever rearranged it, or it passed a budget.
+    Page(Bail),
+    /// No result found: the tree path says why.
+    NoResults,
 }
 
 #[cfg(test)]

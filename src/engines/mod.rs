@@ -74,6 +74,7 @@ pub(crate) mod json;
 pub(crate) mod markers;
 pub mod prefilter;
 pub(crate) mod searxng;
+pub mod stream;
 mod text;
 
 pub(crate) use text::html_to_text;
@@ -100,6 +101,22 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
 /// [`Config`]'s validation.
 pub(crate) fn check(config: &EngineConfig) -> Result<(), String> {
     build(config).map(drop)
+}
+
+/// The `html` engines that read every page with the tree path, each with
+/// why: a selector the streaming path cannot decide when an element is
+/// inserted (see [`stream`]). `check-config` says it once per engine.
+pub fn tree_only_engines(config: &Config) -> Vec<(String, String)> {
+    config
+        .engines
+        .iter()
+        .filter(|e| e.kind == EngineKind::Html)
+        .filter_map(|e| {
+            let engine = html::HtmlEngine::new(e.clone()).ok()?;
+            let why = engine.tree_only()?.to_string();
+            Some((e.name.clone(), why))
+        })
+        .collect()
 }
 
 /// Reads and validates a configuration file laid over the built-in

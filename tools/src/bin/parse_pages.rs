@@ -7,7 +7,18 @@
 //! ```text
 //! cargo build --release -p metasift-tools --bin parse_pages
 //! valgrind --tool=callgrind target/release/parse_pages 3
+//! valgrind --tool=callgrind target/release/parse_pages 3 tree        # the tree path alone
+//! valgrind --tool=callgrind target/release/parse_pages 3 stream bing # one preset's page
 //! ```
+//!
+//! `parse_pages 3 tree baidu all` reads instead every saved results page the
+//! golden table (`tests/data/parsers.toml`) lists for that preset, the pages
+//! `cargo bench --bench parse` times.
+//!
+//! The second argument picks the path (`stream`, the default, is what a
+//! search runs: the streaming path with the tree path for pages it leaves;
+//! `tree` is the reference alone); the third keeps one preset's page. It
+//! prints the bytes read, so instructions per byte are the total ÷ that.
 
 use std::path::Path;
 
@@ -19,28 +30,66 @@ use pages::JS_PAGES as PAGES;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds: usize = std::env::args().nth(1).map_or(Ok(1), |s| s.parse())?;
+    let tree = match std::env::args().nth(2).as_deref() {
+        None | Some("stream") => false,
+        Some("tree") => true,
+        Some(other) => return Err(format!("path {other:?}: stream or tree").into()),
+    };
+    let only = std::env::args().nth(3);
+    let golden = std::env::args().nth(4).as_deref() == Some("all");
     let root = &Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let config = Config::load(&root.join("engines.toml"))?;
+    let mut list: Vec<(String, String)> = PAGES
+        .iter()
+        .map(|(n, f)| (n.to_string(), f.to_string()))
+        .collect();
+    if golden {
+        let table: toml::Table = toml::from_str(&std::fs::read_to_string(
+            root.join("tests/data/parsers.toml"),
+        )?)?;
+        list = table["case"]
+            .as_array()
+            .ok_or("no cases")?
+            .iter()
+            .filter(|c| c["expect"].as_str() == Some("results"))
+            .map(|c| {
+                (
+                    c["engine"].as_str().unwrap_or_default().to_string(),
+                    c["file"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect();
+    }
     let mut pages = Vec::new();
-    for (name, file) in PAGES {
+    for (name, file) in &list {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let ec = config
             .engines
             .iter()
-            .find(|e| e.name == name)
+            .find(|e| e.name == *name)
             .ok_or(format!("no preset {name}"))?;
-        let engine = metasift::engines::build(ec)?;
+        let engine = metasift::engines::html::HtmlEngine::new(ec.clone())?;
         let body = std::fs::read(root.join("tests/fixtures/serp").join(file))?;
-        pages.push((name, engine, body));
+        let text = metasift::engines::decode_body(&body, None);
+        pages.push((name, engine, text));
     }
     let mut total = 0;
+    let mut bytes = 0;
     for _ in 0..rounds {
-        for (name, engine, body) in &pages {
-            let text = metasift::engines::decode_body(body, Some("text/html; charset=utf-8"));
-            let parsed = engine.parse(&text).map_err(|e| format!("{name}: {e}"))?;
+        for (name, engine, text) in &pages {
+            bytes += text.len();
+            let parsed = if tree {
+                engine.parse_tree(text)
+            } else {
+                metasift::engines::Engine::parse(engine, text)
+            }
+            .map_err(|e| format!("{name}: {e}"))?;
             assert!(!parsed.hits.is_empty(), "{name}: no results");
             total += parsed.hits.len();
         }
     }
-    println!("{total} results in {rounds} rounds");
+    println!("{total} results, {bytes} bytes in {rounds} rounds");
     Ok(())
 }

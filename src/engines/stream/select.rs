@@ -1,0 +1,322 @@
+//! The streaming path's selectors: scraper's own compiled lists, which of
+//! them can be decided when an element is inserted, what they can see of an
+//! element, and the selectors crate's view of the sink's nodes.
+
+use html5ever::{LocalName, ns};
+use scraper::selector::{CssLocalName, CssString, NonTSPseudoClass, PseudoElement, Simple};
+use selectors::attr::{
+    AttrSelectorOperation, AttrSelectorOperator, CaseSensitivity, NamespaceConstraint,
+};
+use selectors::matching::{self, MatchingContext};
+use selectors::parser::{Combinator, Component, ParseRelative, Selector, SelectorList};
+use selectors::{Element, OpaqueElement};
+
+use super::Node;
+
+/// A compiled selector list, as scraper compiles it.
+pub(crate) type List = SelectorList<Simple>;
+
+/// Compiles `s` with scraper's parser (the same `SelectorList` scraper
+/// matches) and says why the streaming path cannot decide it on insertion,
+/// if it cannot.
+pub(crate) fn compile(s: &str) -> Result<List, String> {
+    let mut parser = cssparser::Parser::new(s);
+    let list = SelectorList::parse(&scraper::selector::Parser, &mut parser, ParseRelative::No)
+        .map_err(|e| format!("bad selector {s:?}: {e:?}"))?;
+    for sel in list.slice() {
+        decidable(sel).map_err(|why| format!("selector {s:?} uses {why}"))?;
+    }
+    Ok(list)
+}
+
+/// Whether a selector can be matched when its element is inserted: only the
+/// element itself and its ancestors may count.
+fn decidable(sel: &Selector<Simple>) -> Result<(), String> {
+    for c in sel.iter_raw_match_order() {
+        match c {
+            Component::Combinator(Combinator::Child | Combinator::Descendant) => {}
+            Component::Combinator(c) => return Err(format!("the combinator {c:?}")),
+            Component::LocalName(_)
+            | Component::ID(_)
+            | Component::Class(_)
+            | Component::AttributeInNoNamespaceExists { .. }
+            | Component::AttributeInNoNamespace { .. }
+            | Component::AttributeOther(_)
+            | Component::ExplicitUniversalType
+            | Component::ExplicitAnyNamespace
+            | Component::ExplicitNoNamespace
+            | Component::DefaultNamespace(_)
+            | Component::Namespace(..)
+            | Component::Root => {}
+            Component::Negation(list) | Component::Is(list) | Component::Where(list) => {
+                for s in list.slice() {
+                    decidable(s)?;
+                }
+            }
+            other => return Err(format!("{other:?}, which depends on what follows")),
+        }
+    }
+    Ok(())
+}
+
+/// What the plan's selectors can see of an element other than the element
+/// a pick reads: the type, class, id and attribute names named anywhere in
+/// the results, skip, marker and suggestion selectors, and in the ancestor
+/// part of the field selectors. An element none of them names (and no
+/// universal or negated compound) matches no compound those selectors test
+/// it against, so html5ever may move it (see [`Sink::remove_from_parent`]).
+#[derive(Default)]
+pub(crate) struct Seen {
+    names: Vec<LocalName>,
+    classes: Vec<String>,
+    ids: Vec<String>,
+    attrs: Vec<LocalName>,
+    /// Attribute selectors with a value: name, operator, value.
+    values: Vec<(LocalName, AttrSelectorOperator, String)>,
+    /// A compound matches elements by no name at all (`*`, `:not(…)`).
+    everything: bool,
+}
+
+impl std::fmt::Debug for Seen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seen")
+            .field("names", &self.names)
+            .field("classes", &self.classes)
+            .field("ids", &self.ids)
+            .field("attrs", &self.attrs)
+            .field("values", &self.values.len())
+            .field("everything", &self.everything)
+            .finish()
+    }
+}
+
+impl Seen {
+    /// Adds what `list` names; with `skip_target`, not the rightmost
+    /// compound of each selector (the element a pick reads).
+    pub(crate) fn add(&mut self, list: &List, skip_target: bool) {
+        for sel in list.slice() {
+            let mut in_target = skip_target;
+            let mut named = false;
+            for c in sel.iter_raw_match_order() {
+                if let Component::Combinator(_) = c {
+                    if !in_target && !named {
+                        self.everything = true;
+                    }
+                    in_target = false;
+                    named = false;
+                    continue;
+                }
+                if in_target {
+                    continue;
+                }
+                named |= self.component(c);
+            }
+            if !in_target && !named {
+                self.everything = true;
+            }
+        }
+    }
+
+    /// Adds what one simple selector names; whether it names something.
+    fn component(&mut self, c: &Component<Simple>) -> bool {
+        match c {
+            Component::LocalName(n) => {
+                self.names.push(n.lower_name.0.clone());
+                self.names.push(n.name.0.clone());
+            }
+            Component::ID(id) => self.ids.push(id.0.to_string()),
+            Component::Class(c) => self.classes.push(c.0.to_string()),
+            Component::AttributeInNoNamespaceExists {
+                local_name_lower, ..
+            } => self.attrs.push(local_name_lower.0.clone()),
+            Component::AttributeInNoNamespace {
+                local_name,
+                operator,
+                value,
+                ..
+            } => self
+                .values
+                .push((local_name.0.clone(), *operator, value.0.clone())),
+            Component::AttributeOther(a) => self.attrs.push(a.local_name_lower.0.clone()),
+            Component::Is(list) | Component::Where(list) => {
+                for s in list.slice() {
+                    let mut named = false;
+                    for c in s.iter_raw_match_order() {
+                        if !matches!(c, Component::Combinator(_)) {
+                            named |= self.component(c);
+                        }
+                    }
+                    if !named {
+                        self.everything = true;
+                    }
+                }
+                return true;
+            }
+            Component::Negation(_) => self.everything = true,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Whether some compound might match `el`.
+    pub(super) fn sees(&self, el: &Node) -> bool {
+        self.everything
+            || self.names.contains(&el.name.local)
+            || el.attrs.iter().any(|a| {
+                self.attrs.contains(&a.name.local)
+                    || self.values.iter().any(|(n, op, v)| {
+                        *n == a.name.local
+                            && op.eval_str(&a.value, v, CaseSensitivity::AsciiCaseInsensitive)
+                    })
+                    || (&*a.name.local == "id" && self.ids.iter().any(|i| **i == *a.value))
+                    || (&*a.name.local == "class"
+                        && a.value
+                            .split_ascii_whitespace()
+                            .any(|c| self.classes.iter().any(|k| k == c)))
+            })
+    }
+}
+
+/// An element as the selectors crate sees it: scraper's `Element` for
+/// `ElementRef`, over the sink's nodes (siblings and children are never
+/// asked for: [`decidable`] refuses the selectors that would).
+#[derive(Clone, Copy)]
+pub(super) struct El<'a>(pub(super) &'a Node);
+
+impl std::fmt::Debug for El<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Element for El<'_> {
+    type Impl = Simple;
+
+    fn opaque(&self) -> OpaqueElement {
+        OpaqueElement::new(self.0)
+    }
+
+    fn parent_element(&self) -> Option<Self> {
+        self.0.parent().filter(|p| p.is_element()).map(El)
+    }
+
+    fn parent_node_is_shadow_root(&self) -> bool {
+        false
+    }
+
+    fn containing_shadow_host(&self) -> Option<Self> {
+        None
+    }
+
+    fn is_pseudo_element(&self) -> bool {
+        false
+    }
+
+    fn is_part(&self, _name: &CssLocalName) -> bool {
+        false
+    }
+
+    fn is_same_type(&self, other: &Self) -> bool {
+        self.0.name == other.0.name
+    }
+
+    fn imported_part(&self, _: &CssLocalName) -> Option<CssLocalName> {
+        None
+    }
+
+    fn prev_sibling_element(&self) -> Option<Self> {
+        None
+    }
+
+    fn next_sibling_element(&self) -> Option<Self> {
+        None
+    }
+
+    fn first_element_child(&self) -> Option<Self> {
+        None
+    }
+
+    fn is_html_element_in_html_document(&self) -> bool {
+        self.0.name.ns == ns!(html)
+    }
+
+    fn has_local_name(&self, name: &CssLocalName) -> bool {
+        self.0.name.local == name.0
+    }
+
+    fn has_namespace(&self, namespace: &html5ever::Namespace) -> bool {
+        &self.0.name.ns == namespace
+    }
+
+    fn attr_matches(
+        &self,
+        ns: &NamespaceConstraint<&html5ever::Namespace>,
+        local_name: &CssLocalName,
+        operation: &AttrSelectorOperation<&CssString>,
+    ) -> bool {
+        self.0.attrs.iter().any(|a| {
+            !matches!(*ns, NamespaceConstraint::Specific(url) if *url != a.name.ns)
+                && local_name.0 == a.name.local
+                && operation.eval_str(&a.value)
+        })
+    }
+
+    fn match_non_ts_pseudo_class(
+        &self,
+        _pc: &NonTSPseudoClass,
+        _context: &mut MatchingContext<'_, Simple>,
+    ) -> bool {
+        false
+    }
+
+    fn match_pseudo_element(
+        &self,
+        _pe: &PseudoElement,
+        _context: &mut MatchingContext<'_, Simple>,
+    ) -> bool {
+        false
+    }
+
+    fn is_link(&self) -> bool {
+        &*self.0.name.local == "link"
+    }
+
+    fn is_html_slot_element(&self) -> bool {
+        true
+    }
+
+    fn has_id(&self, id: &CssLocalName, case_sensitivity: CaseSensitivity) -> bool {
+        self.0
+            .attrs
+            .iter()
+            .find(|a| &*a.name.local == "id")
+            .is_some_and(|a| case_sensitivity.eq(id.0.as_bytes(), a.value.as_bytes()))
+    }
+
+    fn has_class(&self, name: &CssLocalName, case_sensitivity: CaseSensitivity) -> bool {
+        self.0
+            .attrs
+            .iter()
+            .filter(|a| &*a.name.local == "class")
+            .flat_map(|a| a.value.split_ascii_whitespace())
+            .any(|c| case_sensitivity.eq(c.as_bytes(), name.0.as_bytes()))
+    }
+
+    fn has_custom_state(&self, _name: &CssLocalName) -> bool {
+        false
+    }
+
+    fn is_empty(&self) -> bool {
+        false
+    }
+
+    fn is_root(&self) -> bool {
+        self.0.parent().is_some_and(|p| !p.is_element())
+    }
+
+    fn apply_selector_flags(&self, _flags: matching::ElementSelectorFlags) {}
+
+    fn add_element_unique_hashes(&self, _filter: &mut selectors::bloom::BloomFilter) -> bool {
+        false
+    }
+}

@@ -1,0 +1,365 @@
+//! The streaming path of the `html` kind against the tree path, its
+//! reference (see `src/engines/stream.rs`): every shipped HTML preset over
+//! every saved page in `tests/fixtures/serp/` gives the same outcome —
+//! records, suggestions, blocked / empty / invalid — on both paths, and so
+//! do generated pages and real pages cut and spliced at random.
+
+use std::path::{Path, PathBuf};
+
+use metasift::config::{Config, EngineConfig, EngineKind};
+use metasift::engines::html::{HtmlEngine, Leave};
+use metasift::engines::{self, Engine};
+
+fn crate_path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn html_presets() -> Vec<(EngineConfig, HtmlEngine)> {
+    let config = Config::load(&crate_path("engines.toml")).unwrap();
+    config
+        .engines
+        .into_iter()
+        .filter(|e| e.kind == EngineKind::Html)
+        .map(|e| {
+            let engine = HtmlEngine::new(e.clone()).unwrap();
+            (e, engine)
+        })
+        .collect()
+}
+
+fn html_pages(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            html_pages(&path, out);
+        } else if path.extension().is_some_and(|e| e == "html") {
+            out.push(path);
+        }
+    }
+}
+
+fn pages() -> Vec<(String, String)> {
+    let mut paths = Vec::new();
+    html_pages(&crate_path("tests/fixtures/serp"), &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let name = p.strip_prefix(crate_path("tests/fixtures/serp")).unwrap();
+            let body = engines::decode_body(&std::fs::read(&p).unwrap(), None);
+            (name.display().to_string(), body)
+        })
+        .collect()
+}
+
+/// Every shipped HTML preset on every saved HTML page: the same outcome on
+/// both paths, and each preset's own results pages read without leaving
+/// the streaming path.
+#[test]
+fn both_paths_agree_on_every_saved_page() {
+    let presets = html_presets();
+    let pages = pages();
+    assert!(pages.len() > 60, "{} pages", pages.len());
+    let mut streamed = 0;
+    let mut left = Vec::new();
+    for (config, engine) in &presets {
+        assert_eq!(
+            engine.tree_only(),
+            None,
+            "shipped preset {:?} cannot stream",
+            config.name
+        );
+        for (name, body) in &pages {
+            let tree = engine.parse_tree(body);
+            assert_eq!(
+                engine.parse(body),
+                tree,
+                "{} on {name}: the engine's parse differs from the tree path",
+                config.name
+            );
+            match engine.parse_streamed(body) {
+                Ok(outcome) => {
+                    streamed += 1;
+                    assert_eq!(
+                        outcome, tree,
+                        "{} on {name}: streaming and tree paths differ",
+                        config.name
+                    );
+                }
+                Err(why) => {
+                    let own = name.starts_with(&format!("{}/", config.name));
+                    if own && tree.as_ref().is_ok_and(|p| !p.hits.is_empty()) {
+                        left.push(format!("{} on {name}: {why:?}", config.name));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{streamed} of {} (preset, page) pairs read by the streaming path",
+        presets.len() * pages.len()
+    );
+    assert!(
+        left.is_empty(),
+        "a preset's own results page left the streaming path: {left:#?}"
+    );
+}
+
+/// The streaming path's selectors: what it cannot decide on insertion makes
+/// the engine take the tree path, and says why.
+#[test]
+fn selectors_that_look_ahead_take_the_tree_path() {
+    let config = Config::load(&crate_path("engines.toml")).unwrap();
+    let base = config
+        .engines
+        .iter()
+        .find(|e| e.name == "duckduckgo")
+        .unwrap();
+    for (results, streams) in [
+        ("div.result", true),
+        ("div.result:not(.ad)", true),
+        ("#links > div.result[data-x^=\"a\"]", true),
+        ("div.result:last-child", false),
+        ("div.result:has(a)", false),
+        ("h2 + div.result", false),
+        ("div.result:empty", false),
+        ("div.result:nth-child(2)", false),
+    ] {
+        let mut c = base.clone();
+        c.parse.results = Some(results.into());
+        let engine = HtmlEngine::new(c).unwrap();
+        assert_eq!(engine.tree_only().is_none(), streams, "{results}");
+        if let Some(why) = engine.tree_only() {
+            assert!(why.contains(results), "{why}");
+            let page = engines::decode_body(
+                &std::fs::read(crate_path(
+                    "tests/fixtures/serp/duckduckgo/lofi2025_foo.html",
+                ))
+                .unwrap(),
+                None,
+            );
+            assert_eq!(engine.parse_streamed(&page), Err(Leave::TreeOnly));
+            assert_eq!(engine.parse(&page), engine.parse_tree(&page));
+        }
+    }
+}
+
+/// Pages html5ever rearranges (misnested formatting, content foster-parented
+/// out of a table, templates) leave the streaming path and still parse as
+/// the tree path parses them.
+#[test]
+fn rearranged_pages_leave_the_streaming_path() {
+    let mut config = Config::load(&crate_path("engines.toml"))
+        .unwrap()
+        .engines
+        .into_iter()
+        .find(|e| e.name == "duckduckgo")
+        .unwrap();
+    config.parse.blocked.clear();
+    config.parse.no_results.clear();
+    let engine = HtmlEngine::new(config).unwrap();
+    let result = |t: &str| {
+        format!(
+            "<div class=result><a class=result__a href=https://e.org/{t}>{t}</a>\
+             <p class=result__snippet>s {t}</p></div>"
+        )
+    };
+    // Misnested formatting no selector can see is followed; the outcome
+    // is the tree path's.
+    for page in [
+        format!("<body>{}{}</body>", result("a"), result("b")),
+        format!("<b>{}<p>x</b>y</p>{}", result("a"), result("b")),
+        format!(
+            "{}<a href=/x>w<p>x<a>y</a>z</p>{}",
+            result("a"),
+            result("b")
+        ),
+    ] {
+        assert_eq!(
+            engine.parse_streamed(&page),
+            Ok(engine.parse_tree(&page)),
+            "{page}"
+        );
+    }
+    for page in [
+        format!(
+            "<div class=result><b>x<p>y</b>z</p><a class=result__a href=https://e.org/a>a</a></div>{}",
+            result("b")
+        ),
+        format!("<a class=result__a>{}<div>x<a>y</a></div>", result("a")),
+        format!("<table>{}<tr><td>x</td></tr></table>", result("a")),
+        format!("<template>{}</template>{}", result("a"), result("b")),
+        format!("{}<body id=late>{}", result("a"), result("b")),
+    ] {
+        assert!(
+            matches!(engine.parse_streamed(&page), Err(Leave::Page(_))),
+            "{page}"
+        );
+        assert_eq!(engine.parse(&page), engine.parse_tree(&page), "{page}");
+    }
+}
+
+/// Markup pieces: results of the DuckDuckGo preset's shape, tags that close
+/// others implicitly, formatting elements, tables, raw text, entities.
+fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let tag = prop::sample::select(vec![
+        "div", "p", "a", "span", "li", "ul", "b", "i", "h2", "table", "tr", "td", "br", "img",
+        "script", "style", "noscript", "title", "textarea", "select", "option", "form", "button",
+        "pre", "svg", "math", "template", "body", "html", "head", "dl", "dd",
+    ]);
+    let class = prop::sample::select(vec![
+        "result",
+        "result__a",
+        "result__snippet",
+        "result--ad",
+        "no-results",
+        "x",
+    ]);
+    let start = (tag.clone(), prop::option::of(class), prop::bool::ANY).prop_map(|(t, c, href)| {
+        let mut s = format!("<{t}");
+        if let Some(c) = c {
+            s.push_str(&format!(" class=\"{c}\""));
+        }
+        if href {
+            s.push_str(" href=\"https://ex.org/p?a=1&amp;b=2\"");
+        }
+        s.push('>');
+        s
+    });
+    let end = tag.prop_map(|t| format!("</{t}>"));
+    let text = prop::sample::select(vec![
+        "text",
+        " a  b\n c ",
+        "&amp; &lt;x&gt; &nbsp;",
+        "&amp;nbsp;",
+        "中文 標題",
+        "\u{a0}",
+        "<!-- c -->",
+        "<!doctype html>",
+        "\0",
+        "\r\n",
+    ])
+    .prop_map(str::to_string);
+    prop_oneof![3 => start, 2 => end, 2 => text]
+}
+
+fn duckduckgo() -> HtmlEngine {
+    let config = Config::load(&crate_path("engines.toml"))
+        .unwrap()
+        .engines
+        .into_iter()
+        .find(|e| e.name == "duckduckgo")
+        .unwrap();
+    HtmlEngine::new(config).unwrap()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+    /// Generated pages: whenever the streaming path reads a page it gives
+    /// the tree path's outcome, and the engine always does.
+    #[test]
+    fn generated_pages_agree(pieces in proptest::collection::vec(piece(), 0..60)) {
+        let engine = duckduckgo();
+        let page = pieces.concat();
+        let tree = engine.parse_tree(&page);
+        if let Ok(outcome) = engine.parse_streamed(&page) {
+            proptest::prop_assert_eq!(&outcome, &tree, "page {:?}", page);
+        }
+        proptest::prop_assert_eq!(engine.parse(&page), tree, "page {:?}", page);
+    }
+
+    /// A real results page with pieces spliced in and byte ranges cut out.
+    #[test]
+    fn mutated_real_pages_agree(
+        edits in proptest::collection::vec((0.0f64..1.0, 0usize..400, piece()), 1..8)
+    ) {
+        let engine = duckduckgo();
+        let mut page = engines::decode_body(
+            &std::fs::read(crate_path("tests/fixtures/serp/duckduckgo/lofi2025_foo.html")).unwrap(),
+            None,
+        );
+        for (at, cut, insert) in &edits {
+            let mut i = (page.len() as f64 * at) as usize;
+            while !page.is_char_boundary(i) {
+                i -= 1;
+            }
+            let mut j = (i + cut).min(page.len());
+            while !page.is_char_boundary(j) {
+                j -= 1;
+            }
+            page.replace_range(i..j, insert);
+        }
+        let tree = engine.parse_tree(&page);
+        if let Ok(outcome) = engine.parse_streamed(&page) {
+            proptest::prop_assert_eq!(&outcome, &tree);
+        }
+        proptest::prop_assert_eq!(engine.parse(&page), tree);
+    }
+}
+
+/// `check-config` says once, per engine, which engines read their pages with
+/// the tree path only, and why; the shipped presets all stream.
+#[test]
+fn check_config_names_engines_that_cannot_stream() {
+    let run = |path: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_metasift"))
+            .arg("check-config")
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let shipped = run(&crate_path("engines.toml"));
+    assert!(!shipped.contains("tree path"), "{shipped}");
+    let text = std::fs::read_to_string(crate_path("engines.toml"))
+        .unwrap()
+        .replace(
+            "results = \"div.result\"",
+            "results = \"div.result:last-child\"",
+        );
+    assert!(text.contains(":last-child"));
+    let dir = std::env::temp_dir().join(format!("metasift-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("engines.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = run(&path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("tree path")).collect();
+    // DuckDuckGo and Startpage both read `div.result`.
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].contains("\"duckduckgo\"") && lines[0].contains("div.result:last-child"),
+        "{out}"
+    );
+}
+
+/// `[engine.parse] exclude` on the streaming path: the element and all
+/// inside it are gone for every field, with no word break, as on the tree
+/// path (the rule in `src/engines/exclude.rs`); a result inside an
+/// excluded element is no result.
+#[test]
+fn excluded_elements_are_gone_on_the_streaming_path() {
+    let mut config = Config::load(&crate_path("engines.toml"))
+        .unwrap()
+        .engines
+        .into_iter()
+        .find(|e| e.name == "duckduckgo")
+        .unwrap();
+    config.parse.exclude = vec![".label".into(), "#ads".into()];
+    let engine = HtmlEngine::new(config).unwrap();
+    let page = "<body><div class=result><a class=result__a href=https://e.org/a>\
+                <span class=label>AD</span>Title</a>\
+                <p class=result__snippet>one<b class=label>x</b>two</p></div>\
+                <div id=ads><div class=result><a class=result__a href=https://e.org/b>b</a></div></div>";
+    let streamed = engine.parse_streamed(page).unwrap();
+    assert_eq!(streamed, engine.parse_tree(page));
+    let hits = streamed.unwrap().hits;
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(
+        (hits[0].title.as_str(), hits[0].snippet.as_str()),
+        ("Title", "onetwo")
+    );
+}
