@@ -4,7 +4,8 @@
 //!
 //! | route | what |
 //! | --- | --- |
-//! | `GET /` | the search page |
+//! | `GET /` | the search page; `GET`/`POST /` with `q`: 308 to `/search` (as SearXNG) |
+//! | `GET /config` | the instance in SearXNG's `/config` shape |
 //! | `GET`/`POST /search` | results as `html` (default), `json` (SearXNG's shape), `csv` or `rss` |
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
@@ -21,7 +22,9 @@
 //! Every HTML answer carries a Content-Security-Policy that forbids scripts, a
 //! second fence behind askama's escaping of engine text.
 
+mod compat;
 mod error;
+mod i18n;
 mod lab;
 mod lab_kept;
 mod lab_view;
@@ -113,8 +116,11 @@ pub fn router(state: AppState) -> Router {
     if state.ops.admin_token.is_some() {
         app = app.route("/admin/reload", post(ops::admin_reload));
     }
-    app.route("/", get(index))
-        .route("/search", get(search).post(search).route_layer(limited))
+    app.route("/search", get(search).post(search).route_layer(limited))
+        // SearXNG clients: `/` with a `q` is a search (308 to /search);
+        // `/config` describes the instance.
+        .route("/", get(compat::root).post(compat::root))
+        .route("/config", get(compat::config))
         .route("/stats", get(ops::stats))
         .route("/metrics", get(ops::metrics))
         .route(
