@@ -114,6 +114,9 @@ pub enum FailureKind {
     TooLarge,
     /// The engine is suspended after repeated failures.
     Suspended,
+    /// Offline replay (`--replay`): the recording holds no answer of this
+    /// engine to this query. Not the engine's fault; never counts for health.
+    NotRecorded,
 }
 
 impl FailureKind {
@@ -129,6 +132,7 @@ impl FailureKind {
             FailureKind::Parse => "parse",
             FailureKind::TooLarge => "too_large",
             FailureKind::Suspended => "suspended",
+            FailureKind::NotRecorded => "not_recorded",
         }
     }
 }

@@ -10,6 +10,7 @@ mod support;
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode, header};
@@ -134,4 +135,111 @@ async fn config_has_searxngs_shape() {
     assert!(v["locales"]["zh-Hans"].is_string());
     assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
     assert!(v["instance_name"].is_string());
+}
+
+/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
+fn web_engines() -> Config {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
+    Config::load(Path::new(path)).expect("tests/data/web_engines.toml loads")
+}
+
+/// Serves `config` on a loopback port; the base URL and the server task.
+async fn serve(config: Config) -> (String, tokio::task::JoinHandle<()>) {
+    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
+        metasift::ops::cache::Cache::memory(Duration::from_secs(60), 16 << 20),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, web::router(AppState::new(searcher)))
+            .await
+            .unwrap();
+    });
+    (format!("http://{addr}"), task)
+}
+
+/// The time to the first byte of the results page, over real sockets, with
+/// one engine answering after 2 s: the head (search box, the engines being
+/// asked) comes at once; the finished page holds the slow engine's results,
+/// fused with the fast one's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results() {
+    let slow = support::LoopbackEngine::spawn(support::Behavior::Delayed(
+        Duration::from_secs(2),
+        Box::new(support::Behavior::fixture(
+            "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
+        )),
+    ))
+    .await;
+    let fast = support::LoopbackEngine::spawn(support::Behavior::fixture(
+        "bing/celina2026_does-caffeine-affect-sleep.html",
+    ))
+    .await;
+    let mut config = web_engines();
+    support::point_at(&mut config, "duckduckgo", &slow.base_url());
+    support::point_at(&mut config, "bing", &fast.base_url());
+    let (base, server) = serve(config).await;
+    let client = reqwest::Client::new();
+
+    let started = Instant::now();
+    let mut resp = client
+        .get(format!("{base}/search?q=does+caffeine+affect+sleep"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let first = resp.chunk().await.unwrap().expect("a first chunk");
+    let ttfb = started.elapsed();
+    let head = String::from_utf8_lossy(&first).into_owned();
+    eprintln!("time to first byte: {ttfb:?} ({} bytes)", first.len());
+    assert!(
+        ttfb < Duration::from_millis(100),
+        "first byte after {ttfb:?}"
+    );
+    assert!(head.starts_with("<!DOCTYPE html>"), "{head}");
+    assert!(head.contains("name=\"q\""), "the search box comes first");
+    assert!(
+        head.contains("<li>duckduckgo</li>") && head.contains("<li>bing</li>"),
+        "the engines being asked are listed: {head}"
+    );
+    assert!(!head.contains("class=\"results\""), "no results yet");
+
+    let mut rest = Vec::new();
+    while let Some(c) = resp.chunk().await.unwrap() {
+        rest.extend_from_slice(&c);
+    }
+    let total = started.elapsed();
+    assert!(
+        total >= Duration::from_secs(2),
+        "waited for the slow engine"
+    );
+    let tail = String::from_utf8_lossy(&rest);
+    assert!(
+        tail.starts_with("<div class=\"answered\" hidden></div>"),
+        "{tail}"
+    );
+    assert!(tail.trim_end().ends_with("</html>"));
+    assert!(tail.contains("class=\"results\""));
+    // The slow engine's results are in, fused with the fast one's: some
+    // result carries both engines.
+    assert!(
+        tail.contains("<span class=\"engine\">duckduckgo #"),
+        "{tail}"
+    );
+    assert!(tail.contains("<span class=\"engine\">bing #"));
+    assert_eq!(slow.requests(), 1);
+
+    // The same search again is a cache hit: ready at once, so one whole
+    // document (no list of engines being asked).
+    let again = client
+        .get(format!("{base}/search?q=does+caffeine+affect+sleep"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!again.contains("class=\"asking\""));
+    assert!(again.contains("<span class=\"engine\">duckduckgo #"));
+    server.abort();
 }

@@ -46,7 +46,7 @@ pub(crate) const LATENCY_BUCKETS_MS: [u64; 11] =
 pub(crate) const LATENCY_RING: usize = 256;
 
 /// Every failure kind, in a fixed order (for arrays and stable output).
-pub(crate) const FAILURE_KINDS: [FailureKind; 9] = [
+pub(crate) const FAILURE_KINDS: [FailureKind; 10] = [
     FailureKind::Timeout,
     FailureKind::Network,
     FailureKind::TooManyRequests,
@@ -55,6 +55,7 @@ pub(crate) const FAILURE_KINDS: [FailureKind; 9] = [
     FailureKind::Blocked,
     FailureKind::Parse,
     FailureKind::TooLarge,
+    FailureKind::NotRecorded,
     FailureKind::Suspended,
 ];
 

@@ -199,9 +199,14 @@ async fn replay(
             .map_err(|_| Failure::new(FailureKind::Network, "reading the recording failed"))?
             .map_err(|e| {
                 let missing = matches!(e, recording::RecordingError::Missing { .. });
+                let kind = if missing {
+                    FailureKind::NotRecorded
+                } else {
+                    FailureKind::Network
+                };
                 Failure {
                     counts_for_health: !missing,
-                    ..Failure::new(FailureKind::Network, e.to_string())
+                    ..Failure::new(kind, e.to_string())
                 }
             })?;
     let body = rec

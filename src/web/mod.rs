@@ -16,9 +16,11 @@
 //! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
 //! | `GET /static/style.css`, `/static/favicon.svg`, `/favicon.ico` | embedded assets |
 //!
-//! Results are rendered once every engine has answered or the search deadline
-//! has passed — no streaming and no script: the page works in any browser and
-//! in the text-mode ones, and the deadline (3 s by default) bounds the wait.
+//! The HTML results page is streamed (see [`stream`]): its head, search box
+//! and the engines being asked at once, the fused results when every engine
+//! has answered or the search deadline has passed. No script: the page works
+//! in any browser and in the text-mode ones. JSON, CSV and RSS are whole
+//! documents sent when the answers are in.
 //! Every HTML answer carries a Content-Security-Policy that forbids scripts, a
 //! second fence behind askama's escaping of engine text.
 
@@ -33,6 +35,7 @@ pub mod pages;
 mod params;
 pub mod serve;
 mod statics;
+mod stream;
 
 use askama::Template;
 use axum::Router;
@@ -258,34 +261,30 @@ async fn search(
         .dedup
         .clone()
         .filter(|s| *s != config.dedup && matches!(params.format, Format::Html | Format::Json));
-    let (resp, comparison) = match compare_with {
-        None => match searcher.search(&query, &opts).await {
-            Ok(resp) => (resp, None),
-            Err(_) => return Ok(ops::overloaded(params.format)),
-        },
-        Some(requested) => match searcher.answers(&query, &opts).await {
-            Ok((resp, gathered)) => {
-                let comparison =
-                    SettingsComparison::of(&gathered.answers, &config.dedup, &requested);
-                (resp, Some(comparison))
+    let run = {
+        let (searcher, query) = (searcher.clone(), query.clone());
+        let configured = config.dedup.clone();
+        async move {
+            match compare_with {
+                None => searcher.search(&query, &opts).await.map(|r| (r, None)),
+                Some(requested) => {
+                    let (resp, gathered) = searcher.answers(&query, &opts).await?;
+                    let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
+                    Ok((resp, Some(c)))
+                }
             }
-            Err(_) => return Ok(ops::overloaded(params.format)),
-        },
+        }
+    };
+    if params.format == Format::Html {
+        return stream::results_page(searcher, query, params, run).await;
+    }
+    let Ok((resp, comparison)) = run.await else {
+        return Ok(ops::overloaded(params.format));
     };
 
     let no_store = (header::CACHE_CONTROL, "private, no-store");
     Ok(match params.format {
-        Format::Html => {
-            let mut page = pages::ResultsPage::new(&resp, &params, config);
-            if let Some(c) = &comparison {
-                page = page.with_comparison(c);
-            }
-            (
-                [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],
-                page.render()?,
-            )
-                .into_response()
-        }
+        Format::Html => stream::whole(&resp, comparison.as_ref(), &params, config)?,
         Format::Json => {
             let mut answer = crate::output::searxng::answer(&resp, params.limit);
             answer.comparison = comparison;

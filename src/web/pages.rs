@@ -222,6 +222,37 @@ pub struct ResultsPage {
     /// The same answers under the configured settings, when the request
     /// asked for others.
     pub comparison: Option<ComparisonView>,
+    /// Render the head part (frame, search box, engines being asked).
+    pub show_head: bool,
+    /// Render the tail part (everything the answers decide).
+    pub show_tail: bool,
+    /// The page is streamed: the head lists the engines being asked.
+    pub streaming: bool,
+    /// Names of the engines being asked (the streamed head's list).
+    pub asking: Vec<String>,
+    /// The search deadline in seconds, for the streamed head.
+    pub deadline_s: String,
+    /// Why the list is empty: `results` (it is not), `none` (engines
+    /// answered with nothing), `past_end` (a later page with nothing),
+    /// `failed` (every engine asked failed), `not_recorded` (offline replay
+    /// holds no answer to this query), `no_engines` (none to ask),
+    /// `refused` (the search never ran; `notice` says why).
+    pub empty_state: &'static str,
+    /// A problem discovered after the head was sent, shown in the page.
+    pub notice: Option<String>,
+    /// Engines with no recording of this query (offline replay), named on
+    /// one quiet line instead of one failure each.
+    pub not_recorded: Vec<String>,
+    /// Page numbers around this one, each with its link (`None`: this page).
+    pub pages: Vec<(u32, Option<String>)>,
+}
+
+/// Page numbers shown: up to four before `page`, and after it up to `last`
+/// (the last page known to hold results), at most nine in all.
+pub fn page_numbers(page: u32, last: u32) -> std::ops::RangeInclusive<u32> {
+    let last = last.max(page);
+    let first = page.saturating_sub(4).max(1);
+    first..=last.min(first + 8)
 }
 
 /// "Compared with the configured settings": what re-clustering changed.
@@ -405,9 +436,17 @@ impl ResultsPage {
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
 
+        use crate::model::FailureKind;
+        let not_recorded: Vec<String> = resp
+            .engines
+            .iter()
+            .filter(|e| e.failure == Some(FailureKind::NotRecorded))
+            .map(|e| e.engine.clone())
+            .collect();
         let mut engines: Vec<EngineView> = resp
             .engines
             .iter()
+            .filter(|e| e.failure != Some(FailureKind::NotRecorded))
             .map(|e| {
                 let (status, detail, problem) = match e.failure {
                     Some(kind) => (
@@ -430,7 +469,34 @@ impl ResultsPage {
             })
             .collect();
         engines.sort_by_key(|e| !e.problem);
-        let failed_count = resp.engines.iter().filter(|e| e.failure.is_some()).count();
+        let failed_count = resp
+            .engines
+            .iter()
+            .filter(|e| e.failure.is_some_and(|k| k != FailureKind::NotRecorded))
+            .count();
+        let answered = resp.engines.iter().any(|e| e.failure.is_none());
+        let empty_state = if !results.is_empty() {
+            "results"
+        } else if resp.engines.is_empty() {
+            "no_engines"
+        } else if answered && params.page > 1 {
+            "past_end"
+        } else if answered {
+            "none"
+        } else if engines.is_empty() {
+            "not_recorded"
+        } else {
+            "failed"
+        };
+        let has_next = !resp.results.is_empty() && params.page < super::params::MAX_PAGE;
+        let last = if has_next {
+            params.page + 1
+        } else {
+            params.page
+        };
+        let pages = page_numbers(params.page, last)
+            .map(|n| (n, (n != params.page).then(|| params.link(n, Format::Html))))
+            .collect();
 
         let mut only: Vec<String> = resp.query.engines.clone();
         if only.is_empty() {
@@ -465,8 +531,7 @@ impl ResultsPage {
             suggestions,
             page: params.page,
             prev_href: (params.page > 1).then(|| params.link(params.page - 1, Format::Html)),
-            next_href: (!resp.results.is_empty() && params.page < super::params::MAX_PAGE)
-                .then(|| params.link(params.page + 1, Format::Html)),
+            next_href: has_next.then(|| params.link(params.page + 1, Format::Html)),
             json_href: params.link(params.page, Format::Json),
             csv_href: params.link(params.page, Format::Csv),
             rss_href: params.link(params.page, Format::Rss),
@@ -483,7 +548,40 @@ impl ResultsPage {
             keep,
             results,
             comparison: None,
+            show_head: true,
+            show_tail: true,
+            streaming: false,
+            asking: Vec::new(),
+            deadline_s: format!("{:.1}", config.server.deadline_ms as f64 / 1000.0),
+            empty_state,
+            notice: None,
+            not_recorded,
+            pages,
         }
+    }
+
+    /// The head part alone, sent at once while `asking` are asked.
+    pub fn head(params: &SearchParams, config: &Config, asking: Vec<String>) -> ResultsPage {
+        let mut page = ResultsPage::new(&SearchResponse::default(), params, config);
+        page.show_tail = false;
+        page.streaming = true;
+        page.asking = asking;
+        page
+    }
+
+    /// The tail part alone, sent when the answers are in.
+    pub fn tail(mut self) -> ResultsPage {
+        self.show_head = false;
+        self
+    }
+
+    /// The tail of a search that never ran (refused for load, or the page
+    /// failed to render after the head was sent): `why` is shown in-page.
+    pub fn refused(params: &SearchParams, config: &Config, why: String) -> ResultsPage {
+        let mut page = ResultsPage::new(&SearchResponse::default(), params, config).tail();
+        page.empty_state = "refused";
+        page.notice = Some(why);
+        page
     }
 
     /// The page with the "compared with the configured settings" panel.
@@ -509,6 +607,7 @@ fn failure_words(kind: crate::model::FailureKind) -> &'static str {
         F::Parse => "unreadable answer",
         F::TooLarge => "answer too large",
         F::Suspended => "suspended",
+        F::NotRecorded => "not recorded",
     }
 }
 
