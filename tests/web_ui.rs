@@ -243,3 +243,49 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
     assert!(again.contains("<span class=\"engine\">duckduckgo #"));
     server.abort();
 }
+
+#[tokio::test]
+async fn a_failed_search_says_so_and_why_on_every_page() {
+    for uri in ["/search?q=rust", "/search?q=rust&page=2"] {
+        let (resp, html) = send(app(), Request::get(uri).body(Body::empty()).unwrap()).await;
+        assert_eq!(resp.status(), StatusCode::OK, "{uri}");
+        assert!(html.contains("No engine answered"), "{uri}: {html}");
+        assert!(
+            html.contains("<b>nowhere</b>: unreachable"),
+            "{uri}: {html}"
+        );
+        assert!(!html.contains("No results for"), "{uri}");
+        assert!(!html.contains("fewer"), "{uri}: not the query's fault");
+        assert!(html.contains("href=\"/stats\""), "{uri}");
+    }
+}
+
+/// Engines that answer with nothing: "No results" on page 1 (with advice
+/// about the words), "No more results" on a later page.
+#[tokio::test]
+async fn no_results_only_when_engines_answered_with_nothing() {
+    let empty = support::LoopbackEngine::spawn(support::Behavior::page(
+        r#"{"items": []}"#,
+        "application/json",
+    ))
+    .await;
+    let text = NOWHERE.replace("http://127.0.0.1:9", &empty.base_url());
+    let (_, html) = send(
+        app_with(config(&text)),
+        Request::get("/search?q=rust").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert!(html.contains("No results for"), "{html}");
+    assert!(html.contains("answered, with nothing"));
+    assert!(!html.contains("No engine answered"));
+    let (_, html) = send(
+        app_with(config(&text)),
+        Request::get("/search?q=rust&page=3")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(html.contains("No more results"), "{html}");
+    assert!(html.contains("page=2\">Back to page 2"), "{html}");
+    assert!(!html.contains("fewer"));
+}
