@@ -200,6 +200,7 @@ fn serve(
     // A reload re-reads the file alone: --record/--replay hold until then.
     config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());
+    let server_config = config.server.clone();
     let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
     let config_path = config_path.to_path_buf();
 
@@ -215,6 +216,9 @@ fn serve(
             .with_context(|| format!("cannot listen on {bind}"))?;
         let addr = listener.local_addr()?;
         tracing::info!("metasift listening on http://{addr}/");
+        if let Some(warning) = server_config.base_url_disagrees(addr) {
+            tracing::warn!("{warning}");
+        }
         // Tests that start the binary on port 0 read the address from here.
         println!("listening on http://{addr}/");
         metasift::web::serve::serve(listener, app, &connections, shutdown_signal())

@@ -289,3 +289,75 @@ async fn no_results_only_when_engines_answered_with_nothing() {
     assert!(html.contains("page=2\">Back to page 2"), "{html}");
     assert!(!html.contains("fewer"));
 }
+
+/// The shipped `engines.toml` names an autocomplete source, so a browser
+/// that adds metasift gets suggestions: Wikipedia's title prefix search
+/// (here a loopback server answering in the MediaWiki API's shape).
+#[tokio::test]
+async fn the_shipped_config_has_an_autocomplete_source() {
+    let mut config = support::shipped_config();
+    let name = config
+        .server
+        .autocomplete
+        .clone()
+        .expect("an autocomplete source");
+    let preset = config
+        .engines
+        .iter()
+        .find(|e| e.name == name)
+        .expect("a preset");
+    assert!(
+        preset.parse.suggestions.is_some(),
+        "{name} gives suggestions"
+    );
+    assert!(!preset.enabled, "{name} is not asked by searches");
+    let api = support::LoopbackEngine::spawn(support::Behavior::page(
+        r#"{"batchcomplete":"","query":{"prefixsearch":[
+            {"ns":0,"title":"Rust (programming language)","pageid":29414838},
+            {"ns":0,"title":"Rust","pageid":26196}]}}"#,
+        "application/json",
+    ))
+    .await;
+    support::point_at(&mut config, &name, &api.base_url());
+    support::keep_only(&mut config, &[name.as_str()]);
+    let (resp, body) = send(
+        app_with(config),
+        Request::get("/autocomplete?q=rus")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(body, r#"["rus",["Rust (programming language)","Rust"]]"#);
+    assert!(api.last_uri().unwrap().contains("pssearch=rus"));
+}
+
+/// OpenSearch and RSS links point where the request reached the server
+/// when `base_url` is unset (`serve --bind 127.0.0.1:18888` no longer
+/// advertises port 8888).
+#[tokio::test]
+async fn opensearch_and_rss_links_follow_the_request() {
+    let (_, xml) = send(
+        app(),
+        Request::get("/opensearch.xml")
+            .header(header::HOST, "127.0.0.1:18888")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(
+        xml.contains("template=\"http://127.0.0.1:18888/search?q={searchTerms}\""),
+        "{xml}"
+    );
+    assert!(!xml.contains(":8888/"), "{xml}");
+    let (_, rss) = send(
+        app(),
+        Request::get("/search?q=rust&format=rss")
+            .header(header::HOST, "127.0.0.1:18888")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(rss.contains("http://127.0.0.1:18888/"), "{rss}");
+    assert!(!rss.contains(":8888/"), "{rss}");
+}

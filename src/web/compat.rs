@@ -172,3 +172,106 @@ pub async fn config(State(state): State<AppState>) -> Response {
     )
         .into_response()
 }
+
+/// Where this server is, for the absolute links of OpenSearch and RSS:
+/// `[server] base_url` when set; else the request's `Host` — or, behind a
+/// trusted proxy (`[limits] trust_forwarded`), its `X-Forwarded-Host` and
+/// `X-Forwarded-Proto` — and `bind` when the request names no usable host.
+/// Ends with `/`.
+pub fn public_base(config: &Config, headers: &axum::http::HeaderMap) -> String {
+    if !config.server.base_url.is_empty() {
+        return config.server.base_url.clone();
+    }
+    let trusted = config.limits.trust_forwarded;
+    let first = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+    };
+    let proto = match trusted.then(|| first("x-forwarded-proto")).flatten() {
+        Some(p) if p.eq_ignore_ascii_case("https") => "https",
+        _ => "http",
+    };
+    let host = trusted
+        .then(|| first("x-forwarded-host"))
+        .flatten()
+        .or_else(|| first("host"));
+    host.and_then(|h| checked_base(proto, h))
+        .unwrap_or_else(|| format!("http://{}/", config.server.bind))
+}
+
+/// `proto://host/` when `host` is a host (and port) and nothing else: no
+/// path, user, query or fragment smuggled in through a header.
+fn checked_base(proto: &str, host: &str) -> Option<String> {
+    if host
+        .chars()
+        .any(|c| matches!(c, '/' | '\\' | '@' | '?' | '#') || c.is_whitespace() || c.is_control())
+    {
+        return None;
+    }
+    let u = url::Url::parse(&format!("{proto}://{host}/")).ok()?;
+    u.host()?;
+    Some(u.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::{HeaderMap, HeaderValue};
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn links_follow_the_request_unless_base_url_is_set() {
+        let mut config = Config::default();
+        config.server.bind = "127.0.0.1:18888".into();
+        let h = headers(&[
+            ("host", "127.0.0.1:18888"),
+            ("x-forwarded-host", "search.example"),
+            ("x-forwarded-proto", "https"),
+        ]);
+        // Forwarded headers count only behind a trusted proxy.
+        assert_eq!(public_base(&config, &h), "http://127.0.0.1:18888/");
+        config.limits.trust_forwarded = true;
+        assert_eq!(public_base(&config, &h), "https://search.example/");
+        // Hosts that smuggle a path or credentials fall back to bind.
+        config.limits.trust_forwarded = false;
+        for bad in ["evil.example/x", "a@evil.example", "a b"] {
+            let h = headers(&[("host", bad)]);
+            assert_eq!(public_base(&config, &h), "http://127.0.0.1:18888/", "{bad}");
+        }
+        assert_eq!(
+            public_base(&config, &HeaderMap::new()),
+            "http://127.0.0.1:18888/"
+        );
+        config.server.base_url = "https://fixed.example/".into();
+        assert_eq!(public_base(&config, &h), "https://fixed.example/");
+    }
+
+    #[test]
+    fn a_local_base_url_on_another_port_is_reported() {
+        let mut config = Config::default();
+        let addr = "127.0.0.1:18888".parse().unwrap();
+        assert_eq!(config.server.base_url_disagrees(addr), None, "unset");
+        config.server.base_url = "http://127.0.0.1:8888/".into();
+        let w = config.server.base_url_disagrees(addr).expect("disagrees");
+        assert!(w.contains("8888") && w.contains("127.0.0.1:18888"), "{w}");
+        config.server.base_url = "http://localhost:18888/".into();
+        assert_eq!(config.server.base_url_disagrees(addr), None);
+        config.server.base_url = "https://search.example/".into();
+        assert_eq!(
+            config.server.base_url_disagrees(addr),
+            None,
+            "a proxy's name"
+        );
+    }
+}

@@ -309,7 +309,7 @@ async fn search(
             let xml = crate::output::rss::to_rss(
                 &resp,
                 params.limit,
-                &config.server.base_url,
+                &compat::public_base(config, &headers),
                 &params.link(params.page, Format::Html),
                 config.server.results_per_page,
             )?;
@@ -367,9 +367,13 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         .into_response()
 }
 
-async fn opensearch(State(state): State<AppState>) -> Result<Response, AppError> {
-    let xml =
-        crate::output::opensearch::opensearch_xml(&state.searcher().config().server.base_url)?;
+async fn opensearch(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, AppError> {
+    let searcher = state.searcher();
+    let base = compat::public_base(searcher.config(), &headers);
+    let xml = crate::output::opensearch::opensearch_xml(&base)?;
     Ok((
         [
             (
@@ -377,6 +381,8 @@ async fn opensearch(State(state): State<AppState>) -> Result<Response, AppError>
                 "application/opensearchdescription+xml; charset=utf-8",
             ),
             (header::CACHE_CONTROL, "public, max-age=86400"),
+            // Its links follow the request's host when base_url is unset.
+            (header::VARY, "Host, X-Forwarded-Host, X-Forwarded-Proto"),
         ],
         xml,
     )
