@@ -170,6 +170,8 @@ pub(super) struct EngineState {
     recent: VecDeque<bool>,
     consecutive_failures: u32,
     last_failure: Option<FailureKind>,
+    /// What the last failure said and when (kept after a recovery).
+    last_message: Option<(SystemTime, String)>,
     suspended_until: Option<SystemTime>,
     suspensions: u64,
 }
@@ -189,6 +191,7 @@ impl EngineState {
             recent: VecDeque::new(),
             consecutive_failures: 0,
             last_failure: None,
+            last_message: None,
             suspended_until: None,
             suspensions: 0,
         }
@@ -369,8 +372,22 @@ impl Health {
         }
     }
 
+    /// Keeps `message` as what `engine`'s last failure said (at most 200
+    /// characters), for `/stats`.
+    pub fn note_failure(&self, engine: &str, message: &str, now: SystemTime) {
+        let mut m: String = message.chars().take(200).collect();
+        if m.len() < message.len() {
+            m.push('…');
+        }
+        self.lock()
+            .entry(engine.to_string())
+            .or_insert_with(EngineState::new)
+            .last_message = Some((now, m));
+    }
+
     /// Records one outcome of `engine` at `now`. A `Suspended` outcome counts
     /// as skipped, not as a request or a failure.
+
     pub fn record(&self, engine: &str, outcome: Outcome, now: SystemTime) {
         let policy = self.policy();
         self.lock()
@@ -404,6 +421,11 @@ impl Health {
                     reliability: e.reliability(),
                     consecutive_failures: e.consecutive_failures,
                     last_failure: e.last_failure.map(|k| k.as_str().to_string()),
+                    last_failure_message: e.last_message.as_ref().map(|(_, m)| m.clone()),
+                    last_failure_at: e
+                        .last_message
+                        .as_ref()
+                        .map(|(t, _)| httpdate::fmt_http_date(*t)),
                     suspended: until.is_some(),
                     suspended_until: until.map(httpdate::fmt_http_date),
                     suspended_until_unix: until.map(unix_secs),
@@ -520,6 +542,11 @@ pub struct EngineSnapshot {
     pub consecutive_failures: u32,
     /// Kind of the last failure, while failing.
     pub last_failure: Option<String>,
+    /// What the last failure said ("HTTP 503", "no complete answer within
+    /// 2500 ms", …), kept after the engine recovers.
+    pub last_failure_message: Option<String>,
+    /// When that was (HTTP date).
+    pub last_failure_at: Option<String>,
     /// Suspended now.
     pub suspended: bool,
     /// When it is asked again (HTTP date).

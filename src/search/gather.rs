@@ -263,6 +263,11 @@ impl Searcher {
             if outcome.result.as_ref().is_err_and(|f| !f.counts_for_health) {
                 continue;
             }
+            if let Err(f) = &outcome.result
+                && f.kind != FailureKind::Suspended
+            {
+                health.note_failure(&config.engines[i].name, &f.reason, now);
+            }
             health.record(
                 &config.engines[i].name,
                 health::Outcome {

@@ -384,14 +384,16 @@ pub struct EngineRow {
     pub latency: String,
     /// "timeout 3, http_5xx 1" or "–".
     pub errors: String,
+    /// What the last failure said, kept after a recovery.
+    pub last_message: Option<String>,
+    /// When (HTTP date).
+    pub last_at: String,
 }
 
 impl EngineRow {
     fn new(e: &EngineSnapshot) -> EngineRow {
-        let status = if let (true, Some(until), Some(secs)) =
-            (e.suspended, &e.suspended_until, e.suspended_for_s)
-        {
-            format!("suspended until {until} (in {secs} s)")
+        let status = if let (true, Some(secs)) = (e.suspended, e.suspended_for_s) {
+            format!("suspended ({secs} s more)")
         } else if e.consecutive_failures > 0 {
             format!(
                 "failing ({} in a row{})",
@@ -422,6 +424,8 @@ impl EngineRow {
             } else {
                 "–".into()
             },
+            last_message: e.last_failure_message.clone(),
+            last_at: e.last_failure_at.clone().unwrap_or_default(),
             errors: if e.errors.is_empty() {
                 "–".into()
             } else {
