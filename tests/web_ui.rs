@@ -361,3 +361,65 @@ async fn opensearch_and_rss_links_follow_the_request() {
     assert!(rss.contains("http://127.0.0.1:18888/"), "{rss}");
     assert!(!rss.contains(":8888/"), "{rss}");
 }
+
+/// `publishedDate`, `thumbnail` / `img_src` and `number_of_results` in the
+/// JSON, from real saved answers: Google News' RSS (`pubDate`), Brave's API
+/// (`page_age`, `thumbnail.src` through `[engine.parse] date / thumbnail`)
+/// and Wikipedia's (`totalhits` through `total`).
+#[tokio::test]
+async fn dates_images_and_estimates_reach_searxng_clients() {
+    let news = support::LoopbackEngine::spawn(support::Behavior::fixture(
+        "google_news/celina2026_caffeine-sleep.rss.xml",
+    ))
+    .await;
+    let brave = support::LoopbackEngine::spawn(support::Behavior::fixture(
+        "brave_api/bravepy2025_hello-world_web.json",
+    ))
+    .await;
+    let wiki = support::LoopbackEngine::spawn(support::Behavior::fixture(
+        "wikipedia/celina2026_caffeine-sleep.json",
+    ))
+    .await;
+    let mut config = support::shipped_config();
+    support::keep_only(&mut config, &["google_news", "brave_api", "wikipedia"]);
+    support::point_at(&mut config, "google_news", &news.base_url());
+    support::point_at(&mut config, "brave_api", &brave.base_url());
+    support::point_at(&mut config, "wikipedia", &wiki.base_url());
+    let (_, body) = send(
+        app_with(config),
+        Request::get("/search?q=x&format=json&engines=google_news,brave_api,wikipedia")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let results = v["results"].as_array().unwrap();
+    let of = |engine: &str| {
+        results
+            .iter()
+            .filter(|r| r["engines"].as_array().unwrap().iter().any(|e| e == engine))
+            .collect::<Vec<_>>()
+    };
+    // RSS pubDate "Sat, 30 May 2026 07:00:00 GMT" → RFC 3339.
+    let dated: Vec<&str> = of("google_news")
+        .iter()
+        .filter_map(|r| r["publishedDate"].as_str())
+        .collect();
+    assert!(dated.contains(&"2026-05-30T07:00:00Z"), "{dated:?}");
+    // Brave: page_age "2019-09-06T00:00:00" and an imgs.search.brave.com picture.
+    let brave_results = of("brave_api");
+    assert!(
+        brave_results
+            .iter()
+            .any(|r| r["publishedDate"] == "2019-09-06T00:00:00Z"
+                && r["thumbnail"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("https://imgs.search.brave.com/"))
+                && r["img_src"] == r["thumbnail"]),
+        "{brave_results:?}"
+    );
+    // A result without a date has publishedDate null, as in SearXNG.
+    assert!(of("wikipedia").iter().all(|r| r["publishedDate"].is_null()));
+    // Wikipedia's own estimate (679 pages) is the engines' estimate.
+    assert_eq!(v["number_of_results"], 679);
+}

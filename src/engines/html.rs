@@ -295,6 +295,7 @@ impl HtmlEngine {
                 url,
                 title,
                 snippet,
+                ..Hit::default()
             });
         }
         hits
@@ -354,6 +355,10 @@ impl Engine for HtmlEngine {
             return Err(super::empty_page_error(&element_text(doc.root_element())));
         }
         let suggestions = self.suggestions(&doc);
-        Ok(Parsed { hits, suggestions })
+        Ok(Parsed {
+            hits,
+            suggestions,
+            estimate: None,
+        })
     }
 }

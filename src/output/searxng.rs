@@ -21,8 +21,9 @@ use crate::model::{MergedResult, SearchResponse};
 pub struct SearxngResponse {
     /// The query text as run (shortcuts removed).
     pub query: String,
-    /// Number of results in `results`.
-    pub number_of_results: usize,
+    /// The engines' estimate of the results there are (the largest one an
+    /// engine gave), else the number in `results`.
+    pub number_of_results: u64,
     /// The fused results.
     pub results: Vec<SearxngResult>,
     /// Direct answers (none yet; kept for clients that read the key).
@@ -65,6 +66,15 @@ pub struct SearxngResult {
     pub parsed_url: [String; 6],
     /// SearXNG's result template name; clients use it to pick a renderer.
     pub template: String,
+    /// Publication date (RFC 3339, UTC), where an engine gave one.
+    #[serde(rename = "publishedDate", default)]
+    pub published_date: Option<String>,
+    /// An image of the result, where an engine gave one.
+    #[serde(default)]
+    pub thumbnail: Option<String>,
+    /// The same image, under the key SearXNG's image results use.
+    #[serde(default)]
+    pub img_src: Option<String>,
     /// Hidden duplicates merged into this result.
     pub duplicates: Vec<SearxngDuplicate>,
 }
@@ -98,7 +108,7 @@ impl SearxngResponse {
     pub fn from_response(response: &SearchResponse) -> Self {
         SearxngResponse {
             query: response.query.text.clone(),
-            number_of_results: response.results.len(),
+            number_of_results: response.estimate.unwrap_or(response.results.len() as u64),
             results: response
                 .results
                 .iter()
@@ -139,6 +149,9 @@ impl SearxngResult {
             category: m.category.clone(),
             parsed_url: parsed_url(&m.url),
             template: "default.html".into(),
+            published_date: m.published.clone(),
+            thumbnail: m.thumbnail.clone(),
+            img_src: m.thumbnail.clone(),
             duplicates: m
                 .duplicates
                 .iter()
@@ -163,7 +176,9 @@ pub fn answer(resp: &SearchResponse, limit: Option<usize>) -> SearxngResponse {
     let mut answer = SearxngResponse::from_response(resp);
     if let Some(limit) = limit {
         answer.results.truncate(limit);
-        answer.number_of_results = answer.results.len();
+        if resp.estimate.is_none() {
+            answer.number_of_results = answer.results.len() as u64;
+        }
     }
     answer
 }

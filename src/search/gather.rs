@@ -36,6 +36,9 @@ pub struct Gathered {
     /// Milliseconds the fan-out took.
     #[serde(default)]
     pub elapsed_ms: u64,
+    /// The largest result count an engine estimated for the query.
+    #[serde(default)]
+    pub estimate: Option<u64>,
 }
 
 impl Gathered {
@@ -58,6 +61,7 @@ impl Gathered {
         let mut results = crate::fusion::fuse(&self.answers, settings, explain);
         results.truncate(per_page.max(1));
         SearchResponse {
+            estimate: self.estimate,
             query: query.clone(),
             results,
             engines: self.reports.clone(),
@@ -100,6 +104,7 @@ impl Searcher {
         let mut reports = Vec::new();
         let mut suggestions: Vec<String> = Vec::new();
         let mut seen_suggestions = BTreeSet::new();
+        let mut estimate: Option<u64> = None;
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
             match outcome.result {
@@ -111,6 +116,7 @@ impl Searcher {
                         failure: None,
                         reason: None,
                     });
+                    estimate = estimate.max(parsed.estimate);
                     for s in parsed.suggestions {
                         if seen_suggestions.insert(s.clone()) {
                             suggestions.push(s);
@@ -128,6 +134,8 @@ impl Searcher {
                             .filter(|hit| is_web_link(&hit.url) && !hit.title.trim().is_empty())
                             .enumerate()
                             .map(|(pos, hit)| EngineResult {
+                                published: hit.published,
+                                thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
                                 url: hit.url,
                                 title: hit.title,
                                 snippet: hit.snippet,
@@ -154,6 +162,7 @@ impl Searcher {
             suggestions,
             fetched_at_ms: unix_millis(SystemTime::now()),
             elapsed_ms: millis(started.elapsed()),
+            estimate,
         }
     }
 

@@ -145,6 +145,8 @@ pub struct ResultView {
     pub found_by: Vec<String>,
     /// Fused score, two decimals.
     pub score: String,
+    /// Publication date (`2026-05-30`), where an engine gave one.
+    pub published: Option<String>,
     /// Hidden duplicates.
     pub duplicates: Vec<DuplicateView>,
 }
@@ -641,6 +643,11 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
             })
             .collect(),
         score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
+        published: r
+            .published
+            .as_deref()
+            .and_then(|p| p.get(..10))
+            .map(str::to_string),
         duplicates: r
             .duplicates
             .iter()

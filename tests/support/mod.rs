@@ -377,6 +377,7 @@ impl Engine for TestEngine {
                 url: text(item, "url"),
                 title: text(item, "title"),
                 snippet: text(item, "content"),
+                ..Hit::default()
             })
             .collect();
         let suggestions = v["suggestions"]
@@ -387,7 +388,11 @@ impl Engine for TestEngine {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(Parsed { hits, suggestions })
+        Ok(Parsed {
+            hits,
+            suggestions,
+            estimate: None,
+        })
     }
 }
 
