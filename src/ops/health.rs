@@ -387,7 +387,6 @@ impl Health {
 
     /// Records one outcome of `engine` at `now`. A `Suspended` outcome counts
     /// as skipped, not as a request or a failure.
-
     pub fn record(&self, engine: &str, outcome: Outcome, now: SystemTime) {
         let policy = self.policy();
         self.lock()

@@ -23,13 +23,14 @@ use crate::config::{Config, EngineConfig};
 pub async fn root(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
+    headers: axum::http::HeaderMap,
     body: Bytes,
 ) -> Result<Response, super::AppError> {
     let has_q = form_urlencoded::parse(raw.as_deref().unwrap_or("").as_bytes())
         .chain(form_urlencoded::parse(&body))
         .any(|(k, v)| k == "q" && !v.trim().is_empty());
     if !has_q {
-        return super::index(State(state)).await;
+        return super::index(State(state), headers).await;
     }
     let location = match raw.as_deref() {
         Some(qs) if !qs.is_empty() => format!("/search?{qs}"),

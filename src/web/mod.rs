@@ -6,6 +6,7 @@
 //! | --- | --- |
 //! | `GET /` | the search page; `GET`/`POST /` with `q`: 308 to `/search` (as SearXNG) |
 //! | `GET /config` | the instance in SearXNG's `/config` shape |
+//! | `GET`/`POST /preferences` | preferences form; `?save=1&…` stores a shared set (see [`prefs`]) |
 //! | `GET`/`POST /search` | results as `html` (default), `json` (SearXNG's shape), `csv` or `rss` |
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
@@ -33,6 +34,7 @@ mod lab_view;
 mod ops;
 pub mod pages;
 mod params;
+mod prefs;
 pub mod serve;
 mod statics;
 mod stream;
@@ -41,7 +43,7 @@ use askama::Template;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, RawQuery, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -124,6 +126,10 @@ pub fn router(state: AppState) -> Router {
         // `/config` describes the instance.
         .route("/", get(compat::root).post(compat::root))
         .route("/config", get(compat::config))
+        .route(
+            "/preferences",
+            get(prefs::get_preferences).post(prefs::post_preferences),
+        )
         .route("/stats", get(ops::stats))
         .route("/metrics", get(ops::metrics))
         .route(
@@ -174,16 +180,17 @@ fn html(body: String) -> Response {
         .into_response()
 }
 
-async fn index(State(state): State<AppState>) -> Result<Response, AppError> {
+async fn index(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
     let searcher = state.searcher();
-    let page = pages::IndexPage::new(searcher.config());
+    let ui = prefs::Prefs::from_headers(&headers).ui(&headers);
+    let page = pages::IndexPage::of(searcher.config(), &ui);
     Ok(html(page.render()?))
 }
 
 async fn search(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
-    headers: axum::http::HeaderMap,
+    headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
     // A body too large (413) or not sent in time (400) is answered in the
@@ -209,14 +216,18 @@ async fn search(
             ));
         }
     };
-    let params = SearchParams::from_request(raw.as_deref(), &body)?;
+    let mut params = SearchParams::from_request(raw.as_deref(), &body)?;
     let searcher = state.searcher();
     let config = searcher.config();
+    // Preferences are defaults: the request's own parameters win.
+    let prefs = prefs::Prefs::from_headers(&headers);
+    let ui = prefs.ui(&headers);
+    params.apply_defaults(&prefs, config.server.results_per_page);
     let mut query = searcher.parse_query(&params.q, params.page);
     if query.text.trim().is_empty() {
         return match params.format {
             // A browser that submits an empty box gets the search page back.
-            Format::Html => index(State(state)).await,
+            Format::Html => index(State(state), headers).await,
             f => Err(AppError::bad_request(
                 "the query is empty: pass it as q=…",
                 f,
@@ -229,6 +240,17 @@ async fn search(
     }
     if query.categories.is_empty() {
         query.categories = params.categories.clone();
+    }
+    // Engines switched off in the preferences are left out, unless named.
+    if query.engines.is_empty() && !prefs.disabled.is_empty() {
+        let kept: Vec<String> = searcher
+            .engines_for(&query)
+            .into_iter()
+            .filter(|e| !prefs.disabled.contains(e))
+            .collect();
+        if !kept.is_empty() {
+            query.engines = kept;
+        }
     }
     if params.language.is_some() {
         query.lang = params.language.clone();
@@ -276,7 +298,7 @@ async fn search(
         }
     };
     if params.format == Format::Html {
-        return stream::results_page(searcher, query, params, run).await;
+        return stream::results_page(searcher, query, params, ui, run).await;
     }
     let Ok((resp, comparison)) = run.await else {
         return Ok(ops::overloaded(params.format));
@@ -284,7 +306,7 @@ async fn search(
 
     let no_store = (header::CACHE_CONTROL, "private, no-store");
     Ok(match params.format {
-        Format::Html => stream::whole(&resp, comparison.as_ref(), &params, config)?,
+        Format::Html => stream::whole(&resp, comparison.as_ref(), &params, config, &ui)?,
         Format::Json => {
             let mut answer = crate::output::searxng::answer(&resp, params.limit);
             answer.comparison = comparison;

@@ -12,6 +12,7 @@ use crate::config::Config;
 use crate::model::{MergedResult, SearchResponse};
 use metasift_dedup::Method;
 
+use super::i18n::{Tr, text_lang};
 use super::params::{Format, SearchParams};
 use super::statics;
 
@@ -24,15 +25,45 @@ pub struct Layout {
     pub css_href: String,
     /// The favicon URL.
     pub icon_href: String,
+    /// The interface language.
+    pub tr: Tr,
+    /// `auto` (the browser's light or dark), `light` or `dark`.
+    pub theme: &'static str,
 }
 
 impl Layout {
-    /// The frame of a page titled `title`.
+    /// The frame of a page titled `title`, in English and the browser's theme.
     pub fn new(title: &str) -> Layout {
+        Layout::of(title, &Ui::default())
+    }
+
+    /// The frame of a page titled `title` in `ui`'s language and theme.
+    pub fn of(title: &str, ui: &Ui) -> Layout {
         Layout {
             title: title.to_string(),
             css_href: statics::css_href(),
             icon_href: statics::icon_href(),
+            tr: ui.tr.clone(),
+            theme: ui.theme,
+        }
+    }
+}
+
+/// What a page is shown in: the language and the theme, from the request's
+/// preferences and `Accept-Language`.
+#[derive(Debug, Clone)]
+pub struct Ui {
+    /// The interface language.
+    pub tr: Tr,
+    /// `auto`, `light` or `dark`.
+    pub theme: &'static str,
+}
+
+impl Default for Ui {
+    fn default() -> Self {
+        Ui {
+            tr: Tr::default(),
+            theme: "auto",
         }
     }
 }
@@ -61,6 +92,11 @@ pub struct IndexPage {
 impl IndexPage {
     /// The home page for `config`.
     pub fn new(config: &Config) -> IndexPage {
+        IndexPage::of(config, &Ui::default())
+    }
+
+    /// The home page for `config` in `ui`'s language and theme.
+    pub fn of(config: &Config, ui: &Ui) -> IndexPage {
         let shortcuts = config
             .engines
             .iter()
@@ -78,7 +114,7 @@ impl IndexPage {
             })
             .collect();
         IndexPage {
-            layout: Layout::new("metasift"),
+            layout: Layout::of("metasift", ui),
             shortcuts,
             engine_count: config.engines.iter().filter(|e| e.enabled).count(),
         }
@@ -145,8 +181,10 @@ pub struct ResultView {
     pub found_by: Vec<String>,
     /// Fused score, two decimals.
     pub score: String,
-    /// Publication date (`2026-05-30`), where an engine gave one.
-    pub published: Option<String>,
+    /// Publication date: RFC 3339 and as the locale writes it.
+    pub published: Option<(String, String)>,
+    /// `lang` of a title and snippet in another script than the page's.
+    pub lang: Option<&'static str>,
     /// Hidden duplicates.
     pub duplicates: Vec<DuplicateView>,
 }
@@ -247,6 +285,18 @@ pub struct ResultsPage {
     pub not_recorded: Vec<String>,
     /// Page numbers around this one, each with its link (`None`: this page).
     pub pages: Vec<(u32, Option<String>)>,
+    /// The interface language (the layout's).
+    pub tr: Tr,
+    /// Category tabs: label, link, this one.
+    pub tabs: Vec<(String, String, bool)>,
+    /// Language choices: value, label, chosen.
+    pub languages: Vec<(String, String, bool)>,
+    /// Time range choices.
+    pub time_ranges: Vec<(String, String, bool)>,
+    /// Safe search choices.
+    pub safe_levels: Vec<(String, String, bool)>,
+    /// "about 679 found": the engines' estimate, where one was given.
+    pub estimate: Option<String>,
 }
 
 /// Page numbers shown: up to four before `page`, and after it up to `last`
@@ -426,6 +476,17 @@ pub const SLOW_MS: u64 = 1500;
 impl ResultsPage {
     /// The page for `resp`, answering `params`.
     pub fn new(resp: &SearchResponse, params: &SearchParams, config: &Config) -> ResultsPage {
+        ResultsPage::of(resp, params, config, &Ui::default())
+    }
+
+    /// The page for `resp` in `ui`'s language and theme.
+    pub fn of(
+        resp: &SearchResponse,
+        params: &SearchParams,
+        config: &Config,
+        ui: &Ui,
+    ) -> ResultsPage {
+        let tr = &ui.tr;
         let settings = params
             .dedup_settings(&config.dedup)
             .unwrap_or_else(|| config.dedup.clone());
@@ -434,7 +495,7 @@ impl ResultsPage {
             .iter()
             .take(params.limit.unwrap_or(usize::MAX))
             .enumerate()
-            .map(|(i, r)| result_view(i + 1, r))
+            .map(|(i, r)| result_view(i + 1, r, &ui.tr))
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
 
@@ -450,16 +511,15 @@ impl ResultsPage {
             .iter()
             .filter(|e| e.failure != Some(FailureKind::NotRecorded))
             .map(|e| {
+                let count = tr.n("results-count", e.results as u64);
                 let (status, detail, problem) = match e.failure {
                     Some(kind) => (
-                        failure_words(kind).to_string(),
+                        tr.t(&format!("failure-{}", kind.as_str())),
                         e.reason.clone().unwrap_or_default(),
                         true,
                     ),
-                    None if e.elapsed_ms > SLOW_MS => {
-                        ("slow".to_string(), plural(e.results, "result"), true)
-                    }
-                    None => ("ok".to_string(), plural(e.results, "result"), false),
+                    None if e.elapsed_ms > SLOW_MS => (tr.t("status-slow"), count, true),
+                    None => (tr.t("status-ok"), count, false),
                 };
                 EngineView {
                     engine: e.engine.clone(),
@@ -522,7 +582,7 @@ impl ResultsPage {
         keep.retain(|(k, _)| !matches!(*k, "method" | "os1" | "os2" | "explain"));
 
         ResultsPage {
-            layout: Layout::new(&format!("{} — metasift", params.q)),
+            layout: Layout::of(&format!("{} — metasift", params.q), ui),
             q: params.q.clone(),
             only_engines: only.join(", "),
             duplicate_count,
@@ -559,12 +619,48 @@ impl ResultsPage {
             notice: None,
             not_recorded,
             pages,
+            tr: tr.clone(),
+            tabs: category_tabs(config, params, &resp.query, tr),
+            languages: choices(
+                &[("", "lang-any"), ("en", "lang-en"), ("zh-CN", "lang-zh")],
+                params.language.as_deref().unwrap_or(""),
+                tr,
+            ),
+            time_ranges: choices(
+                &[
+                    ("", "time-any"),
+                    ("day", "time-day"),
+                    ("week", "time-week"),
+                    ("month", "time-month"),
+                    ("year", "time-year"),
+                ],
+                params.time_range.as_deref().unwrap_or(""),
+                tr,
+            ),
+            safe_levels: choices(
+                &[
+                    ("", "safe-default"),
+                    ("0", "safe-off"),
+                    ("1", "safe-moderate"),
+                    ("2", "safe-strict"),
+                ],
+                &params.safesearch.map(|s| s.to_string()).unwrap_or_default(),
+                tr,
+            ),
+            estimate: resp
+                .estimate
+                .map(|n| tr.s("estimate-line", "n", &tr.number(n))),
         }
     }
 
     /// The head part alone, sent at once while `asking` are asked.
-    pub fn head(params: &SearchParams, config: &Config, asking: Vec<String>) -> ResultsPage {
-        let mut page = ResultsPage::new(&SearchResponse::default(), params, config);
+    pub fn head(
+        params: &SearchParams,
+        config: &Config,
+        ui: &Ui,
+        asking: Vec<String>,
+    ) -> ResultsPage {
+        let mut page = ResultsPage::of(&SearchResponse::default(), params, config, ui);
         page.show_tail = false;
         page.streaming = true;
         page.asking = asking;
@@ -579,8 +675,8 @@ impl ResultsPage {
 
     /// The tail of a search that never ran (refused for load, or the page
     /// failed to render after the head was sent): `why` is shown in-page.
-    pub fn refused(params: &SearchParams, config: &Config, why: String) -> ResultsPage {
-        let mut page = ResultsPage::new(&SearchResponse::default(), params, config).tail();
+    pub fn refused(params: &SearchParams, config: &Config, ui: &Ui, why: String) -> ResultsPage {
+        let mut page = ResultsPage::of(&SearchResponse::default(), params, config, ui).tail();
         page.empty_state = "refused";
         page.notice = Some(why);
         page
@@ -596,21 +692,48 @@ impl ResultsPage {
     }
 }
 
-/// What a failure kind means to a reader of the page.
-fn failure_words(kind: crate::model::FailureKind) -> &'static str {
-    use crate::model::FailureKind as F;
-    match kind {
-        F::Timeout => "timed out",
-        F::Network => "unreachable",
-        F::TooManyRequests => "rate-limited",
-        F::Http4xx => "refused",
-        F::Http5xx => "server error",
-        F::Blocked => "blocked",
-        F::Parse => "unreadable answer",
-        F::TooLarge => "answer too large",
-        F::Suspended => "suspended",
-        F::NotRecorded => "not recorded",
+/// `(value, label, chosen)` for a `<select>`: labels are catalog keys.
+fn choices(options: &[(&str, &str)], chosen: &str, tr: &Tr) -> Vec<(String, String, bool)> {
+    options
+        .iter()
+        .map(|(value, key)| (value.to_string(), tr.t(key), *value == chosen))
+        .collect()
+}
+
+/// A tab per category the enabled engines serve (`general` first), each a
+/// link to the same search in that category; the current one marked.
+fn category_tabs(
+    config: &Config,
+    params: &SearchParams,
+    query: &crate::model::Query,
+    tr: &Tr,
+) -> Vec<(String, String, bool)> {
+    let mut categories: Vec<&str> = Vec::new();
+    for e in config.engines.iter().filter(|e| e.enabled) {
+        for c in &e.categories {
+            if !categories.contains(&c.as_str()) {
+                categories.push(c);
+            }
+        }
     }
+    categories.sort_by_key(|c| (*c != "general", *c));
+    let asked: &[String] = if query.categories.is_empty() {
+        &params.categories
+    } else {
+        &query.categories
+    };
+    let current = asked.first().map_or("general", String::as_str);
+    categories
+        .into_iter()
+        .map(|c| {
+            let mut p = params.clone();
+            p.categories = vec![c.to_string()];
+            p.engines.clear();
+            p.page = 1;
+            let label = tr.category(c);
+            (label, p.link(1, Format::Html), c == current)
+        })
+        .collect()
 }
 
 fn plural(n: usize, what: &str) -> String {
@@ -621,7 +744,7 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
-fn result_view(n: usize, r: &MergedResult) -> ResultView {
+fn result_view(n: usize, r: &MergedResult, tr: &Tr) -> ResultView {
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
@@ -643,11 +766,8 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
             })
             .collect(),
         score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
-        published: r
-            .published
-            .as_deref()
-            .and_then(|p| p.get(..10))
-            .map(str::to_string),
+        published: r.published.as_ref().map(|p| (p.clone(), tr.date(p))),
+        lang: text_lang(&format!("{} {}", r.title, r.content), tr.code()),
         duplicates: r
             .duplicates
             .iter()
@@ -663,9 +783,9 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
                 engine: d.engine.clone(),
                 stage: d.stage.as_str(),
                 why: match d.stage {
-                    metasift_dedup::Stage::Url => "same address".into(),
-                    metasift_dedup::Stage::Title => "same title, similar snippet".into(),
-                    metasift_dedup::Stage::Snippet => "similar snippet".into(),
+                    metasift_dedup::Stage::Url => tr.t("dup-why-url"),
+                    metasift_dedup::Stage::Title => tr.t("dup-why-title"),
+                    metasift_dedup::Stage::Snippet => tr.t("dup-why-snippet"),
                 },
                 similarity: d
                     .similarity

@@ -24,7 +24,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures::{FutureExt, StreamExt, stream};
 
-use super::pages::ResultsPage;
+use super::pages::{ResultsPage, Ui};
 use super::{AppError, Format, SearchParams, ops};
 use crate::config::Config;
 use crate::fusion::compare::SettingsComparison;
@@ -49,6 +49,7 @@ pub(super) async fn results_page(
     searcher: Searcher,
     query: Query,
     params: SearchParams,
+    ui: Ui,
     run: impl Future<Output = Answer> + Send + 'static,
 ) -> Result<Response, AppError> {
     let mut run = Box::pin(run);
@@ -56,15 +57,20 @@ pub(super) async fn results_page(
         let Ok((resp, comparison)) = answer else {
             return Ok(ops::overloaded(Format::Html));
         };
-        return whole(&resp, comparison.as_ref(), &params, searcher.config());
+        return whole(&resp, comparison.as_ref(), &params, searcher.config(), &ui);
     }
-    let head =
-        ResultsPage::head(&params, searcher.config(), searcher.engines_for(&query)).render()?;
+    let head = ResultsPage::head(
+        &params,
+        searcher.config(),
+        &ui,
+        searcher.engines_for(&query),
+    )
+    .render()?;
     let tail = async move {
         let config = searcher.config();
         let page = match run.await {
             Ok((resp, comparison)) => {
-                let mut page = ResultsPage::new(&resp, &params, config).tail();
+                let mut page = ResultsPage::of(&resp, &params, config, &ui).tail();
                 if let Some(c) = &comparison {
                     page = page.with_comparison(c);
                 }
@@ -73,10 +79,11 @@ pub(super) async fn results_page(
             Err(Overloaded) => ResultsPage::refused(
                 &params,
                 config,
+                &ui,
                 "Too many searches are running right now. Please try again in a moment.".into(),
             ),
         };
-        Ok::<_, Infallible>(Bytes::from(render_tail(&page, &params, config)))
+        Ok::<_, Infallible>(Bytes::from(render_tail(&page, &params, config, &ui)))
     };
     let body = stream::once(std::future::ready(Ok::<_, Infallible>(Bytes::from(head))))
         .chain(stream::once(tail.boxed()));
@@ -85,7 +92,7 @@ pub(super) async fn results_page(
 
 /// The tail, or — should rendering fail after the head was sent — a tail
 /// that says so and still closes the page.
-fn render_tail(page: &ResultsPage, params: &SearchParams, config: &Config) -> String {
+fn render_tail(page: &ResultsPage, params: &SearchParams, config: &Config, ui: &Ui) -> String {
     match page.render() {
         Ok(tail) => tail,
         Err(e) => {
@@ -93,6 +100,7 @@ fn render_tail(page: &ResultsPage, params: &SearchParams, config: &Config) -> St
             ResultsPage::refused(
                 params,
                 config,
+                ui,
                 "The results could not be shown (an error in the page). Please try again.".into(),
             )
             .render()
@@ -111,8 +119,9 @@ pub(super) fn whole(
     comparison: Option<&SettingsComparison>,
     params: &SearchParams,
     config: &Config,
+    ui: &Ui,
 ) -> Result<Response, AppError> {
-    let mut page = ResultsPage::new(resp, params, config);
+    let mut page = ResultsPage::of(resp, params, config, ui);
     if let Some(c) = comparison {
         page = page.with_comparison(c);
     }
