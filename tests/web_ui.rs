@@ -423,3 +423,144 @@ async fn dates_images_and_estimates_reach_searxng_clients() {
     // Wikipedia's own estimate (679 pages) is the engines' estimate.
     assert_eq!(v["number_of_results"], 679);
 }
+
+/// The interface follows `Accept-Language` unless the preferences cookie
+/// says otherwise; `lang` is on `<html>`.
+#[tokio::test]
+async fn the_page_speaks_the_browsers_language_unless_told_otherwise() {
+    let get = |accept: &'static str, cookie: Option<&'static str>| {
+        let mut req = Request::get("/").header(header::ACCEPT_LANGUAGE, accept);
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        send(app(), req.body(Body::empty()).unwrap())
+    };
+    let (_, zh) = get("zh-CN,zh;q=0.9,en;q=0.8", None).await;
+    assert!(
+        zh.contains("<html lang=\"zh-Hans\" class=\"theme-auto\">"),
+        "{zh}"
+    );
+    assert!(zh.contains("搜索网页") && zh.contains("偏好设置"), "{zh}");
+    let (_, en) = get("en-GB,en;q=0.9", None).await;
+    assert!(en.contains("<html lang=\"en\"") && en.contains("Search the web"));
+    let (_, chosen) = get("zh-CN", Some("metasift_prefs=locale%3Den%26theme%3Ddark")).await;
+    assert!(
+        chosen.contains("<html lang=\"en\" class=\"theme-dark\">"),
+        "{chosen}"
+    );
+}
+
+/// The preferences form stores a cookie (303 back to the form, which shows
+/// the stored values), the share link stores the same, and searches take
+/// the stored settings as defaults.
+#[tokio::test]
+async fn preferences_are_a_plain_form_a_cookie_and_a_link() {
+    let (resp, html) = send(
+        app(),
+        Request::get("/preferences").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(html.contains("<form class=\"prefs-form\" action=\"/preferences\" method=\"post\">"));
+    assert!(!html.contains("<script"));
+    let (resp, _) = send(
+        app(),
+        Request::post("/preferences")
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(
+                "form=1&locale=zh-Hans&theme=light&category=general&category=it\
+                 &language=en&safesearch=2&results=5&method=simhash&os1=0.4&os2=0.8",
+            ))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    let cookie = header_of(&resp, header::SET_COOKIE);
+    assert!(
+        cookie.starts_with("metasift_prefs=") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    // The engine left unticked ("nowhere") is switched off.
+    let pair = cookie.split(';').next().unwrap().to_string();
+    let (_, form) = send(
+        app(),
+        Request::get("/preferences")
+            .header(header::COOKIE, pair.clone())
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(
+        form.contains("<html lang=\"zh-Hans\" class=\"theme-light\">"),
+        "{form}"
+    );
+    assert!(form.contains("value=\"it\" checked"), "{form}");
+    assert!(
+        form.contains("name=\"engine\" value=\"nowhere\">"),
+        "unticked: {form}"
+    );
+    assert!(form.contains("<option value=\"simhash\" selected>"));
+    let share = form
+        .split("<p class=\"share\">")
+        .nth(1)
+        .and_then(|s| s.split("href=\"").nth(1))
+        .and_then(|s| s.split('"').next())
+        .unwrap()
+        .replace("&#38;", "&")
+        .replace("&amp;", "&");
+    assert!(share.starts_with("/preferences?save=1&"), "{share}");
+    // Opening the share link stores the same settings.
+    let (resp, _) = send(app(), Request::get(&share).body(Body::empty()).unwrap()).await;
+    assert_eq!(resp.status(), StatusCode::SEE_OTHER);
+    assert_eq!(
+        header_of(&resp, header::SET_COOKIE)
+            .split(';')
+            .next()
+            .unwrap(),
+        pair
+    );
+    // A search with the cookie: the stored defaults are in its links.
+    let (_, page) = send(
+        app(),
+        Request::get("/search?q=rust&format=json")
+            .header(header::COOKIE, pair)
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    let v: serde_json::Value = serde_json::from_str(&page).unwrap();
+    assert!(
+        v["comparison"].is_object(),
+        "simhash differs from [dedup]: {v}"
+    );
+}
+
+/// Category tabs list the categories the enabled engines serve; the
+/// current one is marked; language, time and safe-search selectors keep the
+/// request's values.
+#[tokio::test]
+async fn category_tabs_and_selectors_need_no_script() {
+    let (_, html) = send(
+        app(),
+        Request::get("/search?q=rust&categories=it&time_range=week&safesearch=1")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    let tabs = html
+        .split("<nav class=\"tabs\"")
+        .nth(1)
+        .expect("tabs")
+        .split("</nav>")
+        .next()
+        .unwrap();
+    assert!(tabs.contains(">General</a>"), "{tabs}");
+    assert!(
+        tabs.contains("<span class=\"tab current\" aria-current=\"page\">IT</span>"),
+        "{tabs}"
+    );
+    assert!(!tabs.contains("News"), "news-off is disabled: {tabs}");
+    assert!(html.contains("<option value=\"week\" selected>"));
+    assert!(html.contains("<option value=\"1\" selected>"));
+    assert!(!html.contains("<script"));
+}
