@@ -74,7 +74,7 @@ fn every_key_asked_for_exists() {
     let mut asked = BTreeSet::new();
     for path in sources {
         let text = std::fs::read_to_string(&path).unwrap();
-        for call in [".t(\"", ".n(\"", ".s(\""] {
+        for call in [".t(\"", ".n(\"", ".s(\"", ".with(\"", ".with_n(\""] {
             for piece in text.split(call).skip(1) {
                 let key = piece.split('"').next().unwrap();
                 if !key.is_empty() && !key.contains('{') {

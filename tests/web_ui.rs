@@ -564,3 +564,32 @@ async fn category_tabs_and_selectors_need_no_script() {
     assert!(html.contains("<option value=\"1\" selected>"));
     assert!(!html.contains("<script"));
 }
+
+/// `/stats` speaks the reader's language too, and its table headers stay
+/// on one line each (`white-space: nowrap` in the stylesheet).
+#[tokio::test]
+async fn stats_is_readable_in_both_languages() {
+    let (_, zh) = send(
+        app(),
+        Request::get("/stats")
+            .header(header::ACCEPT_LANGUAGE, "zh-CN")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(zh.contains("<html lang=\"zh-Hans\""), "{zh}");
+    assert!(
+        zh.contains("<h1>引擎状态</h1>") && zh.contains("最近一次失败"),
+        "{zh}"
+    );
+    let (_, en) = send(app(), Request::get("/stats").body(Body::empty()).unwrap()).await;
+    assert!(en.contains("<th scope=\"col\">Last failure</th>"), "{en}");
+    let (_, css) = send(
+        app(),
+        Request::get("/static/style.css")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(css.contains(".stats-table thead th { white-space: nowrap;"));
+}

@@ -160,6 +160,28 @@ prefs-engines = Engines asked
 prefs-save = Save
 prefs-share = These preferences as a link:
 
+stats-summary = Up { $uptime } · { $searches } searches · cache { $hits } hits / { $misses } misses ({ $rate }) · { $coalesced } joined a search in flight · { $limited } refused by the rate limit (429) · { $overloaded } refused for load (503).
+stats-cache-errors = { $n } cache errors
+stats-suspended-count = { $n ->
+    [one] 1 engine suspended after repeated failures.
+   *[other] { $n } engines suspended after repeated failures.
+}
+stats-col-engine = Engine
+stats-col-status = Status
+stats-col-requests = Requests
+stats-col-reliable = Reliable
+stats-col-results = Results
+stats-col-latency = Latency ms
+stats-col-errors = Errors
+stats-col-last-failure = Last failure
+stats-suspended = suspended ({ $n } s more)
+stats-failing = failing ({ $n } in a row: { $kind })
+stats-not-asked = not asked yet
+stats-policy = Latency percentiles are exact over each engine's last { $ring } requests; reliability is the share of successes among its last { $window }. An engine is suspended for { $backoff } after { $n ->
+    [one] 1 failure
+   *[other] { $n } failures
+} in a row, doubling up to { $max }; a CAPTCHA or HTTP 429 suspends it for { $blocked } at once. One success clears it.
+stats-refresh = This page refreshes every 30 s.
 stats-title = Engine health
 
 number-group-separator = ,

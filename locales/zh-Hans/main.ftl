@@ -138,6 +138,22 @@ prefs-engines = 询问的引擎
 prefs-save = 保存
 prefs-share = 这些偏好设置的链接：
 
+stats-summary = 已运行 { $uptime } · { $searches } 次搜索 · 缓存命中 { $hits } / 未命中 { $misses }（{ $rate }）· { $coalesced } 次并入进行中的搜索 · { $limited } 次被限流拒绝（429）· { $overloaded } 次因负载拒绝（503）。
+stats-cache-errors = { $n } 次缓存错误
+stats-suspended-count = { $n } 个引擎因连续失败而暂停。
+stats-col-engine = 引擎
+stats-col-status = 状态
+stats-col-requests = 请求
+stats-col-reliable = 可靠率
+stats-col-results = 结果
+stats-col-latency = 延迟（毫秒）
+stats-col-errors = 错误
+stats-col-last-failure = 最近一次失败
+stats-suspended = 已暂停（还剩 { $n } 秒）
+stats-failing = 失败中（连续 { $n } 次：{ $kind }）
+stats-not-asked = 尚未询问
+stats-policy = 延迟百分位数按每个引擎最近 { $ring } 次请求精确计算；可靠率是最近 { $window } 次中成功的比例。引擎连续失败 { $n } 次后暂停 { $backoff }，每次加倍，最长 { $max }；验证码或 HTTP 429 会立即暂停 { $blocked }。一次成功即恢复。
+stats-refresh = 本页每 30 秒刷新。
 stats-title = 引擎状态
 
 number-group-separator = ,

@@ -88,6 +88,23 @@ impl Tr {
         self.args(key, &[(name, FluentValue::from(value.to_string()))])
     }
 
+    /// The message `key` with text arguments.
+    pub fn with(&self, key: &str, args: &[(&'static str, String)]) -> String {
+        let args: Vec<(&'static str, FluentValue<'static>)> = args
+            .iter()
+            .map(|(k, v)| (*k, FluentValue::from(v.clone())))
+            .collect();
+        self.args(key, &args)
+    }
+
+    /// The message `key` with a number `$n` (for plural forms) and text
+    /// arguments.
+    pub fn with_n(&self, key: &str, n: u64, args: &[(&'static str, String)]) -> String {
+        let mut all: Vec<(&'static str, FluentValue<'static>)> = vec![("n", FluentValue::from(n))];
+        all.extend(args.iter().map(|(k, v)| (*k, FluentValue::from(v.clone()))));
+        self.args(key, &all)
+    }
+
     fn args(&self, key: &str, args: &[(&'static str, FluentValue<'static>)]) -> String {
         let map: HashMap<Cow<'static, str>, FluentValue<'static>> = args
             .iter()
