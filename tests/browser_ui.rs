@@ -77,6 +77,16 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
             "{asking}"
         );
         assert!(shown_after < Duration::from_millis(1500), "{shown_after:?}");
+        // Bing's line comes as soon as it has answered.
+        let mut lines = json!(0);
+        while started.elapsed() < Duration::from_millis(1800) {
+            lines = b.eval("document.querySelectorAll('.answered-list li').length");
+            if lines != json!(0) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(lines, json!(1), "bing answered, duckduckgo not yet");
         assert_eq!(
             b.eval("document.querySelectorAll('ol.results').length"),
             json!(0)

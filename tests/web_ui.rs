@@ -204,8 +204,15 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
     );
     assert!(!head.contains("class=\"results\""), "no results yet");
 
+    // Then a line per engine as it answers: Bing's long before DuckDuckGo's.
     let mut rest = Vec::new();
+    let mut fast_line_at = None;
     while let Some(c) = resp.chunk().await.unwrap() {
+        let text = String::from_utf8_lossy(&c);
+        if fast_line_at.is_none() && text.contains("<li class=\"ok\"><b>bing</b> 10 results") {
+            fast_line_at = Some(started.elapsed());
+            assert!(!text.contains("<b>duckduckgo</b>"), "{text}");
+        }
         rest.extend_from_slice(&c);
     }
     let total = started.elapsed();
@@ -213,9 +220,18 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
         total >= Duration::from_secs(2),
         "waited for the slow engine"
     );
+    let fast_line_at = fast_line_at.expect("a line for bing");
+    assert!(
+        fast_line_at < Duration::from_secs(1),
+        "bing's line at {fast_line_at:?}"
+    );
     let tail = String::from_utf8_lossy(&rest);
     assert!(
-        tail.starts_with("<div class=\"answered\" hidden></div>"),
+        tail.contains("<li class=\"ok\"><b>duckduckgo</b> 9 results"),
+        "{tail}"
+    );
+    assert!(
+        tail.contains("</ul>\n</section>\n<div class=\"answered\" hidden></div>"),
         "{tail}"
     );
     assert!(tail.trim_end().ends_with("</html>"));

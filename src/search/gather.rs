@@ -94,11 +94,15 @@ fn unix_millis(t: SystemTime) -> u64 {
 impl Searcher {
     /// The fan-out alone: every selected engine's parsed answer (or why
     /// there is none), before dedup and fusion.
-    pub(super) async fn gather(&self, query: &Query) -> Gathered {
+    pub(super) async fn gather(
+        &self,
+        query: &Query,
+        progress: Option<super::Progress>,
+    ) -> Gathered {
         let started = Instant::now();
         let config = self.config();
         let selected = self.select(query);
-        let outcomes = self.ask(query, &selected).await;
+        let outcomes = self.ask(query, &selected, progress).await;
 
         let mut answers = Vec::new();
         let mut reports = Vec::new();
@@ -180,7 +184,7 @@ impl Searcher {
         let selected: Vec<usize> = (0..config.engines.len())
             .filter(|&i| config.engines[i].enabled)
             .collect();
-        let outcomes = self.ask(&query, &selected).await;
+        let outcomes = self.ask(&query, &selected, None).await;
         selected
             .iter()
             .zip(outcomes)
@@ -209,7 +213,12 @@ impl Searcher {
     /// Asks the engines at these indexes of `config.engines` at once and
     /// returns one outcome each, in the same order. Never takes longer than
     /// the deadline (plus scheduling noise).
-    async fn ask(&self, query: &Query, selected: &[usize]) -> Vec<Outcome> {
+    async fn ask(
+        &self,
+        query: &Query,
+        selected: &[usize],
+        progress: Option<super::Progress>,
+    ) -> Vec<Outcome> {
         let config = self.config();
         let deadline = Duration::from_millis(config.server.deadline_ms);
         let cap = config.server.max_body_bytes;
@@ -225,6 +234,8 @@ impl Searcher {
             };
             let slots = self.inner.parse_slots.clone();
             let admission = health.admission(&ec.name, SystemTime::now());
+            let progress = progress.clone();
+            let name = ec.name.clone();
             async move {
                 let started = Instant::now();
                 let result = match engine {
@@ -260,10 +271,18 @@ impl Searcher {
                         }
                     }
                 };
-                Outcome {
-                    result,
-                    elapsed_ms: millis(started.elapsed()),
+                let elapsed_ms = millis(started.elapsed());
+                if let Some(tx) = progress {
+                    // A listener that went away is no reason to stop.
+                    let _ = tx.send(EngineReport {
+                        engine: name,
+                        elapsed_ms,
+                        results: result.as_ref().map_or(0, |p| p.hits.len()),
+                        failure: result.as_ref().err().map(|f| f.kind),
+                        reason: result.as_ref().err().map(|f| f.reason.clone()),
+                    });
                 }
+                Outcome { result, elapsed_ms }
             }
         });
         let outcomes = futures::future::join_all(futures).await;

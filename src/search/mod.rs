@@ -39,14 +39,28 @@ pub use fetch::{MAX_REDIRECTS, http_client};
 pub use gather::Gathered;
 
 /// Per-search options that do not change which engines are asked.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
     /// Dedup settings for this search (`method`, `os1`, `os2` from the query
     /// string); `None` = the configured ones.
     pub dedup: Option<dedup::Settings>,
     /// Fill `shared_codes` of every duplicate.
     pub explain: bool,
+    /// Told how each engine fared as soon as it has, when this search runs
+    /// the fan-out itself (a cache hit or a search joined in flight tells
+    /// nothing). The streamed results page lists them while it waits.
+    pub progress: Option<Progress>,
 }
+
+impl PartialEq for SearchOptions {
+    /// The same search options: `progress` is who listens, not what is asked.
+    fn eq(&self, other: &Self) -> bool {
+        self.dedup == other.dedup && self.explain == other.explain
+    }
+}
+
+/// Where a fan-out reports each engine's outcome as it comes.
+pub type Progress = tokio::sync::mpsc::UnboundedSender<crate::model::EngineReport>;
 
 /// Errors met while setting up a [`Searcher`].
 #[derive(Debug, thiserror::Error)]
@@ -254,7 +268,7 @@ impl Searcher {
         query: &Query,
         opts: &SearchOptions,
     ) -> Result<(SearchResponse, Arc<Gathered>), Overloaded> {
-        let answers = match self.gathered(query).await {
+        let answers = match self.gathered_watched(query, opts.progress.clone()).await {
             Ok(a) => a,
             Err(Overloaded) => {
                 let counters = self.inner.health.counters();
@@ -296,7 +310,7 @@ impl Searcher {
                 let started = Instant::now();
                 let (gathered, from_cache) = match answers {
                     Some(a) => a,
-                    None => this.gathered(&query).await?,
+                    None => this.gathered_watched(&query, opts.progress.clone()).await?,
                 };
                 let mut response = this.fuse(&query, &gathered, &opts);
                 response.cached = from_cache;
@@ -342,6 +356,16 @@ impl Searcher {
         &self,
         query: &Query,
     ) -> Result<(Arc<Gathered>, bool), Overloaded> {
+        self.gathered_watched(query, None).await
+    }
+
+    /// [`Searcher::gathered`], telling `progress` how each engine fared as
+    /// soon as it has when this call runs the fan-out.
+    async fn gathered_watched(
+        &self,
+        query: &Query,
+        progress: Option<Progress>,
+    ) -> Result<(Arc<Gathered>, bool), Overloaded> {
         let key = format!("{}:{:016x}", answers_key(query), self.inner.config_tag);
         let this = self.clone();
         let query = query.clone();
@@ -350,7 +374,7 @@ impl Searcher {
             .cache
             .get_or_try_for(&key, move || async move {
                 let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
-                Ok((this.gather(&query).await, Duration::MAX))
+                Ok((this.gather(&query, progress).await, Duration::MAX))
             })
             .await;
         answer.map(|g| (g, source == Source::Hit))

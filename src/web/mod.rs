@@ -270,9 +270,18 @@ async fn search(
             params.format,
         ));
     }
+    // The streamed page lists each engine as it answers.
+    let (progress, updates) = match params.format {
+        Format::Html => {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            (Some(tx), Some(rx))
+        }
+        _ => (None, None),
+    };
     let opts = SearchOptions {
         dedup,
         explain: params.explain,
+        progress,
     };
     if config.server.log_queries {
         tracing::info!(q = %query.text, page = query.page, "search");
@@ -298,7 +307,7 @@ async fn search(
         }
     };
     if params.format == Format::Html {
-        return stream::results_page(searcher, query, params, ui, run).await;
+        return stream::results_page(searcher, query, params, ui, updates, run).await;
     }
     let Ok((resp, comparison)) = run.await else {
         return Ok(ops::overloaded(params.format));

@@ -2,7 +2,8 @@
 //!
 //! A search waits for its slowest engine (up to the deadline), but the page
 //! need not: the head — the frame, the search box and the list of engines
-//! being asked — is sent at once, and the tail — results, duplicate groups,
+//! being asked — is sent at once, then a line per engine as soon as it has
+//! answered (when this request runs the fan-out), and the tail — results, duplicate groups,
 //! engine states, pager, re-clustering form — when every engine has answered
 //! or the deadline has passed. Dedup and ranking still run over the whole
 //! set: the tail is the same fusion as an unstreamed page. No script and no
@@ -22,13 +23,16 @@ use askama::Template;
 use axum::body::{Body, Bytes};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use futures::{FutureExt, StreamExt, stream};
+use futures::{StreamExt, stream};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use super::i18n::Tr;
 
 use super::pages::{ResultsPage, Ui};
 use super::{AppError, Format, SearchParams, ops};
 use crate::config::Config;
 use crate::fusion::compare::SettingsComparison;
-use crate::model::{Query, SearchResponse};
+use crate::model::{EngineReport, Query, SearchResponse};
 use crate::ops::limit::Overloaded;
 use crate::search::Searcher;
 
@@ -50,6 +54,7 @@ pub(super) async fn results_page(
     query: Query,
     params: SearchParams,
     ui: Ui,
+    updates: Option<UnboundedReceiver<EngineReport>>,
     run: impl Future<Output = Answer> + Send + 'static,
 ) -> Result<Response, AppError> {
     let mut run = Box::pin(run);
@@ -66,9 +71,10 @@ pub(super) async fn results_page(
         searcher.engines_for(&query),
     )
     .render()?;
-    let tail = async move {
+    let tr = ui.tr.clone();
+    let tail = move |answer: Answer| {
         let config = searcher.config();
-        let page = match run.await {
+        let page = match answer {
             Ok((resp, comparison)) => {
                 let mut page = ResultsPage::of(&resp, &params, config, &ui).tail();
                 if let Some(c) = &comparison {
@@ -83,11 +89,75 @@ pub(super) async fn results_page(
                 "Too many searches are running right now. Please try again in a moment.".into(),
             ),
         };
-        Ok::<_, Infallible>(Bytes::from(render_tail(&page, &params, config, &ui)))
+        render_tail(&page, &params, config, &ui)
     };
-    let body = stream::once(std::future::ready(Ok::<_, Infallible>(Bytes::from(head))))
-        .chain(stream::once(tail.boxed()));
+    // Between head and tail: a line per engine as it answers, until the
+    // search is done; then the rest of those lines, the end of the list,
+    // and the tail.
+    let progress = stream::unfold(Some((run, updates, tail)), move |state| {
+        let tr = tr.clone();
+        async move {
+            let (mut run, mut updates, tail) = state?;
+            let next = match updates.as_mut() {
+                Some(rx) => tokio::select! {
+                    biased;
+                    Some(report) = rx.recv() => Ok(report),
+                    answer = &mut run => Err(answer),
+                },
+                None => Err((&mut run).await),
+            };
+            match next {
+                Ok(report) => {
+                    let line = answered_line(&report, &tr);
+                    Some((
+                        Ok::<_, Infallible>(Bytes::from(line)),
+                        Some((run, updates, tail)),
+                    ))
+                }
+                Err(answer) => {
+                    let mut html = String::new();
+                    if let Some(rx) = updates.as_mut() {
+                        while let Ok(report) = rx.try_recv() {
+                            html.push_str(&answered_line(&report, &tr));
+                        }
+                    }
+                    html.push_str("</ul>\n</section>\n");
+                    html.push_str(&tail(answer));
+                    Some((Ok(Bytes::from(html)), None))
+                }
+            }
+        }
+    });
+    let body =
+        stream::once(std::future::ready(Ok::<_, Infallible>(Bytes::from(head)))).chain(progress);
     Ok(([HTML, NO_STORE], Body::from_stream(body)).into_response())
+}
+
+/// One engine's outcome, as it came, in the streamed list.
+#[derive(Template)]
+#[template(
+    source = "<li class=\"{% if ok %}ok{% else %}problem{% endif %}\"><b>{{ engine }}</b> {{ what }} · {{ ms }}</li>\n",
+    ext = "html"
+)]
+struct AnsweredLine {
+    engine: String,
+    ok: bool,
+    what: String,
+    ms: String,
+}
+
+fn answered_line(r: &EngineReport, tr: &Tr) -> String {
+    AnsweredLine {
+        engine: r.engine.clone(),
+        ok: r.failure.is_none(),
+        what: match r.failure {
+            None => tr.n("results-count", r.results as u64),
+            Some(kind) => tr.t(&format!("failure-{}", kind.as_str())),
+        },
+        ms: tr.n("elapsed-ms", r.elapsed_ms),
+    }
+    .render()
+    .unwrap_or_default()
 }
 
 /// The tail, or — should rendering fail after the head was sent — a tail
