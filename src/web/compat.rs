@@ -174,16 +174,23 @@ pub async fn config(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
+/// The peer of a request, when the server recorded it.
+pub type Peer = Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>;
+
 /// Where this server is, for the absolute links of OpenSearch and RSS:
-/// `[server] base_url` when set; else the request's `Host` — or, behind a
-/// trusted proxy (`[limits] trust_forwarded`), its `X-Forwarded-Host` and
+/// `[server] base_url` when set; else the request's `Host` — or, when the
+/// peer is a trusted proxy (`[limits] trust_forwarded` / `trusted_proxies`,
+/// as for `X-Forwarded-For`), its `X-Forwarded-Host` and
 /// `X-Forwarded-Proto` — and `bind` when the request names no usable host.
 /// Ends with `/`.
-pub fn public_base(config: &Config, headers: &axum::http::HeaderMap) -> String {
+pub fn public_base(config: &Config, headers: &axum::http::HeaderMap, peer: &Peer) -> String {
     if !config.server.base_url.is_empty() {
         return config.server.base_url.clone();
     }
-    let trusted = config.limits.trust_forwarded;
+    let trusted = peer.as_ref().is_some_and(|p| {
+        let ip = p.0.0.ip().to_canonical();
+        config.limits.trusted_nets().iter().any(|n| n.contains(&ip))
+    });
     let first = |name: &str| {
         headers
             .get(name)
@@ -233,6 +240,14 @@ mod tests {
 
     #[test]
     fn links_follow_the_request_unless_base_url_is_set() {
+        use axum::extract::ConnectInfo;
+        let proxy: Peer = Some(axum::Extension(ConnectInfo(
+            "127.0.0.1:4000".parse().unwrap(),
+        )));
+        let public: Peer = Some(axum::Extension(ConnectInfo(
+            "198.51.100.7:4000".parse().unwrap(),
+        )));
+        let public_base = |c: &Config, h: &HeaderMap| public_base(c, h, &proxy);
         let mut config = Config::default();
         config.server.bind = "127.0.0.1:18888".into();
         let h = headers(&[
@@ -244,6 +259,15 @@ mod tests {
         assert_eq!(public_base(&config, &h), "http://127.0.0.1:18888/");
         config.limits.trust_forwarded = true;
         assert_eq!(public_base(&config, &h), "https://search.example/");
+        // ... and only from a trusted peer.
+        assert_eq!(
+            super::public_base(&config, &h, &public),
+            "http://127.0.0.1:18888/"
+        );
+        assert_eq!(
+            super::public_base(&config, &h, &None),
+            "http://127.0.0.1:18888/"
+        );
         // Hosts that smuggle a path or credentials fall back to bind.
         config.limits.trust_forwarded = false;
         for bad in ["evil.example/x", "a@evil.example", "a b"] {

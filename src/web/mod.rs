@@ -191,6 +191,7 @@ async fn search(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
+    peer: compat::Peer,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
     // A body too large (413) or not sent in time (400) is answered in the
@@ -340,7 +341,7 @@ async fn search(
             let xml = crate::output::rss::to_rss(
                 &resp,
                 params.limit,
-                &compat::public_base(config, &headers),
+                &compat::public_base(config, &headers, &peer),
                 &params.link(params.page, Format::Html),
                 config.server.results_per_page,
             )?;
@@ -401,9 +402,10 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
 async fn opensearch(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
+    peer: compat::Peer,
 ) -> Result<Response, AppError> {
     let searcher = state.searcher();
-    let base = compat::public_base(searcher.config(), &headers);
+    let base = compat::public_base(searcher.config(), &headers, &peer);
     let xml = crate::output::opensearch::opensearch_xml(&base)?;
     Ok((
         [
