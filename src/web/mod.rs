@@ -25,6 +25,7 @@
 //! Every HTML answer carries a Content-Security-Policy that forbids scripts, a
 //! second fence behind askama's escaping of engine text.
 
+mod compare_view;
 mod compat;
 mod error;
 mod i18n;
