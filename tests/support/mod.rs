@@ -293,6 +293,16 @@ pub fn keep_only(config: &mut Config, names: &[&str]) {
         kept.push(e);
     }
     config.engines = kept;
+    // The shipped autocomplete source goes with its engine: a config naming
+    // an engine it lacks is refused by `serve` and `check-config`.
+    if config
+        .server
+        .autocomplete
+        .as_ref()
+        .is_some_and(|a| !names.contains(&a.as_str()))
+    {
+        config.server.autocomplete = None;
+    }
 }
 
 /// Whether tests must fail rather than skip when an outside program is
