@@ -127,6 +127,8 @@ fn parse_and_fuse(config: &Config, pages: &[(String, Vec<u8>)]) -> usize {
                     .into_iter()
                     .enumerate()
                     .map(|(i, h)| EngineResult {
+                        published: None,
+                        thumbnail: None,
                         url: h.url,
                         title: h.title,
                         snippet: h.snippet,

@@ -320,6 +320,7 @@ fn serve(
     // A reload re-reads the file alone: --record/--replay hold until then.
     config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());
+    let server_config = config.server.clone();
     let admin_token = std::env::var("METASIFT_ADMIN_TOKEN").ok();
     let metrics_token = std::env::var("METASIFT_METRICS_TOKEN").ok();
     if config.server.public {
@@ -363,6 +364,9 @@ fn serve(
         reload_on_sighup(state.clone());
         let app = metasift::web::router(state);
         tracing::info!("metasift listening on http://{addr}/");
+        if let Some(warning) = server_config.base_url_disagrees(addr) {
+            tracing::warn!("{warning}");
+        }
         // Tests that start the binary on port 0 read the address from here.
         println!("listening on http://{addr}/");
         metasift::web::serve::serve(listener, app, &connections, shutdown_signal())

@@ -39,6 +39,12 @@ pub struct EngineResult {
     pub position: u32,
     /// The engine's first category.
     pub category: String,
+    /// When the page was published, RFC 3339 in UTC, where the engine says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
+    /// An image of the result (absolute http(s) URL), where the engine gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumbnail: Option<String>,
 }
 
 /// A record hidden as a duplicate of a shown result.
@@ -91,6 +97,13 @@ pub struct MergedResult {
     pub category: String,
     /// Hidden duplicates, in the order they were met.
     pub duplicates: Vec<Duplicate>,
+    /// Publication date (RFC 3339, UTC): the kept record's, else the first
+    /// a member of the group gave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
+    /// An image of the result: the kept record's, else the first a member gave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thumbnail: Option<String>,
 }
 
 /// Why an engine gave nothing usable.
@@ -115,6 +128,9 @@ pub enum FailureKind {
     TooLarge,
     /// The engine is suspended after repeated failures.
     Suspended,
+    /// Offline replay (`--replay`): the recording holds no answer of this
+    /// engine to this query. Not the engine's fault; never counts for health.
+    NotRecorded,
 }
 
 impl FailureKind {
@@ -130,6 +146,7 @@ impl FailureKind {
             FailureKind::Parse => "parse",
             FailureKind::TooLarge => "too_large",
             FailureKind::Suspended => "suspended",
+            FailureKind::NotRecorded => "not_recorded",
         }
     }
 }
@@ -174,4 +191,8 @@ pub struct SearchResponse {
     pub elapsed_ms: u64,
     /// Served from the cache.
     pub cached: bool,
+    /// The largest number of results an engine said it has for the query
+    /// (its own estimate, as SearXNG reports), when any engine said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<u64>,
 }

@@ -318,7 +318,7 @@ async fn a_recorded_search_replays_without_the_engines() {
     assert_eq!(report(&replayed, "b").failure, Some(FailureKind::Http5xx));
     // A query never recorded is reported, not fetched.
     let other = s_missing(&dir).await;
-    assert_eq!(other.failure, Some(FailureKind::Network));
+    assert_eq!(other.failure, Some(FailureKind::NotRecorded));
     assert!(other.reason.as_deref().unwrap().contains("no recording"));
     let _ = std::fs::remove_dir_all(&dir);
 }

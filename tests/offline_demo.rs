@@ -68,6 +68,50 @@ async fn the_demo_answers_saved_queries_with_fused_results() {
     }
 }
 
+/// The queries the README offers for the demo (the backticked words of its
+/// offline paragraph) each get results, and a query nobody recorded is
+/// reported as `not_recorded` by every engine, not as a network failure.
+#[tokio::test]
+async fn the_readmes_demo_queries_have_answers() {
+    let readme = std::fs::read_to_string(support::crate_dir().join("README.md")).unwrap();
+    let start = readme
+        .find("instead of the network: search for")
+        .expect("the README's offline paragraph");
+    let end = start + readme[start..].find("Other queries").expect("its end");
+    let queries: Vec<&str> = readme[start..end]
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|q| !q.contains('/') && !q.ends_with(".rs"))
+        .collect();
+    assert!(queries.len() >= 5, "{queries:?}");
+    let searcher = Searcher::from_config(offline()).unwrap();
+    for text in &queries {
+        let resp = searcher
+            .search(&searcher.parse_query(text, 1), &SearchOptions::default())
+            .await
+            .unwrap();
+        assert!(
+            !resp.results.is_empty(),
+            "README offers {text:?}, which has no answer"
+        );
+    }
+    let resp = searcher
+        .search(
+            &searcher.parse_query("a query nobody recorded", 1),
+            &SearchOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        resp.engines
+            .iter()
+            .all(|r| r.failure == Some(FailureKind::NotRecorded)),
+        "{:?}",
+        resp.engines
+    );
+}
+
 /// A query the recordings do not hold is not an engine failure: after more
 /// such queries than the suspension threshold, the saved queries are still
 /// answered by every engine that holds them, and none is suspended.

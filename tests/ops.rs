@@ -171,8 +171,11 @@ fn query(text: &str) -> Query {
 
 fn response(text: &str, answered: bool) -> SearchResponse {
     SearchResponse {
+        estimate: None,
         query: query(text),
         results: vec![MergedResult {
+            published: None,
+            thumbnail: None,
             url: format!("https://example.org/{text}"),
             title: format!("About {text}"),
             content: "A snippet, with punctuation.".into(),

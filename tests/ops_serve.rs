@@ -181,7 +181,15 @@ async fn flapping_engine_is_suspended_then_asked_again() {
     assert_eq!(row["errors"]["http_5xx"], 3);
     assert_eq!(row["skipped"], 1);
     let (_, _, page) = get(&app, "/stats").await;
-    assert!(page.contains("suspended until"), "{page}");
+    assert!(page.contains("suspended ("), "{page}");
+    // Each engine's last failure message is on the page (and in the JSON).
+    assert!(page.contains("<td class=\"msg\">HTTP 500"), "{page}");
+    assert!(
+        row["last_failure_message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("HTTP 500")),
+        "{row}"
+    );
 
     // Back after the backoff; one success clears it.
     tokio::time::sleep(Duration::from_millis(350)).await;

@@ -230,7 +230,7 @@ async fn the_whole_fused_list_is_paged_before_the_engines_are_asked_again() {
         first.pages
     );
     let json = metasift::output::searxng::answer(&first, None);
-    assert_eq!(json.number_of_results, fused.len());
+    assert_eq!(json.number_of_results, fused.len() as u64);
     assert_eq!(json.results.len(), per_page);
     // Each engine was asked once: its page 1.
     for ((name, _), server) in JS_PAGES.iter().zip(&servers) {

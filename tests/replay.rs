@@ -109,7 +109,7 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
         .unwrap();
     assert!(missing.results.is_empty());
     for r in &missing.engines {
-        assert_eq!(r.failure, Some(FailureKind::Network), "{r:?}");
+        assert_eq!(r.failure, Some(FailureKind::NotRecorded), "{r:?}");
         assert!(
             r.reason.as_deref().unwrap().contains("no recording"),
             "{r:?}"

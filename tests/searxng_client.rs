@@ -1,4 +1,4 @@
-//! A program written for SearXNG's JSON API reads metasift unchanged.
+//! Programs written for SearXNG's JSON API read metasift unchanged.
 //!
 //! The client is `searxng_search` 0.1.2 from PyPI (JamePeng, MIT): its
 //! `SearXNGSearch.text()` sends `POST /search?q=…&category=…&language=…&
@@ -8,6 +8,12 @@
 //! are loopback servers answering with saved real pages), runs the client in
 //! that venv, and checks it got every result of metasift's own JSON answer,
 //! in order, with the client's whitespace normalization as the only change.
+//!
+//! The second client is LangChain's `SearxSearchWrapper` (PyPI
+//! `langchain-community` 0.4.2, MIT): it sends `GET /?q=…&format=json&
+//! language=en` to the root path, as SearXNG instances accept, and reads
+//! `results[].title/url/content/engines/category`. metasift answers the root
+//! path with a 308 to `/search` (as SearXNG does), which `requests` follows.
 //!
 //! Skips loudly without `.ci/venv` unless `METASIFT_REQUIRE_SERVICES=1`.
 //! Run with `cargo test --test searxng_client`.
@@ -32,6 +38,15 @@ with SearXNGSearch(base_url=base, timeout=30, retries=0) as client:
 print(json.dumps(results, ensure_ascii=False))
 "#;
 
+const LANGCHAIN: &str = r#"
+import json, sys, warnings
+warnings.simplefilter("ignore")
+from langchain_community.utilities import SearxSearchWrapper
+base, query = sys.argv[1], sys.argv[2]
+wrapper = SearxSearchWrapper(searx_host=base, k=100)
+print(json.dumps(wrapper.results(query, num_results=100), ensure_ascii=False))
+"#;
+
 fn venv_python() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".ci/venv/bin/python")
 }
@@ -42,8 +57,14 @@ fn normalize(s: &str) -> String {
 }
 
 async fn run_client(base: &str, query: &str, page: u32) -> Vec<Value> {
+    run_script(CLIENT, &[base, query, &page.to_string()]).await
+}
+
+async fn run_script(script: &str, args: &[&str]) -> Vec<Value> {
     let out = tokio::process::Command::new(venv_python())
-        .args(["-c", CLIENT, base, query, &page.to_string()])
+        .arg("-c")
+        .arg(script)
+        .args(args)
         .output()
         .await
         .expect("run the python client");
@@ -60,7 +81,7 @@ async fn searxng_search_client_reads_metasift_unchanged() {
     let python = venv_python();
     let has_client = python.is_file()
         && std::process::Command::new(&python)
-            .args(["-c", "import searxng_search"])
+            .args(["-c", "import searxng_search, langchain_community.utilities"])
             .status()
             .is_ok_and(|s| s.success());
     if !has_client {
@@ -71,8 +92,9 @@ async fn searxng_search_client_reads_metasift_unchanged() {
             );
         }
         eprintln!(
-            "\n!!!!! SKIPPED tests/searxng_client.rs: no .ci/venv with searxng_search (run .ci/run or: \
-             python3 -m venv .ci/venv && .ci/venv/bin/pip install searxng_search==0.1.2) !!!!!\n"
+            "\n!!!!! SKIPPED tests/searxng_client.rs: no .ci/venv with searxng_search and langchain-community (run .ci/run or: \
+             python3 -m venv .ci/venv && .ci/venv/bin/pip install searxng_search==0.1.2 \
+             langchain-community==0.4.2) !!!!!\n"
         );
         return;
     }
@@ -124,6 +146,22 @@ async fn searxng_search_client_reads_metasift_unchanged() {
             normalize(o["content"].as_str().unwrap())
         );
         assert!(t["href"].as_str().unwrap().starts_with("http"), "{t}");
+    }
+
+    // LangChain's wrapper asks the root path (a 308 to /search) and keeps
+    // title, link, snippet, engines and category of each result.
+    let chain = run_script(LANGCHAIN, &[&base, query]).await;
+    assert_eq!(
+        chain.len(),
+        ours.len(),
+        "LangChain sees every result: {chain:?}"
+    );
+    for (t, o) in chain.iter().zip(&ours) {
+        assert_eq!(t["link"], o["url"]);
+        assert_eq!(t["title"], o["title"]);
+        assert_eq!(t["snippet"], o["content"]);
+        assert_eq!(t["engines"], o["engines"]);
+        assert_eq!(t["category"], o["category"]);
     }
 
     server.abort();

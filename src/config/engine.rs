@@ -87,6 +87,15 @@ pub struct ParseConfig {
     /// inside title links, widgets); see `engines::html` for the exact rule.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
+    /// json: the publication date's field path (RFC 3339, RFC 2822, a bare
+    /// date or Unix seconds), reported as SearXNG's `publishedDate`.
+    pub date: Option<String>,
+    /// json: the field path (or URL template) of the result's image,
+    /// reported as `thumbnail` / `img_src`.
+    pub thumbnail: Option<String>,
+    /// json: JSON pointer to the engine's estimate of its result count,
+    /// reported as `number_of_results`.
+    pub total: Option<String>,
 }
 
 /// One `[[engine]]`.
@@ -336,12 +345,37 @@ impl EngineConfig {
                 });
             }
         }
+        // Read by json engines alone (feeds and SearXNG answers carry their
+        // dates and images themselves): elsewhere they would be ignored.
+        if self.kind != EngineKind::Json {
+            for (field, value) in [
+                ("date", &p.date),
+                ("thumbnail", &p.thumbnail),
+                ("total", &p.total),
+            ] {
+                if value.is_some() {
+                    out.push(Problem {
+                        paths: vec![path(&[
+                            Seg::Key("engine"),
+                            Seg::Index(i),
+                            Seg::Key("parse"),
+                            Seg::Key(field),
+                        ])],
+                        message: format!(
+                            "engine.parse.{field} of {who:?}: read only by kind \"json\", not {:?}",
+                            kind_name(self.kind)
+                        ),
+                        whole_file: false,
+                    });
+                }
+            }
+        }
     }
 }
 
 /// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
 fn builder_problem(i: usize, message: String) -> Problem {
-    const FIELDS: [&str; 9] = [
+    const FIELDS: [&str; 12] = [
         "exclude",
         "results",
         "title",
@@ -351,6 +385,9 @@ fn builder_problem(i: usize, message: String) -> Problem {
         "suggestions",
         "blocked",
         "no_results",
+        "date",
+        "thumbnail",
+        "total",
     ];
     let field = message.split("parse.").skip(1).find_map(|rest| {
         FIELDS

@@ -13,7 +13,10 @@ use super::Problem;
 pub struct ServerConfig {
     /// Address to listen on (`METASIFT_BIND` overrides).
     pub bind: String,
-    /// Public base URL, used in OpenSearch and RSS links.
+    /// Public base URL, used in OpenSearch and RSS links. Empty (the
+    /// default): taken from each request's `Host` (and, behind a trusted
+    /// proxy — `[limits] trust_forwarded` — its `X-Forwarded-Proto` /
+    /// `X-Forwarded-Host`), so the links point where the server really is.
     pub base_url: String,
     /// Deadline of the whole fan-out, in milliseconds.
     pub deadline_ms: u64,
@@ -55,7 +58,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             bind: "127.0.0.1:8888".into(),
-            base_url: "http://127.0.0.1:8888/".into(),
+            base_url: String::new(),
             deadline_ms: 3000,
             results_per_page: 20,
             max_body_bytes: 4 * 1024 * 1024,
@@ -82,7 +85,9 @@ impl ServerConfig {
                 format!("server.bind: {m}"),
             ));
         }
-        if let Err(m) = check_http_url(&s.base_url) {
+        if !s.base_url.is_empty()
+            && let Err(m) = check_http_url(&s.base_url)
+        {
             out.push(Problem::at(
                 &[&["server", "base_url"]],
                 format!("server.base_url: {m}"),
@@ -143,6 +148,30 @@ fn check_bind(bind: &str) -> Result<(), String> {
     match bind.rsplit_once(':') {
         Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => Ok(()),
         _ => Err(format!("{bind:?} is not an address like 127.0.0.1:8888")),
+    }
+}
+
+impl ServerConfig {
+    /// A warning when an explicit `base_url` names a local address other
+    /// than `listening` (say `serve --bind 127.0.0.1:18888` with `base_url`
+    /// on port 8888): its OpenSearch and RSS links would point elsewhere. A
+    /// public host name is taken to be a proxy's and not compared.
+    pub fn base_url_disagrees(&self, listening: std::net::SocketAddr) -> Option<String> {
+        let u = url::Url::parse(&self.base_url).ok()?;
+        let local = match u.host()? {
+            url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+            url::Host::Ipv4(ip) => ip.is_loopback() || std::net::IpAddr::V4(ip) == listening.ip(),
+            url::Host::Ipv6(ip) => ip.is_loopback() || std::net::IpAddr::V6(ip) == listening.ip(),
+        };
+        let port = u.port_or_known_default()?;
+        (local && port != listening.port()).then(|| {
+            format!(
+                "server.base_url {} names port {port}, but the server listens on {listening}: \
+                 OpenSearch and RSS links point there (leave base_url unset to take links \
+                 from each request)",
+                self.base_url
+            )
+        })
     }
 }
 

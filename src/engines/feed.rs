@@ -37,20 +37,28 @@ enum Part {
     Title,
     Link,
     Snippet,
+    /// RSS `pubDate`, Atom `published` / `updated`, Dublin Core `dc:date`.
+    Date,
 }
 
+/// One item of a feed, as read.
 #[derive(Debug, Default)]
-struct Item {
-    title: String,
-    link: String,
-    snippet: String,
+pub(crate) struct Item {
+    pub(crate) title: String,
+    pub(crate) link: String,
+    pub(crate) snippet: String,
     /// Atom: the `href` of the alternate link.
     href: Option<String>,
+    /// The first date element's text.
+    pub(crate) date: String,
+    date_done: bool,
+    /// `media:thumbnail`, or an image `media:content` / `enclosure`.
+    pub(crate) image: Option<String>,
 }
 
-/// Reads every item of an RSS or Atom document. `Err` when the body is not
-/// a feed at all.
-pub(crate) fn parse_feed(body: &str) -> Result<Vec<(String, String, String)>, String> {
+/// Reads every item of an RSS or Atom document (its link resolved from
+/// Atom's `href`). `Err` when the body is not a feed at all.
+pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
     let mut reader = Reader::from_str(body.trim_start_matches('\u{feff}'));
     let mut saw_feed = false;
     let mut item: Option<Item> = None;
@@ -80,6 +88,9 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<(String, String, String)>, St
                         if name == "link" {
                             atom_link(&e, item.as_mut());
                         }
+                        if matches!(name.as_str(), "thumbnail" | "enclosure") {
+                            image(&e, item.as_mut());
+                        }
                     }
                     _ => {}
                 }
@@ -87,12 +98,23 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<(String, String, String)>, St
             Event::Empty(e) if part.is_none() && local(&e) == "link" => {
                 atom_link(&e, item.as_mut());
             }
+            Event::Empty(e)
+                if part.is_none()
+                    && matches!(local(&e).as_str(), "thumbnail" | "content" | "enclosure") =>
+            {
+                image(&e, item.as_mut());
+            }
             Event::End(e) => {
                 let name = e.local_name().as_ref().to_ascii_lowercase();
                 if part.is_some() {
                     if depth_in_part > 0 {
                         depth_in_part -= 1;
                     } else {
+                        if part == Some(Part::Date)
+                            && let Some(it) = item.as_mut()
+                        {
+                            it.date_done = !it.date.trim().is_empty();
+                        }
                         part = None;
                     }
                     continue;
@@ -100,8 +122,11 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<(String, String, String)>, St
                 if matches!(name.as_str(), "item" | "entry")
                     && let Some(it) = item.take()
                 {
-                    let link = it.href.unwrap_or(it.link);
-                    items.push((it.title, link, it.snippet));
+                    let mut it = it;
+                    if let Some(href) = it.href.take() {
+                        it.link = href;
+                    }
+                    items.push(it);
                 }
             }
             Event::Text(t) => push(&mut item, part, &t.xml10_content()),
@@ -140,7 +165,35 @@ fn part_of(name: &str) -> Option<Part> {
         "title" => Some(Part::Title),
         "link" => Some(Part::Link),
         "description" | "summary" | "content" | "encoded" => Some(Part::Snippet),
+        "pubdate" | "published" | "updated" | "date" => Some(Part::Date),
         _ => None,
+    }
+}
+
+/// `media:thumbnail url`, or the `url` of a `media:content` / `enclosure`
+/// that is an image (`medium="image"` or an `image/…` type): the item's
+/// picture, the first one met.
+fn image(e: &BytesStart<'_>, item: Option<&mut Item>) {
+    let Some(item) = item else { return };
+    if item.image.is_some() {
+        return;
+    }
+    let thumbnail = local(e) == "thumbnail";
+    let (mut url, mut is_image) = (None, thumbnail);
+    for a in e.attributes().flatten() {
+        let key = a.key.local_name().as_ref().to_ascii_lowercase();
+        let Ok(value) = a.normalized_value(quick_xml::XmlVersion::Implicit1_0) else {
+            continue;
+        };
+        match key.as_str() {
+            "url" => url = Some(value.into_owned()),
+            "medium" => is_image |= value.eq_ignore_ascii_case("image"),
+            "type" => is_image |= value.to_ascii_lowercase().starts_with("image/"),
+            _ => {}
+        }
+    }
+    if is_image {
+        item.image = url;
     }
 }
 
@@ -178,6 +231,8 @@ fn push(item: &mut Option<Item>, part: Option<Part>, text: &str) {
         Part::Link => item.link.push_str(text),
         // The first of description / summary / content is enough.
         Part::Snippet => item.snippet.push_str(text),
+        Part::Date if !item.date_done => item.date.push_str(text),
+        Part::Date => {}
     }
 }
 
@@ -202,22 +257,24 @@ impl Engine for FeedEngine {
         };
         let hits = items
             .into_iter()
-            .filter_map(|(title, link, snippet)| {
-                let url = resolve_link(&self.base, &link)?;
-                let title = html_to_text(&title);
+            .filter_map(|it| {
+                let url = resolve_link(&self.base, &it.link)?;
+                let title = html_to_text(&it.title);
                 if title.is_empty() {
                     return None;
                 }
                 Some(Hit {
                     url,
                     title,
-                    snippet: html_to_text(&snippet),
+                    snippet: html_to_text(&it.snippet),
+                    published: super::published_date(&it.date),
+                    thumbnail: it.image.and_then(|i| resolve_link(&self.base, &i)),
                 })
             })
             .collect();
         Ok(Parsed {
             hits,
-            suggestions: Vec::new(),
+            ..Parsed::default()
         })
     }
 }

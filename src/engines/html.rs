@@ -440,6 +440,8 @@ impl HtmlEngine {
                     url,
                     title: title?,
                     snippet: snippet.unwrap_or_default(),
+                    published: None,
+                    thumbnail: None,
                 })
             })
             .collect();
@@ -449,6 +451,7 @@ impl HtmlEngine {
         Some(Ok(Parsed {
             hits,
             suggestions: out.suggestions,
+            estimate: None,
         }))
     }
 
@@ -471,7 +474,11 @@ impl HtmlEngine {
             return Err(super::empty_page_error(&element_text(doc.root_element())));
         }
         let suggestions = self.suggestions(&doc);
-        Ok(Parsed { hits, suggestions })
+        Ok(Parsed {
+            hits,
+            suggestions,
+            estimate: None,
+        })
     }
 
     fn hits(&self, doc: &Html) -> Vec<Hit> {
@@ -499,6 +506,7 @@ impl HtmlEngine {
                 url,
                 title,
                 snippet,
+                ..Hit::default()
             });
         }
         hits

@@ -210,6 +210,9 @@ pub(crate) struct JsonEngine {
     url: FieldSpec,
     snippet: Option<FieldSpec>,
     suggestions: Option<String>,
+    date: Option<FieldSpec>,
+    thumbnail: Option<FieldSpec>,
+    total: Option<String>,
 }
 
 impl JsonEngine {
@@ -235,7 +238,17 @@ impl JsonEngine {
         let url = field("url", &p.url)?
             .ok_or_else(|| format!("engine {name:?}: kind json needs parse.url"))?;
         let snippet = field("snippet", &p.snippet)?;
+        let date = field("date", &p.date)?;
+        let thumbnail = field("thumbnail", &p.thumbnail)?;
+        if let Some(t) = p.total.as_deref().filter(|t| !t.starts_with('/')) {
+            return Err(format!(
+                "engine {name:?}: parse.total must be a JSON pointer starting with '/', got {t:?}"
+            ));
+        }
         Ok(JsonEngine {
+            date,
+            thumbnail,
+            total: p.total.clone(),
             base,
             results,
             title,
@@ -298,10 +311,22 @@ impl Engine for JsonEngine {
                 .and_then(|s| s.extract(item))
                 .map(|s| html_to_text(&s))
                 .unwrap_or_default();
+            let published = self
+                .date
+                .as_ref()
+                .and_then(|d| d.extract(item))
+                .and_then(|d| super::published_date(&d));
+            let thumbnail = self
+                .thumbnail
+                .as_ref()
+                .and_then(|t| t.extract(item))
+                .and_then(|t| resolve_link(&self.base, &t));
             hits.push(Hit {
                 url,
                 title,
                 snippet,
+                published,
+                thumbnail,
             });
         }
         let suggestions = self
@@ -310,7 +335,20 @@ impl Engine for JsonEngine {
             .and_then(|p| doc.pointer(p))
             .map(string_list)
             .unwrap_or_default();
-        Ok(Parsed { hits, suggestions })
+        let estimate = self
+            .total
+            .as_deref()
+            .and_then(|p| doc.pointer(p))
+            .and_then(|v| match v {
+                Value::Number(n) => n.as_u64(),
+                Value::String(s) => s.trim().replace([',', '_'], "").parse().ok(),
+                _ => None,
+            });
+        Ok(Parsed {
+            hits,
+            suggestions,
+            estimate,
+        })
     }
 }
 

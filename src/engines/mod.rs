@@ -28,7 +28,7 @@ impl ParseError {
 }
 
 /// One result as parsed from a page, before it is given an engine and position.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Hit {
     /// Target URL, absolute, redirect wrappers unwrapped.
     pub url: String,
@@ -36,6 +36,10 @@ pub struct Hit {
     pub title: String,
     /// Plain-text snippet, entities decoded (may be empty).
     pub snippet: String,
+    /// Publication date, RFC 3339 in UTC ([`published_date`]), where given.
+    pub published: Option<String>,
+    /// An image of the result (absolute URL), where given.
+    pub thumbnail: Option<String>,
 }
 
 /// What a page yielded.
@@ -45,6 +49,8 @@ pub struct Parsed {
     pub hits: Vec<Hit>,
     /// Query suggestions the page offered.
     pub suggestions: Vec<String>,
+    /// How many results the engine says it has for the query.
+    pub estimate: Option<u64>,
 }
 
 /// An HTTP request to make, built from a query (no I/O).
@@ -411,8 +417,64 @@ pub(crate) fn empty_page_error(visible: &str) -> ParseError {
     }
 }
 
+/// A date as engines give it — RFC 3339 / ISO 8601 with an offset, RFC 2822
+/// (RSS `pubDate`, weekday optional), a bare `YYYY-MM-DD`, or Unix seconds —
+/// as RFC 3339 in UTC (`2024-07-13T19:09:59Z`). `None` for anything else, or
+/// a date before 1970 or after 2100 (a misread number, not a publication).
+pub fn published_date(raw: &str) -> Option<String> {
+    let s = raw.trim();
+    if s.is_empty() || s.len() > 64 {
+        return None;
+    }
+    let ts: jiff::Timestamp = if let Ok(t) = s.parse::<jiff::Timestamp>() {
+        t
+    } else if let Ok(t) = jiff::fmt::rfc2822::DateTimeParser::new()
+        .relaxed_weekday(true)
+        .parse_timestamp(s)
+    {
+        t
+    } else if let Ok(dt) = s.parse::<jiff::civil::DateTime>() {
+        // No offset (Brave's `page_age`): taken as UTC.
+        format!("{dt}Z").parse::<jiff::Timestamp>().ok()?
+    } else if let Ok(d) = s.parse::<jiff::civil::Date>() {
+        format!("{d}T00:00:00Z").parse::<jiff::Timestamp>().ok()?
+    } else if let Ok(secs) = s.parse::<i64>() {
+        jiff::Timestamp::from_second(secs).ok()?
+    } else {
+        return None;
+    };
+    let secs = ts.as_second();
+    (0..=4_102_444_800)
+        .contains(&secs)
+        .then(|| jiff::Timestamp::from_second(secs).unwrap_or(ts).to_string())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn published_dates_are_read_in_every_shape_engines_use() {
+        use super::published_date as d;
+        let want = Some("2024-07-13T19:09:59Z".to_string());
+        assert_eq!(d("Sat, 13 Jul 2024 15:09:59 -0400"), want, "RSS pubDate");
+        assert_eq!(d("13 Jul 2024 19:09:59 GMT"), want, "no weekday");
+        assert_eq!(d("Fri, 13 Jul 2024 19:09:59 GMT"), want, "a wrong weekday");
+        assert_eq!(d("2024-07-13T19:09:59Z"), want, "Atom");
+        assert_eq!(d("2024-07-13T21:09:59.250+02:00"), want, "offset, fraction");
+        assert_eq!(d("1720897799"), want, "Unix seconds");
+        assert_eq!(d("2024-07-13").as_deref(), Some("2024-07-13T00:00:00Z"));
+        assert_eq!(d("2024-07-13T19:09:59"), want, "no offset: UTC");
+        for bad in [
+            "",
+            "yesterday",
+            "3 days ago",
+            "99999999999",
+            "-5",
+            "2024-13-40",
+        ] {
+            assert_eq!(d(bad), None, "{bad:?}");
+        }
+    }
+
     use super::*;
 
     fn query(text: &str, page: u32) -> Query {

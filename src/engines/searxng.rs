@@ -56,15 +56,31 @@ impl Engine for SearxngEngine {
                 if title.is_empty() {
                     return None;
                 }
+                let field = |k: &str| item.get(k).and_then(Value::as_str);
                 Some(Hit {
                     url,
                     title,
                     snippet: text(item, "content"),
+                    published: field("publishedDate").and_then(super::published_date),
+                    thumbnail: field("thumbnail")
+                        .or_else(|| field("img_src"))
+                        .filter(|t| !t.is_empty())
+                        .and_then(|t| resolve_link(&self.base, t)),
                 })
             })
             .collect();
         let suggestions = doc.get("suggestions").map(string_list).unwrap_or_default();
-        Ok(Parsed { hits, suggestions })
+        // SearXNG reports its engines' estimate; 0 means none was given.
+        let estimate = doc
+            .get("number_of_results")
+            .and_then(Value::as_f64)
+            .filter(|n| *n >= 1.0 && n.is_finite())
+            .map(|n| n as u64);
+        Ok(Parsed {
+            hits,
+            suggestions,
+            estimate,
+        })
     }
 }
 

@@ -365,6 +365,8 @@ mod tests {
     /// `(engine, position)` records; titles are `engine#position`.
     fn group(kept: (&str, u32), dups: &[(&str, u32)]) -> MergedResult {
         MergedResult {
+            published: None,
+            thumbnail: None,
             url: format!("https://{}.example/{}", kept.0, kept.1),
             title: format!("{}#{}", kept.0, kept.1),
             content: String::new(),
@@ -577,6 +579,8 @@ mod tests {
                 weight: 1.0,
                 results: (0..snippets.len())
                     .map(|i| EngineResult {
+                        published: None,
+                        thumbnail: None,
                         url: format!("https://site{}.example/{e}", (i + e) % 4),
                         title: format!("Page {}", (i * (e + 1)) % 3),
                         snippet: snippets[(i + e) % snippets.len()].into(),

@@ -163,6 +163,8 @@ impl Group {
                 score: contribution,
                 category: rec.category.clone(),
                 duplicates: Vec::new(),
+                published: rec.published.clone(),
+                thumbnail: rec.thumbnail.clone(),
             },
         }
     }
@@ -184,6 +186,12 @@ impl Group {
             if more_complete(&rec.snippet, &r.content) {
                 r.content = rec.snippet.clone();
             }
+        }
+        if r.published.is_none() {
+            r.published = rec.published.clone();
+        }
+        if r.thumbnail.is_none() {
+            r.thumbnail = rec.thumbnail.clone();
         }
         r.duplicates.push(dup);
     }
@@ -222,6 +230,8 @@ mod tests {
 
     fn rec(engine: &str, position: u32, url: &str, title: &str, snippet: &str) -> EngineResult {
         EngineResult {
+            published: None,
+            thumbnail: None,
             url: url.into(),
             title: title.into(),
             snippet: snippet.into(),

@@ -48,7 +48,7 @@ pub(crate) const LATENCY_BUCKETS_MS: [u64; 11] =
 pub(crate) const LATENCY_RING: usize = 256;
 
 /// Every failure kind, in a fixed order (for arrays and stable output).
-pub(crate) const FAILURE_KINDS: [FailureKind; 9] = [
+pub(crate) const FAILURE_KINDS: [FailureKind; 10] = [
     FailureKind::Timeout,
     FailureKind::Network,
     FailureKind::TooManyRequests,
@@ -57,6 +57,7 @@ pub(crate) const FAILURE_KINDS: [FailureKind; 9] = [
     FailureKind::Blocked,
     FailureKind::Parse,
     FailureKind::TooLarge,
+    FailureKind::NotRecorded,
     FailureKind::Suspended,
 ];
 
@@ -199,6 +200,8 @@ pub(super) struct EngineState {
     recent: VecDeque<bool>,
     consecutive_failures: u32,
     last_failure: Option<FailureKind>,
+    /// What the last failure said and when (kept after a recovery).
+    last_message: Option<(SystemTime, String)>,
     suspended_until: Option<SystemTime>,
     /// The instance that met the failure behind the suspension (with
     /// shared health; `None` on a lone instance).
@@ -221,6 +224,7 @@ impl EngineState {
             recent: VecDeque::new(),
             consecutive_failures: 0,
             last_failure: None,
+            last_message: None,
             suspended_until: None,
             suspended_by: None,
             suspensions: 0,
@@ -450,6 +454,19 @@ impl Health {
         }
     }
 
+    /// Keeps `message` as what `engine`'s last failure said (at most 200
+    /// characters), for `/stats`.
+    pub fn note_failure(&self, engine: &str, message: &str, now: SystemTime) {
+        let mut m: String = message.chars().take(200).collect();
+        if m.len() < message.len() {
+            m.push('…');
+        }
+        self.lock()
+            .entry(engine.to_string())
+            .or_insert_with(EngineState::new)
+            .last_message = Some((now, m));
+    }
+
     /// Records one outcome of `engine` at `now`. A `Suspended` outcome counts
     /// as skipped, not as a request or a failure. Returns the end of the
     /// suspension this outcome starts, if it starts one.
@@ -492,6 +509,11 @@ impl Health {
                     reliability: e.reliability(),
                     consecutive_failures: e.consecutive_failures,
                     last_failure: e.last_failure.map(|k| k.as_str().to_string()),
+                    last_failure_message: e.last_message.as_ref().map(|(_, m)| m.clone()),
+                    last_failure_at: e
+                        .last_message
+                        .as_ref()
+                        .map(|(t, _)| httpdate::fmt_http_date(*t)),
                     suspended: until.is_some(),
                     suspended_until: until.map(httpdate::fmt_http_date),
                     suspended_until_unix: until.map(unix_secs),
@@ -609,6 +631,11 @@ pub struct EngineSnapshot {
     pub consecutive_failures: u32,
     /// Kind of the last failure, while failing.
     pub last_failure: Option<String>,
+    /// What the last failure said ("HTTP 503", "no complete answer within
+    /// 2500 ms", …), kept after the engine recovers.
+    pub last_failure_message: Option<String>,
+    /// When that was (HTTP date).
+    pub last_failure_at: Option<String>,
     /// Suspended now.
     pub suspended: bool,
     /// When it is asked again (HTTP date).

@@ -37,6 +37,8 @@ mod test_data {
     pub(super) fn sample() -> SearchResponse {
         SearchResponse {
             results: vec![MergedResult {
+                published: None,
+                thumbnail: None,
                 url: "https://example.com/".into(),
                 title: "Example\n\u{1b}[31mtitle".into(),
                 content: "snippet".into(),
@@ -87,6 +89,8 @@ mod test_data {
                 ..Query::default()
             },
             results: vec![MergedResult {
+                published: None,
+                thumbnail: None,
                 url: "https://example.org/a?b=1&c=2".into(),
                 title: title.into(),
                 content: "line one\nline \"two\", three".into(),

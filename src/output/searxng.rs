@@ -21,10 +21,11 @@ use crate::model::{MergedResult, SearchResponse};
 pub struct SearxngResponse {
     /// The query text as run (shortcuts removed).
     pub query: String,
-    /// The fused results known (SearXNG: the total, not this page's
-    /// count): every page's, as `SearchResponse::total_results`; never less
-    /// than `results` holds.
-    pub number_of_results: usize,
+    /// The results there are (SearXNG: the total, not this page's count):
+    /// the fused results known on every page (`SearchResponse::total_results`)
+    /// or the largest estimate an engine gave, whichever is larger; never
+    /// less than `results` holds.
+    pub number_of_results: u64,
     /// The fused results.
     pub results: Vec<SearxngResult>,
     /// Direct answers (none yet; kept for clients that read the key).
@@ -67,6 +68,15 @@ pub struct SearxngResult {
     pub parsed_url: [String; 6],
     /// SearXNG's result template name; clients use it to pick a renderer.
     pub template: String,
+    /// Publication date (RFC 3339, UTC), where an engine gave one.
+    #[serde(rename = "publishedDate", default)]
+    pub published_date: Option<String>,
+    /// An image of the result, where an engine gave one.
+    #[serde(default)]
+    pub thumbnail: Option<String>,
+    /// The same image, under the key SearXNG's image results use.
+    #[serde(default)]
+    pub img_src: Option<String>,
     /// Hidden duplicates merged into this result.
     pub duplicates: Vec<SearxngDuplicate>,
 }
@@ -100,7 +110,8 @@ impl SearxngResponse {
     pub fn from_response(response: &SearchResponse) -> Self {
         SearxngResponse {
             query: response.query.text.clone(),
-            number_of_results: response.total_results.max(response.results.len()),
+            number_of_results: (response.total_results.max(response.results.len()) as u64)
+                .max(response.estimate.unwrap_or(0)),
             results: response
                 .results
                 .iter()
@@ -141,6 +152,9 @@ impl SearxngResult {
             category: m.category.clone(),
             parsed_url: parsed_url(&m.url),
             template: "default.html".into(),
+            published_date: m.published.clone(),
+            thumbnail: m.thumbnail.clone(),
+            img_src: m.thumbnail.clone(),
             duplicates: m
                 .duplicates
                 .iter()

@@ -304,6 +304,11 @@ async fn replay(
             .map_err(|e| {
                 let missing = matches!(e, recording::RecordingError::Missing { .. });
                 // The path is the admin's to see, not the client's.
+                let kind = if missing {
+                    FailureKind::NotRecorded
+                } else {
+                    FailureKind::Network
+                };
                 if missing {
                     tracing::debug!(error = %e, "replay");
                 } else {
@@ -311,7 +316,7 @@ async fn replay(
                 }
                 Failure {
                     counts_for_health: !missing,
-                    ..Failure::new(FailureKind::Network, e.public_reason())
+                    ..Failure::new(kind, e.public_reason())
                 }
             })?;
     let body = rec

@@ -36,6 +36,9 @@ pub struct Gathered {
     /// Milliseconds the fan-out took.
     #[serde(default)]
     pub elapsed_ms: u64,
+    /// The largest result count an engine estimated for the query.
+    #[serde(default)]
+    pub estimate: Option<u64>,
 }
 
 impl Gathered {
@@ -56,6 +59,7 @@ impl Gathered {
     ) -> SearchResponse {
         let results = crate::fusion::fuse(&self.answers, settings, explain);
         SearchResponse {
+            estimate: self.estimate,
             query: query.clone(),
             total_results: results.len(),
             pages: 1,
@@ -90,16 +94,21 @@ fn unix_millis(t: SystemTime) -> u64 {
 impl Searcher {
     /// The fan-out alone: every selected engine's parsed answer (or why
     /// there is none), before dedup and fusion.
-    pub(super) async fn gather(&self, query: &Query) -> Gathered {
+    pub(super) async fn gather(
+        &self,
+        query: &Query,
+        progress: Option<super::Progress>,
+    ) -> Gathered {
         let started = Instant::now();
         let config = self.config();
         let selected = self.select(query);
-        let outcomes = self.ask(query, &selected).await;
+        let outcomes = self.ask(query, &selected, progress).await;
 
         let mut answers = Vec::new();
         let mut reports = Vec::new();
         let mut suggestions: Vec<String> = Vec::new();
         let mut seen_suggestions = BTreeSet::new();
+        let mut estimate: Option<u64> = None;
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
             match outcome.result {
@@ -111,6 +120,7 @@ impl Searcher {
                         failure: None,
                         reason: None,
                     });
+                    estimate = estimate.max(parsed.estimate);
                     for s in parsed.suggestions {
                         if seen_suggestions.insert(s.clone()) {
                             suggestions.push(s);
@@ -128,6 +138,8 @@ impl Searcher {
                             .filter(|hit| is_web_link(&hit.url) && !hit.title.trim().is_empty())
                             .enumerate()
                             .map(|(pos, hit)| EngineResult {
+                                published: hit.published,
+                                thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
                                 url: hit.url,
                                 title: hit.title,
                                 snippet: hit.snippet,
@@ -154,6 +166,7 @@ impl Searcher {
             suggestions,
             fetched_at_ms: unix_millis(SystemTime::now()),
             elapsed_ms: millis(started.elapsed()),
+            estimate,
         }
     }
 
@@ -171,7 +184,7 @@ impl Searcher {
         let selected: Vec<usize> = (0..config.engines.len())
             .filter(|&i| config.engines[i].enabled)
             .collect();
-        let outcomes = self.ask(&query, &selected).await;
+        let outcomes = self.ask(&query, &selected, None).await;
         selected
             .iter()
             .zip(outcomes)
@@ -200,7 +213,12 @@ impl Searcher {
     /// Asks the engines at these indexes of `config.engines` at once and
     /// returns one outcome each, in the same order. Never takes longer than
     /// the deadline (plus scheduling noise).
-    async fn ask(&self, query: &Query, selected: &[usize]) -> Vec<Outcome> {
+    async fn ask(
+        &self,
+        query: &Query,
+        selected: &[usize],
+        progress: Option<super::Progress>,
+    ) -> Vec<Outcome> {
         let config = self.config();
         let deadline = Duration::from_millis(config.server.deadline_ms);
         let cap = config.server.max_body_bytes;
@@ -233,6 +251,8 @@ impl Searcher {
             };
             let slots = self.inner.parse_slots.clone();
             let admission = health.admission(&ec.name, SystemTime::now());
+            let progress = progress.clone();
+            let name = ec.name.clone();
             async move {
                 let started = Instant::now();
                 let parse_deadline = started + budget;
@@ -277,10 +297,18 @@ impl Searcher {
                         }
                     }
                 };
-                Outcome {
-                    result,
-                    elapsed_ms: millis(started.elapsed()),
+                let elapsed_ms = millis(started.elapsed());
+                if let Some(tx) = progress {
+                    // A listener that went away is no reason to stop.
+                    let _ = tx.send(EngineReport {
+                        engine: name,
+                        elapsed_ms,
+                        results: result.as_ref().map_or(0, |p| p.hits.len()),
+                        failure: result.as_ref().err().map(|f| f.kind),
+                        reason: result.as_ref().err().map(|f| f.reason.clone()),
+                    });
                 }
+                Outcome { result, elapsed_ms }
             }
         });
         let outcomes = futures::future::join_all(futures).await;
@@ -296,6 +324,11 @@ impl Searcher {
             }
             if outcome.result.as_ref().is_err_and(|f| !f.counts_for_health) {
                 continue;
+            }
+            if let Err(f) = &outcome.result
+                && f.kind != FailureKind::Suspended
+            {
+                health.note_failure(name, &f.reason, now);
             }
             let suspended = health.record(
                 name,

@@ -48,14 +48,28 @@ pub use fetch::{MAX_REDIRECTS, http_client};
 pub use gather::Gathered;
 
 /// Per-search options that do not change which engines are asked.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct SearchOptions {
     /// Dedup settings for this search (`method`, `os1`, `os2` from the query
     /// string); `None` = the configured ones.
     pub dedup: Option<dedup::Settings>,
     /// Fill `shared_codes` of every duplicate.
     pub explain: bool,
+    /// Told how each engine fared as soon as it has, when this search runs
+    /// the fan-out itself (a cache hit or a search joined in flight tells
+    /// nothing). The streamed results page lists them while it waits.
+    pub progress: Option<Progress>,
 }
+
+impl PartialEq for SearchOptions {
+    /// The same search options: `progress` is who listens, not what is asked.
+    fn eq(&self, other: &Self) -> bool {
+        self.dedup == other.dedup && self.explain == other.explain
+    }
+}
+
+/// Where a fan-out reports each engine's outcome as it comes.
+pub type Progress = tokio::sync::mpsc::UnboundedSender<crate::model::EngineReport>;
 
 /// Errors met while setting up a [`Searcher`].
 #[derive(Debug, thiserror::Error)]
@@ -363,6 +377,16 @@ impl Searcher {
         &self,
         query: &Query,
     ) -> Result<(Arc<Gathered>, bool), Overloaded> {
+        self.gathered_watched(query, None).await
+    }
+
+    /// [`Searcher::gathered`], telling `progress` how each engine fared as
+    /// soon as it has when this call runs the fan-out.
+    async fn gathered_watched(
+        &self,
+        query: &Query,
+        progress: Option<Progress>,
+    ) -> Result<(Arc<Gathered>, bool), Overloaded> {
         let key = format!("{}:{:016x}", answers_key(query), self.inner.config_tag);
         let this = self.clone();
         let query = query.clone();
@@ -371,7 +395,7 @@ impl Searcher {
             .cache
             .get_or_try_for(&key, move || async move {
                 let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
-                Ok((this.gather(&query).await, Duration::MAX))
+                Ok((this.gather(&query, progress).await, Duration::MAX))
             })
             .await;
         answer.map(|g| (g, source == Source::Hit))
@@ -395,7 +419,8 @@ impl Searcher {
                 page: engine_page,
                 ..query.clone()
             };
-            let (gathered, from_cache) = self.gathered(&asked).await?;
+            let (gathered, from_cache) =
+                self.gathered_watched(&asked, opts.progress.clone()).await?;
             let fused = crate::fusion::fuse(&gathered.answers, settings, opts.explain);
             let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
             if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
@@ -446,6 +471,7 @@ impl Walked {
             pages: (self.first_page - 1).saturating_add(own_pages),
             engines: self.gathered.reports.clone(),
             suggestions: self.gathered.suggestions.clone(),
+            estimate: self.gathered.estimate,
             elapsed_ms: 0,
             cached: false,
         }

@@ -60,6 +60,16 @@ impl Searcher {
         }
     }
 
+    /// The names of the engines `query` asks, in configuration order (the
+    /// streamed results page lists them while they are asked).
+    pub fn engines_for(&self, query: &Query) -> Vec<String> {
+        let config = self.config();
+        self.select(query)
+            .into_iter()
+            .map(|i| config.engines[i].name.clone())
+            .collect()
+    }
+
     /// The engines a query asks, in configuration order: the named ones
     /// (even if disabled: naming one is asking for it) plus the enabled
     /// engines of the named categories; with neither, the enabled engines

@@ -4,7 +4,9 @@
 //!
 //! | route | what |
 //! | --- | --- |
-//! | `GET /` | the search page |
+//! | `GET /` | the search page; `GET`/`POST /` with `q`: 308 to `/search` (as SearXNG) |
+//! | `GET /config` | the instance in SearXNG's `/config` shape |
+//! | `GET`/`POST /preferences` | preferences form; `?save=1&…` stores a shared set (see [`prefs`]) |
 //! | `GET`/`POST /search` | results as `html` (default), `json` (SearXNG's shape), `csv` or `rss` |
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
@@ -15,28 +17,35 @@
 //! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
 //! | `GET /static/style.css`, `/static/favicon.svg`, `/favicon.ico` | embedded assets |
 //!
-//! Results are rendered once every engine has answered or the search deadline
-//! has passed — no streaming and no script: the page works in any browser and
-//! in the text-mode ones, and the deadline (3 s by default) bounds the wait.
+//! The HTML results page is streamed (see [`stream`]): its head, search box
+//! and the engines being asked at once, the fused results when every engine
+//! has answered or the search deadline has passed. No script: the page works
+//! in any browser and in the text-mode ones. JSON, CSV and RSS are whole
+//! documents sent when the answers are in.
 //! Every HTML answer carries a Content-Security-Policy that forbids scripts, a
 //! second fence behind askama's escaping of engine text.
 
+mod compare_view;
+mod compat;
 mod error;
+mod i18n;
 mod lab;
 mod lab_kept;
 mod lab_view;
 mod ops;
 pub mod pages;
 mod params;
+mod prefs;
 mod public;
 pub mod serve;
 mod statics;
+mod stream;
 
 use askama::Template;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, RawQuery, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -125,8 +134,15 @@ pub fn router(state: AppState) -> Router {
     if state.ops.admin_token.is_some() {
         app = app.route("/admin/reload", post(ops::admin_reload));
     }
-    app.route("/", get(index))
-        .route("/search", get(search).post(search).route_layer(limited))
+    app.route("/search", get(search).post(search).route_layer(limited))
+        // SearXNG clients: `/` with a `q` is a search (308 to /search);
+        // `/config` describes the instance.
+        .route("/", get(compat::root).post(compat::root))
+        .route("/config", get(compat::config))
+        .route(
+            "/preferences",
+            get(prefs::get_preferences).post(prefs::post_preferences),
+        )
         .route("/stats", get(ops::stats).route_layer(operator_only.clone()))
         .route("/metrics", get(ops::metrics).route_layer(operator_only))
         .route("/robots.txt", get(public::robots))
@@ -183,16 +199,18 @@ fn html(body: String) -> Response {
         .into_response()
 }
 
-async fn index(State(state): State<AppState>) -> Result<Response, AppError> {
+async fn index(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
     let searcher = state.searcher();
-    let page = pages::IndexPage::new(searcher.config());
+    let ui = prefs::Prefs::from_headers(&headers).ui(&headers);
+    let page = pages::IndexPage::of(searcher.config(), &ui);
     Ok(html(page.render()?))
 }
 
 async fn search(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
-    headers: axum::http::HeaderMap,
+    headers: HeaderMap,
+    peer: compat::Peer,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
     // A body too large (413) or not sent in time (400) is answered in the
@@ -218,17 +236,21 @@ async fn search(
             ));
         }
     };
-    let params = SearchParams::from_request(raw.as_deref(), &body)?;
+    let mut params = SearchParams::from_request(raw.as_deref(), &body)?;
     if let Some(refused) = public::refuse_format(&state, params.format) {
         return Ok(refused);
     }
     let searcher = state.searcher();
     let config = searcher.config();
+    // Preferences are defaults: the request's own parameters win.
+    let prefs = prefs::Prefs::from_headers(&headers);
+    let ui = prefs.ui(&headers);
+    params.apply_defaults(&prefs, config.server.results_per_page);
     let mut query = searcher.parse_query(&params.q, params.page);
     if query.text.trim().is_empty() {
         return match params.format {
             // A browser that submits an empty box gets the search page back.
-            Format::Html => index(State(state)).await,
+            Format::Html => index(State(state), headers).await,
             f => Err(AppError::bad_request(
                 "the query is empty: pass it as q=…",
                 f,
@@ -241,6 +263,17 @@ async fn search(
     }
     if query.categories.is_empty() {
         query.categories = params.categories.clone();
+    }
+    // Engines switched off in the preferences are left out, unless named.
+    if query.engines.is_empty() && !prefs.disabled.is_empty() {
+        let kept: Vec<String> = searcher
+            .engines_for(&query)
+            .into_iter()
+            .filter(|e| !prefs.disabled.contains(e))
+            .collect();
+        if !kept.is_empty() {
+            query.engines = kept;
+        }
     }
     if params.language.is_some() {
         query.lang = params.language.clone();
@@ -260,9 +293,18 @@ async fn search(
             params.format,
         ));
     }
+    // The streamed page lists each engine as it answers.
+    let (progress, updates) = match params.format {
+        Format::Html => {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            (Some(tx), Some(rx))
+        }
+        _ => (None, None),
+    };
     let opts = SearchOptions {
         dedup,
         explain: params.explain,
+        progress,
     };
     if config.server.log_queries {
         tracing::info!(q = %query.text, page = query.page, "search");
@@ -273,35 +315,31 @@ async fn search(
         .dedup
         .clone()
         .filter(|s| *s != config.dedup && matches!(params.format, Format::Html | Format::Json));
-    let (resp, comparison) = match compare_with {
-        None => match searcher.search(&query, &opts).await {
-            Ok(resp) => (resp, None),
-            Err(_) => return Ok(ops::overloaded(params.format)),
-        },
-        Some(requested) => match searcher.answers(&query, &opts).await {
-            Ok((resp, gathered)) => {
-                let comparison =
-                    SettingsComparison::of(&gathered.answers, &config.dedup, &requested);
-                (resp, Some(comparison))
+    let run = {
+        let (searcher, query) = (searcher.clone(), query.clone());
+        let configured = config.dedup.clone();
+        async move {
+            match compare_with {
+                None => searcher.search(&query, &opts).await.map(|r| (r, None)),
+                Some(requested) => {
+                    let (resp, gathered) = searcher.answers(&query, &opts).await?;
+                    let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
+                    Ok((resp, Some(c)))
+                }
             }
-            Err(_) => return Ok(ops::overloaded(params.format)),
-        },
+        }
+    };
+    if params.format == Format::Html {
+        return stream::results_page(searcher, query, params, ui, updates, run).await;
+    }
+    let Ok((resp, comparison)) = run.await else {
+        return Ok(ops::overloaded(params.format));
     };
 
     let no_store = (header::CACHE_CONTROL, "private, no-store");
     let cached = resp.cached;
     let mut response = match params.format {
-        Format::Html => {
-            let mut page = pages::ResultsPage::new(&resp, &params, config);
-            if let Some(c) = &comparison {
-                page = page.with_comparison(c);
-            }
-            (
-                [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],
-                page.render()?,
-            )
-                .into_response()
-        }
+        Format::Html => stream::whole(&resp, comparison.as_ref(), &params, config, &ui)?,
         Format::Json => {
             let mut answer = crate::output::searxng::answer(&resp, params.limit);
             answer.comparison = comparison;
@@ -326,7 +364,7 @@ async fn search(
             let xml = crate::output::rss::to_rss(
                 &resp,
                 params.limit,
-                &config.server.base_url,
+                &compat::public_base(config, &headers, &peer),
                 &params.link(params.page, Format::Html),
                 config.server.results_per_page,
             )?;
@@ -388,9 +426,14 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         .into_response()
 }
 
-async fn opensearch(State(state): State<AppState>) -> Result<Response, AppError> {
-    let xml =
-        crate::output::opensearch::opensearch_xml(&state.searcher().config().server.base_url)?;
+async fn opensearch(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    peer: compat::Peer,
+) -> Result<Response, AppError> {
+    let searcher = state.searcher();
+    let base = compat::public_base(searcher.config(), &headers, &peer);
+    let xml = crate::output::opensearch::opensearch_xml(&base)?;
     Ok((
         [
             (
@@ -398,6 +441,8 @@ async fn opensearch(State(state): State<AppState>) -> Result<Response, AppError>
                 "application/opensearchdescription+xml; charset=utf-8",
             ),
             (header::CACHE_CONTROL, "public, max-age=86400"),
+            // Its links follow the request's host when base_url is unset.
+            (header::VARY, "Host, X-Forwarded-Host, X-Forwarded-Proto"),
         ],
         xml,
     )

@@ -23,7 +23,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
-use super::pages::Layout;
+use super::i18n::Tr;
+use super::pages::{Layout, Ui};
 use super::params::Format;
 use crate::config::{CacheBackend, Config};
 use crate::ops::cache::Cache;
@@ -430,30 +431,39 @@ pub struct EngineRow {
     pub latency: String,
     /// "timeout 3, http_5xx 1" or "–".
     pub errors: String,
+    /// What the last failure said, kept after a recovery.
+    pub last_message: Option<String>,
+    /// When (HTTP date).
+    pub last_at: String,
 }
 
 impl EngineRow {
-    fn new(e: &EngineSnapshot) -> EngineRow {
-        let status = if let (true, Some(until), Some(secs)) =
-            (e.suspended, &e.suspended_until, e.suspended_for_s)
-        {
+    fn new(e: &EngineSnapshot, tr: &Tr) -> EngineRow {
+        let status = if let (true, Some(secs)) = (e.suspended, e.suspended_for_s) {
+            let status = tr.n("stats-suspended", secs);
+            // Which instance met the block, when instances share health.
             match &e.suspended_by {
-                Some(by) => format!("suspended until {until} (in {secs} s), met by {by}"),
-                None => format!("suspended until {until} (in {secs} s)"),
+                Some(by) => format!("{status} — {by}"),
+                None => status,
             }
         } else if e.consecutive_failures > 0 {
-            format!(
-                "failing ({} in a row{})",
-                e.consecutive_failures,
-                e.last_failure
-                    .as_deref()
-                    .map(|k| format!(": {k}"))
-                    .unwrap_or_default()
+            tr.with(
+                "stats-failing",
+                &[
+                    ("n", e.consecutive_failures.to_string()),
+                    (
+                        "kind",
+                        e.last_failure
+                            .as_deref()
+                            .map(|k| tr.t(&format!("failure-{k}")))
+                            .unwrap_or_default(),
+                    ),
+                ],
             )
         } else if e.requests == 0 {
-            "not asked yet".into()
+            tr.t("stats-not-asked")
         } else {
-            "ok".into()
+            tr.t("status-ok")
         };
         let ms = |v: Option<u64>| v.map_or("–".to_string(), |v| v.to_string());
         EngineRow {
@@ -471,6 +481,8 @@ impl EngineRow {
             } else {
                 "–".into()
             },
+            last_message: e.last_failure_message.clone(),
+            last_at: e.last_failure_at.clone().unwrap_or_default(),
             errors: if e.errors.is_empty() {
                 "–".into()
             } else {
@@ -490,6 +502,8 @@ impl EngineRow {
 pub struct StatsPage {
     /// Frame.
     pub layout: Layout,
+    /// The strings.
+    pub tr: Tr,
     /// "2 h 5 min".
     pub uptime: String,
     /// Searches asked for.
@@ -529,11 +543,13 @@ fn span(secs: f64) -> String {
 }
 
 impl StatsPage {
-    /// The page for a snapshot.
-    pub fn new(s: &HealthSnapshot) -> StatsPage {
+    /// The page for a snapshot, in `ui`'s language and theme.
+    pub fn new(s: &HealthSnapshot, ui: &Ui) -> StatsPage {
+        let tr = &ui.tr;
         let lookups = s.cache_hits + s.cache_misses;
         StatsPage {
-            layout: Layout::new("Engine health — metasift"),
+            layout: Layout::of(&format!("{} — metasift", tr.t("stats-title")), ui),
+            tr: tr.clone(),
             uptime: match s.uptime_s {
                 t if t < 60 => format!("{t} s"),
                 t if t < 3600 => format!("{} min", t / 60),
@@ -552,25 +568,19 @@ impl StatsPage {
             overloaded: s.overloaded,
             cache_errors: s.cache_errors,
             suspended_count: s.engines.iter().filter(|e| e.suspended).count(),
-            engines: s.engines.iter().map(EngineRow::new).collect(),
+            engines: s.engines.iter().map(|e| EngineRow::new(e, tr)).collect(),
             policy: {
                 let p = &s.policy;
-                format!(
-                    "Latency percentiles are exact over each engine's last {} requests; \
-                     reliability is the share of successes among its last {}. An engine is \
-                     suspended for {} after {} failure{} in a row, doubling up to {}; a CAPTCHA \
-                     or HTTP 429 suspends it for {} at once. One success clears it.",
-                    crate::ops::health::LATENCY_RING,
-                    p.reliability_window,
-                    span(p.backoff_s),
-                    p.failures_before_suspend,
-                    if p.failures_before_suspend == 1 {
-                        ""
-                    } else {
-                        "s"
-                    },
-                    span(p.max_backoff_s),
-                    span(p.blocked_backoff_s),
+                tr.with_n(
+                    "stats-policy",
+                    u64::from(p.failures_before_suspend),
+                    &[
+                        ("ring", crate::ops::health::LATENCY_RING.to_string()),
+                        ("window", p.reliability_window.to_string()),
+                        ("backoff", span(p.backoff_s)),
+                        ("max", span(p.max_backoff_s)),
+                        ("blocked", span(p.blocked_backoff_s)),
+                    ],
                 )
             },
         }
@@ -578,13 +588,18 @@ impl StatsPage {
 }
 
 /// `GET /stats`: per-engine health as a page, or `?format=json`.
-pub async fn stats(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+pub async fn stats(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Response {
     let snapshot = state.searcher().health().snapshot(SystemTime::now());
     let no_store = (header::CACHE_CONTROL, "no-store");
     if wanted_format(raw.as_deref(), b"", &HeaderMap::new()) == Format::Json {
         return ([no_store], axum::Json(snapshot)).into_response();
     }
-    match StatsPage::new(&snapshot).render() {
+    let ui = super::prefs::Prefs::from_headers(&headers).ui(&headers);
+    match StatsPage::new(&snapshot, &ui).render() {
         Ok(html) => (
             [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],
             html,
@@ -696,7 +711,10 @@ mod tests {
         assert_eq!(span(5400.0), "1 h 30 min");
         assert_eq!(span(0.3), "0.3 s");
         // The defaults read as the page read before `[health]` existed.
-        let page = StatsPage::new(&Health::default().snapshot(SystemTime::now()));
+        let page = StatsPage::new(
+            &Health::default().snapshot(SystemTime::now()),
+            &Ui::default(),
+        );
         assert!(
             page.policy.contains(
                 "suspended for 30 s after 3 failures in a row, doubling up to 10 min; \

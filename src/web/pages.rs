@@ -12,6 +12,7 @@ use crate::config::Config;
 use crate::model::{MergedResult, SearchResponse};
 use metasift_dedup::Method;
 
+use super::i18n::{Tr, text_lang};
 use super::params::{Format, SearchParams};
 use super::statics;
 
@@ -24,15 +25,45 @@ pub struct Layout {
     pub css_href: String,
     /// The favicon URL.
     pub icon_href: String,
+    /// The interface language.
+    pub tr: Tr,
+    /// `auto` (the browser's light or dark), `light` or `dark`.
+    pub theme: &'static str,
 }
 
 impl Layout {
-    /// The frame of a page titled `title`.
+    /// The frame of a page titled `title`, in English and the browser's theme.
     pub fn new(title: &str) -> Layout {
+        Layout::of(title, &Ui::default())
+    }
+
+    /// The frame of a page titled `title` in `ui`'s language and theme.
+    pub fn of(title: &str, ui: &Ui) -> Layout {
         Layout {
             title: title.to_string(),
             css_href: statics::css_href(),
             icon_href: statics::icon_href(),
+            tr: ui.tr.clone(),
+            theme: ui.theme,
+        }
+    }
+}
+
+/// What a page is shown in: the language and the theme, from the request's
+/// preferences and `Accept-Language`.
+#[derive(Debug, Clone)]
+pub struct Ui {
+    /// The interface language.
+    pub tr: Tr,
+    /// `auto`, `light` or `dark`.
+    pub theme: &'static str,
+}
+
+impl Default for Ui {
+    fn default() -> Self {
+        Ui {
+            tr: Tr::default(),
+            theme: "auto",
         }
     }
 }
@@ -61,6 +92,11 @@ pub struct IndexPage {
 impl IndexPage {
     /// The home page for `config`.
     pub fn new(config: &Config) -> IndexPage {
+        IndexPage::of(config, &Ui::default())
+    }
+
+    /// The home page for `config` in `ui`'s language and theme.
+    pub fn of(config: &Config, ui: &Ui) -> IndexPage {
         let shortcuts = config
             .engines
             .iter()
@@ -78,7 +114,7 @@ impl IndexPage {
             })
             .collect();
         IndexPage {
-            layout: Layout::new("metasift"),
+            layout: Layout::of("metasift", ui),
             shortcuts,
             engine_count: config.engines.iter().filter(|e| e.enabled).count(),
         }
@@ -145,6 +181,10 @@ pub struct ResultView {
     pub found_by: Vec<String>,
     /// Fused score, two decimals.
     pub score: String,
+    /// Publication date: RFC 3339 and as the locale writes it.
+    pub published: Option<(String, String)>,
+    /// `lang` of a title and snippet in another script than the page's.
+    pub lang: Option<&'static str>,
     /// Hidden duplicates.
     pub duplicates: Vec<DuplicateView>,
 }
@@ -204,7 +244,7 @@ pub struct ResultsPage {
     pub total_results: usize,
     /// Pages of fused results known (`SearchResponse::pages`); a page past
     /// it asks the engines for their next page, so more may exist.
-    pub pages: u32,
+    pub fused_pages: u32,
     /// Link to the previous page.
     pub prev_href: Option<String>,
     /// Link to the next page.
@@ -228,170 +268,52 @@ pub struct ResultsPage {
     /// The same answers under the configured settings, when the request
     /// asked for others.
     pub comparison: Option<ComparisonView>,
+    /// Render the head part (frame, search box, engines being asked).
+    pub show_head: bool,
+    /// Render the tail part (everything the answers decide).
+    pub show_tail: bool,
+    /// The page is streamed: the head lists the engines being asked.
+    pub streaming: bool,
+    /// Names of the engines being asked (the streamed head's list).
+    pub asking: Vec<String>,
+    /// The search deadline in seconds, for the streamed head.
+    pub deadline_s: String,
+    /// Why the list is empty: `results` (it is not), `none` (engines
+    /// answered with nothing), `past_end` (a later page with nothing),
+    /// `failed` (every engine asked failed), `not_recorded` (offline replay
+    /// holds no answer to this query), `no_engines` (none to ask),
+    /// `refused` (the search never ran; `notice` says why).
+    pub empty_state: &'static str,
+    /// A problem discovered after the head was sent, shown in the page.
+    pub notice: Option<String>,
+    /// Engines with no recording of this query (offline replay), named on
+    /// one quiet line instead of one failure each.
+    pub not_recorded: Vec<String>,
+    /// Page numbers around this one, each with its link (`None`: this page).
+    pub pages: Vec<(u32, Option<String>)>,
+    /// The interface language (the layout's).
+    pub tr: Tr,
+    /// Category tabs: label, link, this one.
+    pub tabs: Vec<(String, String, bool)>,
+    /// Language choices: value, label, chosen.
+    pub languages: Vec<(String, String, bool)>,
+    /// Time range choices.
+    pub time_ranges: Vec<(String, String, bool)>,
+    /// Safe search choices.
+    pub safe_levels: Vec<(String, String, bool)>,
+    /// "about 679 found": the engines' estimate, where one was given.
+    pub estimate: Option<String>,
 }
 
-/// "Compared with the configured settings": what re-clustering changed.
-#[derive(Debug, Clone)]
-pub struct ComparisonView {
-    /// `method, os1, os2` of `[dedup]`.
-    pub configured: String,
-    /// `method, os1, os2` of this page.
-    pub requested: String,
-    /// Engine records compared.
-    pub records: usize,
-    /// Results under the configured settings (all pages).
-    pub results_before: usize,
-    /// Results under the requested settings (all pages).
-    pub results_after: usize,
-    /// Groups formed / joined / split / left.
-    pub formed: usize,
-    /// Groups that records joined.
-    pub joined: usize,
-    /// Groups that split.
-    pub split: usize,
-    /// Groups that records left.
-    pub left: usize,
-    /// Formed and joined groups.
-    pub formed_groups: Vec<ChangeView>,
-    /// Split and left groups.
-    pub split_groups: Vec<ChangeView>,
+/// Page numbers shown: up to four before `page`, and after it up to `last`
+/// (the last page known to hold results), at most nine in all.
+pub fn page_numbers(page: u32, last: u32) -> std::ops::RangeInclusive<u32> {
+    let last = last.max(page);
+    let first = page.saturating_sub(4).max(1);
+    first..=last.min(first + 8)
 }
 
-/// One group that formed or split.
-#[derive(Debug, Clone)]
-pub struct ChangeView {
-    /// `formed` | `joined` | `split` | `left`.
-    pub kind: &'static str,
-    /// One line saying what happened.
-    pub headline: String,
-    /// Its records, kept one first.
-    pub members: Vec<MemberView>,
-}
-
-/// A record of a changed group.
-#[derive(Debug, Clone)]
-pub struct MemberView {
-    /// Title.
-    pub title: String,
-    /// The link when it is safe to follow.
-    pub href: Option<String>,
-    /// `engine #position`.
-    pub found_by: String,
-    /// `kept`, or the stage that folded it and its similarity.
-    pub how: String,
-    /// Where it was (formed side) or goes (split side).
-    pub note: String,
-    /// It joined or left the group that carries on.
-    pub moved: bool,
-    /// `joined` / `left` for a record that moved, else empty.
-    pub tag: &'static str,
-}
-
-impl ComparisonView {
-    /// The display form of a comparison.
-    pub fn new(c: &crate::fusion::compare::SettingsComparison) -> ComparisonView {
-        let d = &c.diff;
-        ComparisonView {
-            configured: settings_line(&c.configured),
-            requested: settings_line(&c.requested),
-            records: d.records,
-            results_before: d.results_before,
-            results_after: d.results_after,
-            formed: d.counts.formed,
-            joined: d.counts.joined,
-            split: d.counts.split,
-            left: d.counts.left,
-            formed_groups: d.formed.iter().map(|g| change_view(g, true)).collect(),
-            split_groups: d.split.iter().map(|g| change_view(g, false)).collect(),
-        }
-    }
-}
-
-fn settings_line(s: &metasift_dedup::Settings) -> String {
-    format!("{}, os1 {:.2}, os2 {:.2}", s.method.as_str(), s.os1, s.os2)
-}
-
-/// `formed_side`: the group exists under the requested settings and its
-/// parts are where its records were before; else the reverse.
-fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool) -> ChangeView {
-    use crate::fusion::compare::ChangeKind;
-    let carried = g.parts.iter().position(|p| p.members.len() >= 2);
-    let carried = match g.kind {
-        ChangeKind::Joined | ChangeKind::Left => carried,
-        ChangeKind::Formed | ChangeKind::Split => None,
-    };
-    let kept_title = g.members.first().map_or("", |m| m.title.as_str());
-    let moved = g.members.iter().filter(|m| Some(m.part) != carried).count();
-    let n = g.members.len();
-    let headline = match g.kind {
-        ChangeKind::Joined => format!(
-            "{} joined the group of “{kept_title}”",
-            plural(moved, "result")
-        ),
-        ChangeKind::Left => format!(
-            "{} left the group of “{kept_title}”",
-            plural(moved, "result")
-        ),
-        ChangeKind::Formed => {
-            let groups = g.parts.iter().filter(|p| p.group_size >= 2).count();
-            let alone = g.parts.len() - groups;
-            let mut from = Vec::new();
-            if alone > 0 {
-                from.push(format!("{} of their own", plural(alone, "result")));
-            }
-            if groups > 0 {
-                from.push(format!("records of {}", plural(groups, "group")));
-            }
-            format!("{n} records became one group, from {}", from.join(" and "))
-        }
-        ChangeKind::Split => format!(
-            "a group of {n} records came apart into {} places",
-            g.parts.len()
-        ),
-    };
-    let members = g
-        .members
-        .iter()
-        .map(|m| {
-            let size = g.parts.get(m.part).map_or(1, |p| p.group_size);
-            let note = match (formed_side, size) {
-                (true, 1) => "was a result of its own".to_string(),
-                (true, n) => format!("was in a group of {n}"),
-                (false, 1) => "now a result of its own".to_string(),
-                (false, n) => format!("now in a group of {n}"),
-            };
-            let how = match m.stage {
-                None => "kept".to_string(),
-                Some(stage) => match m.similarity.filter(|s| s.is_finite()) {
-                    Some(s) => format!("{} · similarity {s:.2}", stage.as_str()),
-                    None => stage.as_str().to_string(),
-                },
-            };
-            MemberView {
-                title: if m.title.trim().is_empty() {
-                    m.url.clone()
-                } else {
-                    m.title.clone()
-                },
-                href: safe_href(&m.url),
-                found_by: format!("{} #{}", m.engine, m.position),
-                how,
-                note,
-                moved: carried.is_some() && Some(m.part) != carried,
-                tag: match g.kind {
-                    _ if carried.is_none() || Some(m.part) == carried => "",
-                    ChangeKind::Left => "left",
-                    _ => "joined",
-                },
-            }
-        })
-        .collect();
-    ChangeView {
-        kind: g.kind.as_str(),
-        headline,
-        members,
-    }
-}
+pub use super::compare_view::{ChangeView, ComparisonView, MemberView};
 
 /// Engines slower than this are flagged on the page even when they answered.
 pub const SLOW_MS: u64 = 1500;
@@ -399,6 +321,17 @@ pub const SLOW_MS: u64 = 1500;
 impl ResultsPage {
     /// The page for `resp`, answering `params`.
     pub fn new(resp: &SearchResponse, params: &SearchParams, config: &Config) -> ResultsPage {
+        ResultsPage::of(resp, params, config, &Ui::default())
+    }
+
+    /// The page for `resp` in `ui`'s language and theme.
+    pub fn of(
+        resp: &SearchResponse,
+        params: &SearchParams,
+        config: &Config,
+        ui: &Ui,
+    ) -> ResultsPage {
+        let tr = &ui.tr;
         let settings = params
             .dedup_settings(&config.dedup)
             .unwrap_or_else(|| config.dedup.clone());
@@ -407,24 +340,31 @@ impl ResultsPage {
             .iter()
             .take(params.limit.unwrap_or(usize::MAX))
             .enumerate()
-            .map(|(i, r)| result_view(i + 1, r))
+            .map(|(i, r)| result_view(i + 1, r, &ui.tr))
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
 
+        use crate::model::FailureKind;
+        let not_recorded: Vec<String> = resp
+            .engines
+            .iter()
+            .filter(|e| e.failure == Some(FailureKind::NotRecorded))
+            .map(|e| e.engine.clone())
+            .collect();
         let mut engines: Vec<EngineView> = resp
             .engines
             .iter()
+            .filter(|e| e.failure != Some(FailureKind::NotRecorded))
             .map(|e| {
+                let count = tr.n("results-count", e.results as u64);
                 let (status, detail, problem) = match e.failure {
                     Some(kind) => (
-                        failure_words(kind).to_string(),
+                        tr.t(&format!("failure-{}", kind.as_str())),
                         e.reason.clone().unwrap_or_default(),
                         true,
                     ),
-                    None if e.elapsed_ms > SLOW_MS => {
-                        ("slow".to_string(), plural(e.results, "result"), true)
-                    }
-                    None => ("ok".to_string(), plural(e.results, "result"), false),
+                    None if e.elapsed_ms > SLOW_MS => (tr.t("status-slow"), count, true),
+                    None => (tr.t("status-ok"), count, false),
                 };
                 EngineView {
                     engine: e.engine.clone(),
@@ -436,7 +376,36 @@ impl ResultsPage {
             })
             .collect();
         engines.sort_by_key(|e| !e.problem);
-        let failed_count = resp.engines.iter().filter(|e| e.failure.is_some()).count();
+        let failed_count = resp
+            .engines
+            .iter()
+            .filter(|e| e.failure.is_some_and(|k| k != FailureKind::NotRecorded))
+            .count();
+        let answered = resp.engines.iter().any(|e| e.failure.is_none());
+        let empty_state = if !results.is_empty() {
+            "results"
+        } else if resp.engines.is_empty() {
+            "no_engines"
+        } else if answered && params.page > 1 {
+            "past_end"
+        } else if answered {
+            "none"
+        } else if engines.is_empty() {
+            "not_recorded"
+        } else {
+            "failed"
+        };
+        let has_next = !resp.results.is_empty() && params.page < super::params::MAX_PAGE;
+        // Every fused page known is numbered; past the last one, the next
+        // asks the engines for their next page.
+        let last = if has_next {
+            resp.pages.max(params.page + 1)
+        } else {
+            params.page
+        };
+        let pages = page_numbers(params.page, last)
+            .map(|n| (n, (n != params.page).then(|| params.link(n, Format::Html))))
+            .collect();
 
         let mut only: Vec<String> = resp.query.engines.clone();
         if only.is_empty() {
@@ -460,7 +429,7 @@ impl ResultsPage {
         keep.retain(|(k, _)| !matches!(*k, "method" | "os1" | "os2" | "explain"));
 
         ResultsPage {
-            layout: Layout::new(&format!("{} — metasift", params.q)),
+            layout: Layout::of(&format!("{} — metasift", params.q), ui),
             q: params.q.clone(),
             only_engines: only.join(", "),
             duplicate_count,
@@ -471,10 +440,9 @@ impl ResultsPage {
             suggestions,
             page: params.page,
             total_results: resp.total_results,
-            pages: resp.pages,
+            fused_pages: resp.pages,
             prev_href: (params.page > 1).then(|| params.link(params.page - 1, Format::Html)),
-            next_href: (!resp.results.is_empty() && params.page < super::params::MAX_PAGE)
-                .then(|| params.link(params.page + 1, Format::Html)),
+            next_href: has_next.then(|| params.link(params.page + 1, Format::Html)),
             json_href: params.link(params.page, Format::Json),
             csv_href: params.link(params.page, Format::Csv),
             rss_href: params.link(params.page, Format::Rss),
@@ -491,7 +459,76 @@ impl ResultsPage {
             keep,
             results,
             comparison: None,
+            show_head: true,
+            show_tail: true,
+            streaming: false,
+            asking: Vec::new(),
+            deadline_s: format!("{:.1}", config.server.deadline_ms as f64 / 1000.0),
+            empty_state,
+            notice: None,
+            not_recorded,
+            pages,
+            tr: tr.clone(),
+            tabs: category_tabs(config, params, &resp.query, tr),
+            languages: choices(
+                &[("", "lang-any"), ("en", "lang-en"), ("zh-CN", "lang-zh")],
+                params.language.as_deref().unwrap_or(""),
+                tr,
+            ),
+            time_ranges: choices(
+                &[
+                    ("", "time-any"),
+                    ("day", "time-day"),
+                    ("week", "time-week"),
+                    ("month", "time-month"),
+                    ("year", "time-year"),
+                ],
+                params.time_range.as_deref().unwrap_or(""),
+                tr,
+            ),
+            safe_levels: choices(
+                &[
+                    ("", "safe-default"),
+                    ("0", "safe-off"),
+                    ("1", "safe-moderate"),
+                    ("2", "safe-strict"),
+                ],
+                &params.safesearch.map(|s| s.to_string()).unwrap_or_default(),
+                tr,
+            ),
+            estimate: resp
+                .estimate
+                .map(|n| tr.s("estimate-line", "n", &tr.number(n))),
         }
+    }
+
+    /// The head part alone, sent at once while `asking` are asked.
+    pub fn head(
+        params: &SearchParams,
+        config: &Config,
+        ui: &Ui,
+        asking: Vec<String>,
+    ) -> ResultsPage {
+        let mut page = ResultsPage::of(&SearchResponse::default(), params, config, ui);
+        page.show_tail = false;
+        page.streaming = true;
+        page.asking = asking;
+        page
+    }
+
+    /// The tail part alone, sent when the answers are in.
+    pub fn tail(mut self) -> ResultsPage {
+        self.show_head = false;
+        self
+    }
+
+    /// The tail of a search that never ran (refused for load, or the page
+    /// failed to render after the head was sent): `why` is shown in-page.
+    pub fn refused(params: &SearchParams, config: &Config, ui: &Ui, why: String) -> ResultsPage {
+        let mut page = ResultsPage::of(&SearchResponse::default(), params, config, ui).tail();
+        page.empty_state = "refused";
+        page.notice = Some(why);
+        page
     }
 
     /// The page with the "compared with the configured settings" panel.
@@ -504,23 +541,51 @@ impl ResultsPage {
     }
 }
 
-/// What a failure kind means to a reader of the page.
-fn failure_words(kind: crate::model::FailureKind) -> &'static str {
-    use crate::model::FailureKind as F;
-    match kind {
-        F::Timeout => "timed out",
-        F::Network => "unreachable",
-        F::TooManyRequests => "rate-limited",
-        F::Http4xx => "refused",
-        F::Http5xx => "server error",
-        F::Blocked => "blocked",
-        F::Parse => "unreadable answer",
-        F::TooLarge => "answer too large",
-        F::Suspended => "suspended",
-    }
+/// `(value, label, chosen)` for a `<select>`: labels are catalog keys.
+fn choices(options: &[(&str, &str)], chosen: &str, tr: &Tr) -> Vec<(String, String, bool)> {
+    options
+        .iter()
+        .map(|(value, key)| (value.to_string(), tr.t(key), *value == chosen))
+        .collect()
 }
 
-fn plural(n: usize, what: &str) -> String {
+/// A tab per category the enabled engines serve (`general` first), each a
+/// link to the same search in that category; the current one marked.
+fn category_tabs(
+    config: &Config,
+    params: &SearchParams,
+    query: &crate::model::Query,
+    tr: &Tr,
+) -> Vec<(String, String, bool)> {
+    let mut categories: Vec<&str> = Vec::new();
+    for e in config.engines.iter().filter(|e| e.enabled) {
+        for c in &e.categories {
+            if !categories.contains(&c.as_str()) {
+                categories.push(c);
+            }
+        }
+    }
+    categories.sort_by_key(|c| (*c != "general", *c));
+    let asked: &[String] = if query.categories.is_empty() {
+        &params.categories
+    } else {
+        &query.categories
+    };
+    let current = asked.first().map_or("general", String::as_str);
+    categories
+        .into_iter()
+        .map(|c| {
+            let mut p = params.clone();
+            p.categories = vec![c.to_string()];
+            p.engines.clear();
+            p.page = 1;
+            let label = tr.category(c);
+            (label, p.link(1, Format::Html), c == current)
+        })
+        .collect()
+}
+
+pub(super) fn plural(n: usize, what: &str) -> String {
     if n == 1 {
         format!("1 {what}")
     } else {
@@ -528,7 +593,7 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
-fn result_view(n: usize, r: &MergedResult) -> ResultView {
+fn result_view(n: usize, r: &MergedResult, tr: &Tr) -> ResultView {
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
@@ -550,6 +615,8 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
             })
             .collect(),
         score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
+        published: r.published.as_ref().map(|p| (p.clone(), tr.date(p))),
+        lang: text_lang(&format!("{} {}", r.title, r.content), tr.code()),
         duplicates: r
             .duplicates
             .iter()
@@ -565,9 +632,9 @@ fn result_view(n: usize, r: &MergedResult) -> ResultView {
                 engine: d.engine.clone(),
                 stage: d.stage.as_str(),
                 why: match d.stage {
-                    metasift_dedup::Stage::Url => "same address".into(),
-                    metasift_dedup::Stage::Title => "same title, similar snippet".into(),
-                    metasift_dedup::Stage::Snippet => "similar snippet".into(),
+                    metasift_dedup::Stage::Url => tr.t("dup-why-url"),
+                    metasift_dedup::Stage::Title => tr.t("dup-why-title"),
+                    metasift_dedup::Stage::Snippet => tr.t("dup-why-snippet"),
                 },
                 similarity: d
                     .similarity

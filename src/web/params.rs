@@ -92,6 +92,21 @@ pub struct SearchParams {
 }
 
 impl SearchParams {
+    /// Fills what the request left unset from the user's preferences.
+    pub(crate) fn apply_defaults(&mut self, prefs: &super::prefs::Prefs, per_page: usize) {
+        if self.categories.is_empty() && self.engines.is_empty() {
+            self.categories = prefs.categories.clone();
+        }
+        self.language = self.language.take().or_else(|| prefs.language.clone());
+        self.safesearch = self.safesearch.or(prefs.safesearch);
+        self.method = self.method.or(prefs.method);
+        self.os1 = self.os1.or(prefs.os1);
+        self.os2 = self.os2.or(prefs.os2);
+        if self.limit.is_none() {
+            self.limit = prefs.results.filter(|n| *n < per_page);
+        }
+    }
+
     /// Reads a query string and an optional form body.
     pub fn from_request(query: Option<&str>, body: &[u8]) -> Result<SearchParams, AppError> {
         let mut map: HashMap<String, String> = HashMap::new();

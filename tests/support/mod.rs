@@ -293,6 +293,16 @@ pub fn keep_only(config: &mut Config, names: &[&str]) {
         kept.push(e);
     }
     config.engines = kept;
+    // The shipped autocomplete source goes with its engine: a config naming
+    // an engine it lacks is refused by `serve` and `check-config`.
+    if config
+        .server
+        .autocomplete
+        .as_ref()
+        .is_some_and(|a| !names.contains(&a.as_str()))
+    {
+        config.server.autocomplete = None;
+    }
 }
 
 /// Whether tests must fail rather than skip when an outside program is
@@ -377,6 +387,7 @@ impl Engine for TestEngine {
                 url: text(item, "url"),
                 title: text(item, "title"),
                 snippet: text(item, "content"),
+                ..Hit::default()
             })
             .collect();
         let suggestions = v["suggestions"]
@@ -387,7 +398,11 @@ impl Engine for TestEngine {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(Parsed { hits, suggestions })
+        Ok(Parsed {
+            hits,
+            suggestions,
+            estimate: None,
+        })
     }
 }
 

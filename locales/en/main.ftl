@@ -1,0 +1,200 @@
+# metasift — English. Every key here must exist in every other catalog
+# (tests/i18n.rs). Arguments: $n (a number), $q (the query), $s, $engines.
+
+skip-to-content = Skip to content
+footer-tagline = metasift — one query, many engines, no duplicates.
+nav-home = Home
+nav-stats = Engine health
+nav-lab = Lab
+nav-preferences = Preferences
+nav-add-to-browser = Add to browser
+search-label = Search
+search-placeholder = Search the web
+search-button = Search
+home-tagline = Searches { $n } { $n ->
+    [one] engine
+   *[other] engines
+} at once and folds the duplicates together.
+shortcuts-title = Shortcuts
+shortcuts-help = Start a query with a shortcut to ask one engine alone, e.g.
+
+rss-title = These results as RSS
+categories-label = Categories
+details-label = Search details
+asking-label = Engines being asked
+asking-head = Asking { $n } { $n ->
+    [one] engine
+   *[other] engines
+}…
+asking-wait = Results appear when every engine has answered, or after { $s } s.
+results-count = { $n ->
+    [one] 1 result
+   *[other] { $n } results
+}
+duplicates-folded = { $n ->
+    [one] 1 duplicate folded
+   *[other] { $n } duplicates folded
+}
+elapsed-ms = { $n } ms
+cached = cached
+page-n = page { $n }
+estimate-line = about { $n } found by the engines
+only-from = Only from: { $engines }
+engines-failed = { $n ->
+    [one] 1 engine failed
+   *[other] { $n } engines failed
+}
+results-incomplete = — the results may be incomplete.
+
+compare-title = Compared with the configured settings
+compare-configured = Configured:
+compare-this-page = This page:
+compare-records = Over all { $n } engine records of this search:
+compare-results = results
+compare-formed = formed
+compare-joined = joined
+compare-split = split
+compare-left = left
+compare-none = No group formed or split: the same records are folded together.
+compare-groups-formed = Groups formed
+compare-groups-split = Groups split
+
+empty-failed-title = No engine answered “{ $q }”
+empty-failed-text = Every engine asked failed, so nothing is known about this query yet:
+empty-failed-retry = Try again in a moment. How each engine has fared lately:
+empty-notrecorded-title = Nothing recorded for “{ $q }”
+empty-notrecorded-text = This server answers from recorded engine pages (offline replay), and none holds this query. Try one the recording has.
+empty-past-title = No more results for “{ $q }”
+empty-past-text = The engines have nothing on page { $n }.
+back-to-page = Back to page { $n }
+empty-noengines-title = No engine to ask
+empty-noengines-text = No enabled engine serves what this search asked for. Search again without the shortcut or category.
+empty-refused-title = No results for “{ $q }” yet
+empty-refused-text = The search did not run. Try again in a moment.
+empty-none-title = No results for “{ $q }”
+empty-none-text = The engines answered, with nothing. Try fewer or different words.
+empty-none-shortcut = Or search every engine without the shortcut.
+
+results-heading = Results for “{ $q }”
+found-by = Found by
+score-title = fused score: Σ weight / position
+score = score { $s }
+similar-results = { $n ->
+    [one] 1 similar result
+   *[other] { $n } similar results
+}
+dup-why-url = same address
+dup-why-title = same title, similar snippet
+dup-why-snippet = similar snippet
+similarity = similarity
+no-shared-codes = no shared feature codes
+shared-codes = shared codes:
+shared-text = shared text ({ $n } codes):
+pages-label = Pages
+prev = ← Previous
+next = Next →
+related-searches = Related searches
+dedup-title = Duplicate folding
+method = Method
+os1-hint = (same title)
+os2-hint = (different title)
+explain-merges = Explain merges
+recluster = Re-cluster
+engines-title = Engines
+not-recorded-line = No recording of this query for { $n } { $n ->
+    [one] engine:
+   *[other] engines:
+}
+formats-title = Other formats
+
+status-ok = ok
+status-slow = slow
+failure-timeout = timed out
+failure-network = unreachable
+failure-too_many_requests = rate-limited
+failure-http_4xx = refused
+failure-http_5xx = server error
+failure-blocked = blocked
+failure-parse = unreadable answer
+failure-too_large = answer too large
+failure-suspended = suspended
+failure-not_recorded = not recorded
+
+language-label = Language
+time-label = Time
+safe-label = Safe search
+lang-any = Any language
+lang-en = English
+lang-zh = Chinese
+time-any = Any time
+time-day = Past day
+time-week = Past week
+time-month = Past month
+time-year = Past year
+safe-default = Safe search: default
+safe-off = Safe search: off
+safe-moderate = Safe search: moderate
+safe-strict = Safe search: strict
+
+category-general = General
+category-news = News
+category-it = IT
+category-science = Science
+category-images = Images
+category-videos = Videos
+
+prefs-title = Preferences
+prefs-intro = Kept in a cookie on this browser. The link at the bottom carries the same settings to another browser.
+prefs-saved = Saved.
+prefs-interface = Interface
+prefs-locale = Interface language
+prefs-locale-browser = The browser's
+prefs-theme = Theme
+theme-auto = The browser's (light or dark)
+theme-light = Light
+theme-dark = Dark
+prefs-results = Results per page
+prefs-search = Searching
+prefs-categories = Categories asked by default
+prefs-engines = Engines asked
+prefs-save = Save
+prefs-share = These preferences as a link:
+
+stats-summary = Up { $uptime } · { $searches } searches · cache { $hits } hits / { $misses } misses ({ $rate }) · { $coalesced } joined a search in flight · { $limited } refused by the rate limit (429) · { $overloaded } refused for load (503).
+stats-cache-errors = { $n } cache errors
+stats-suspended-count = { $n ->
+    [one] 1 engine suspended after repeated failures.
+   *[other] { $n } engines suspended after repeated failures.
+}
+stats-col-engine = Engine
+stats-col-status = Status
+stats-col-requests = Requests
+stats-col-reliable = Reliable
+stats-col-results = Results
+stats-col-latency = Latency ms
+stats-col-errors = Errors
+stats-col-last-failure = Last failure
+stats-suspended = suspended ({ $n } s more)
+stats-failing = failing ({ $n } in a row: { $kind })
+stats-not-asked = not asked yet
+stats-policy = Latency percentiles are exact over each engine's last { $ring } requests; reliability is the share of successes among its last { $window }. An engine is suspended for { $backoff } after { $n ->
+    [one] 1 failure
+   *[other] { $n } failures
+} in a row, doubling up to { $max }; a CAPTCHA or HTTP 429 suspends it for { $blocked } at once. One success clears it.
+stats-refresh = This page refreshes every 30 s.
+stats-title = Engine health
+
+number-group-separator = ,
+date-format = { $monthname } { $day }, { $year }
+month-1 = January
+month-2 = February
+month-3 = March
+month-4 = April
+month-5 = May
+month-6 = June
+month-7 = July
+month-8 = August
+month-9 = September
+month-10 = October
+month-11 = November
+month-12 = December

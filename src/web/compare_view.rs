@@ -1,0 +1,168 @@
+//! The "compared with the configured settings" panel of the results page:
+//! which groups formed or split when a request re-clusters with other dedup
+//! settings, as display data for `results.html`.
+
+use super::pages::{plural, safe_href};
+
+/// "Compared with the configured settings": what re-clustering changed.
+#[derive(Debug, Clone)]
+pub struct ComparisonView {
+    /// `method, os1, os2` of `[dedup]`.
+    pub configured: String,
+    /// `method, os1, os2` of this page.
+    pub requested: String,
+    /// Engine records compared.
+    pub records: usize,
+    /// Results under the configured settings (all pages).
+    pub results_before: usize,
+    /// Results under the requested settings (all pages).
+    pub results_after: usize,
+    /// Groups formed / joined / split / left.
+    pub formed: usize,
+    /// Groups that records joined.
+    pub joined: usize,
+    /// Groups that split.
+    pub split: usize,
+    /// Groups that records left.
+    pub left: usize,
+    /// Formed and joined groups.
+    pub formed_groups: Vec<ChangeView>,
+    /// Split and left groups.
+    pub split_groups: Vec<ChangeView>,
+}
+
+/// One group that formed or split.
+#[derive(Debug, Clone)]
+pub struct ChangeView {
+    /// `formed` | `joined` | `split` | `left`.
+    pub kind: &'static str,
+    /// One line saying what happened.
+    pub headline: String,
+    /// Its records, kept one first.
+    pub members: Vec<MemberView>,
+}
+
+/// A record of a changed group.
+#[derive(Debug, Clone)]
+pub struct MemberView {
+    /// Title.
+    pub title: String,
+    /// The link when it is safe to follow.
+    pub href: Option<String>,
+    /// `engine #position`.
+    pub found_by: String,
+    /// `kept`, or the stage that folded it and its similarity.
+    pub how: String,
+    /// Where it was (formed side) or goes (split side).
+    pub note: String,
+    /// It joined or left the group that carries on.
+    pub moved: bool,
+    /// `joined` / `left` for a record that moved, else empty.
+    pub tag: &'static str,
+}
+
+impl ComparisonView {
+    /// The display form of a comparison.
+    pub fn new(c: &crate::fusion::compare::SettingsComparison) -> ComparisonView {
+        let d = &c.diff;
+        ComparisonView {
+            configured: settings_line(&c.configured),
+            requested: settings_line(&c.requested),
+            records: d.records,
+            results_before: d.results_before,
+            results_after: d.results_after,
+            formed: d.counts.formed,
+            joined: d.counts.joined,
+            split: d.counts.split,
+            left: d.counts.left,
+            formed_groups: d.formed.iter().map(|g| change_view(g, true)).collect(),
+            split_groups: d.split.iter().map(|g| change_view(g, false)).collect(),
+        }
+    }
+}
+
+fn settings_line(s: &metasift_dedup::Settings) -> String {
+    format!("{}, os1 {:.2}, os2 {:.2}", s.method.as_str(), s.os1, s.os2)
+}
+
+/// `formed_side`: the group exists under the requested settings and its
+/// parts are where its records were before; else the reverse.
+fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool) -> ChangeView {
+    use crate::fusion::compare::ChangeKind;
+    let carried = g.parts.iter().position(|p| p.members.len() >= 2);
+    let carried = match g.kind {
+        ChangeKind::Joined | ChangeKind::Left => carried,
+        ChangeKind::Formed | ChangeKind::Split => None,
+    };
+    let kept_title = g.members.first().map_or("", |m| m.title.as_str());
+    let moved = g.members.iter().filter(|m| Some(m.part) != carried).count();
+    let n = g.members.len();
+    let headline = match g.kind {
+        ChangeKind::Joined => format!(
+            "{} joined the group of “{kept_title}”",
+            plural(moved, "result")
+        ),
+        ChangeKind::Left => format!(
+            "{} left the group of “{kept_title}”",
+            plural(moved, "result")
+        ),
+        ChangeKind::Formed => {
+            let groups = g.parts.iter().filter(|p| p.group_size >= 2).count();
+            let alone = g.parts.len() - groups;
+            let mut from = Vec::new();
+            if alone > 0 {
+                from.push(format!("{} of their own", plural(alone, "result")));
+            }
+            if groups > 0 {
+                from.push(format!("records of {}", plural(groups, "group")));
+            }
+            format!("{n} records became one group, from {}", from.join(" and "))
+        }
+        ChangeKind::Split => format!(
+            "a group of {n} records came apart into {} places",
+            g.parts.len()
+        ),
+    };
+    let members = g
+        .members
+        .iter()
+        .map(|m| {
+            let size = g.parts.get(m.part).map_or(1, |p| p.group_size);
+            let note = match (formed_side, size) {
+                (true, 1) => "was a result of its own".to_string(),
+                (true, n) => format!("was in a group of {n}"),
+                (false, 1) => "now a result of its own".to_string(),
+                (false, n) => format!("now in a group of {n}"),
+            };
+            let how = match m.stage {
+                None => "kept".to_string(),
+                Some(stage) => match m.similarity.filter(|s| s.is_finite()) {
+                    Some(s) => format!("{} · similarity {s:.2}", stage.as_str()),
+                    None => stage.as_str().to_string(),
+                },
+            };
+            MemberView {
+                title: if m.title.trim().is_empty() {
+                    m.url.clone()
+                } else {
+                    m.title.clone()
+                },
+                href: safe_href(&m.url),
+                found_by: format!("{} #{}", m.engine, m.position),
+                how,
+                note,
+                moved: carried.is_some() && Some(m.part) != carried,
+                tag: match g.kind {
+                    _ if carried.is_none() || Some(m.part) == carried => "",
+                    ChangeKind::Left => "left",
+                    _ => "joined",
+                },
+            }
+        })
+        .collect();
+    ChangeView {
+        kind: g.kind.as_str(),
+        headline,
+        members,
+    }
+}

@@ -1,0 +1,273 @@
+//! The languages of the interface: every string of the pages lives in a
+//! Fluent catalog, `locales/<code>/main.ftl`, embedded at build time by
+//! `fluent-templates`. Adding a language is adding one catalog (and its
+//! name in [`LOCALES`]); `tests/i18n.rs` checks every catalog has every key.
+//!
+//! The language is chosen by, in order: the `locale` preference (cookie or
+//! the preferences URL), then the browser's `Accept-Language`, then English.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use fluent_templates::fluent_bundle::FluentValue;
+use fluent_templates::{LanguageIdentifier, Loader};
+
+fluent_templates::static_loader! {
+    static CATALOGS = {
+        locales: "./locales",
+        fallback_language: "en",
+        // No Unicode isolation marks around arguments: they show as boxes
+        // in some fonts and break copy-paste of numbers.
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+/// UI locales: code → the language's own name.
+pub const LOCALES: &[(&str, &str)] = &[("en", "English"), ("zh-Hans", "简体中文")];
+
+/// The locale when the browser names none of [`LOCALES`].
+pub const DEFAULT_LOCALE: &str = "en";
+
+/// The strings of one locale. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Tr {
+    code: &'static str,
+    lang: LanguageIdentifier,
+}
+
+impl Default for Tr {
+    fn default() -> Self {
+        Tr::new(DEFAULT_LOCALE)
+    }
+}
+
+impl Tr {
+    /// The strings of `code` (one of [`LOCALES`]; anything else: English).
+    pub fn new(code: &str) -> Tr {
+        let code = LOCALES
+            .iter()
+            .map(|(c, _)| *c)
+            .find(|c| c.eq_ignore_ascii_case(code))
+            .unwrap_or(DEFAULT_LOCALE);
+        Tr {
+            code,
+            lang: code.parse().unwrap_or_default(),
+        }
+    }
+
+    /// The locale chosen by the `locale` preference, else by the browser's
+    /// `Accept-Language` (first acceptable one by weight), else English.
+    pub fn negotiate(preference: Option<&str>, accept_language: Option<&str>) -> Tr {
+        if let Some(p) = preference.and_then(supported) {
+            return Tr::new(p);
+        }
+        let asked = fluent_langneg::accepted_languages::parse(accept_language.unwrap_or(""));
+        asked
+            .iter()
+            .find_map(|l| supported(&l.to_string()))
+            .map_or_else(Tr::default, Tr::new)
+    }
+
+    /// Its code, for `<html lang>`.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The message `key`.
+    pub fn t(&self, key: &str) -> String {
+        CATALOGS.lookup(&self.lang, key)
+    }
+
+    /// The message `key` with a number `$n` (plural forms are the catalog's).
+    pub fn n(&self, key: &str, n: impl std::borrow::Borrow<u64>) -> String {
+        self.args(key, &[("n", FluentValue::from(*n.borrow()))])
+    }
+
+    /// The message `key` with one text argument `$name`.
+    pub fn s(&self, key: &str, name: &'static str, value: &str) -> String {
+        self.args(key, &[(name, FluentValue::from(value.to_string()))])
+    }
+
+    /// The message `key` with text arguments.
+    pub fn with(&self, key: &str, args: &[(&'static str, String)]) -> String {
+        let args: Vec<(&'static str, FluentValue<'static>)> = args
+            .iter()
+            .map(|(k, v)| (*k, FluentValue::from(v.clone())))
+            .collect();
+        self.args(key, &args)
+    }
+
+    /// The message `key` with a number `$n` (for plural forms) and text
+    /// arguments.
+    pub fn with_n(&self, key: &str, n: u64, args: &[(&'static str, String)]) -> String {
+        let mut all: Vec<(&'static str, FluentValue<'static>)> = vec![("n", FluentValue::from(n))];
+        all.extend(args.iter().map(|(k, v)| (*k, FluentValue::from(v.clone()))));
+        self.args(key, &all)
+    }
+
+    fn args(&self, key: &str, args: &[(&'static str, FluentValue<'static>)]) -> String {
+        let map: HashMap<Cow<'static, str>, FluentValue<'static>> = args
+            .iter()
+            .map(|(k, v)| (Cow::Borrowed(*k), v.clone()))
+            .collect();
+        CATALOGS.lookup_with_args(&self.lang, key, &map)
+    }
+
+    /// A category's name (`category-news`), or the category itself when
+    /// the catalog has no name for it.
+    pub fn category(&self, c: &str) -> String {
+        CATALOGS
+            .try_lookup(&self.lang, &format!("category-{c}"))
+            .unwrap_or_else(|| c.to_string())
+    }
+
+    /// A count with the locale's digit grouping (`12,345`).
+    pub fn number(&self, n: u64) -> String {
+        let sep = self.t("number-group-separator");
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push_str(&sep);
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// An RFC 3339 date (`2026-05-30…`) as the locale writes it
+    /// (`May 30, 2026`, `2026年5月30日`); the input when it is not one.
+    pub fn date(&self, rfc3339: &str) -> String {
+        let parts: Vec<u64> = rfc3339
+            .get(..10)
+            .unwrap_or("")
+            .split('-')
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        let [year, month, day] = parts[..] else {
+            return rfc3339.to_string();
+        };
+        if !(1..=12).contains(&month) {
+            return rfc3339.to_string();
+        }
+        let month_name = self.t(&format!("month-{month}"));
+        self.args(
+            "date-format",
+            &[
+                ("year", FluentValue::from(year.to_string())),
+                ("month", FluentValue::from(month)),
+                ("monthname", FluentValue::from(month_name)),
+                ("day", FluentValue::from(day)),
+            ],
+        )
+    }
+}
+
+/// The locale of [`LOCALES`] a language tag asks for: `zh`, `zh-CN`,
+/// `zh-SG`, `zh-Hans…` → `zh-Hans` (Traditional Chinese has no catalog
+/// yet); `en…` → `en`.
+fn supported(tag: &str) -> Option<&'static str> {
+    let lower = tag.trim().to_ascii_lowercase();
+    let mut parts = lower.split(['-', '_']);
+    let language = parts.next()?;
+    let rest: Vec<&str> = parts.collect();
+    match language {
+        "en" => Some("en"),
+        "zh" if rest.is_empty()
+            || rest.contains(&"hans")
+            || rest.first().is_some_and(|r| matches!(*r, "cn" | "sg")) =>
+        {
+            Some("zh-Hans")
+        }
+        _ => None,
+    }
+}
+
+/// The language of a text in a script other than the page's, for a `lang`
+/// attribute (so browsers pick fonts and line breaking): Han → `zh`, kana →
+/// `ja`, Hangul → `ko`, Latin on a Chinese page → `und-Latn`. `None` when the
+/// text is in the page's own script. Looks at the letters alone, cheaply.
+pub fn text_lang(text: &str, page: &str) -> Option<&'static str> {
+    let (mut han, mut kana, mut hangul, mut latin) = (0usize, 0usize, 0usize, 0usize);
+    for c in text.chars().take(200) {
+        match c as u32 {
+            0x3040..=0x30FF => kana += 1,
+            0xAC00..=0xD7AF | 0x1100..=0x11FF => hangul += 1,
+            0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0xF900..=0xFAFF => han += 1,
+            _ if c.is_ascii_alphabetic() => latin += 1,
+            _ => {}
+        }
+    }
+    let cjk = han + kana + hangul;
+    let lang = if kana > 0 && kana * 4 >= cjk {
+        "ja"
+    } else if hangul > han {
+        "ko"
+    } else if han > 0 && han * 2 >= latin / 2 {
+        "zh"
+    } else if latin > 0 {
+        "und-Latn"
+    } else {
+        return None;
+    };
+    let page_is_zh = page.starts_with("zh");
+    match lang {
+        "zh" if page_is_zh => None,
+        "und-Latn" if !page_is_zh => None,
+        l => Some(l),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_browser_chooses_unless_the_user_did() {
+        assert_eq!(
+            Tr::negotiate(None, Some("zh-CN,zh;q=0.9,en;q=0.8")).code(),
+            "zh-Hans"
+        );
+        assert_eq!(Tr::negotiate(None, Some("de-DE,en;q=0.5")).code(), "en");
+        assert_eq!(Tr::negotiate(None, Some("fr, zh;q=0.3")).code(), "zh-Hans");
+        assert_eq!(
+            Tr::negotiate(None, Some("zh-TW")).code(),
+            "en",
+            "no Traditional catalog"
+        );
+        assert_eq!(Tr::negotiate(None, None).code(), "en");
+        assert_eq!(Tr::negotiate(Some("en"), Some("zh-CN")).code(), "en");
+        assert_eq!(Tr::negotiate(Some("zh-Hans"), Some("en")).code(), "zh-Hans");
+        assert_eq!(Tr::negotiate(Some("xx"), Some("zh")).code(), "zh-Hans");
+    }
+
+    #[test]
+    fn numbers_and_dates_follow_the_locale() {
+        let (en, zh) = (Tr::new("en"), Tr::new("zh-Hans"));
+        assert_eq!(en.number(1234567), "1,234,567");
+        assert_eq!(en.number(999), "999");
+        assert_eq!(en.date("2026-05-30T07:00:00Z"), "May 30, 2026");
+        assert_eq!(zh.date("2026-05-30T07:00:00Z"), "2026年5月30日");
+        assert_eq!(en.date("garbage"), "garbage");
+        assert_eq!(en.n("results-count", 1), "1 result");
+        assert_eq!(en.n("results-count", 3), "3 results");
+        assert_eq!(zh.n("results-count", 3), "3 条结果");
+    }
+
+    #[test]
+    fn snippets_in_another_script_are_marked() {
+        assert_eq!(text_lang("高考 是中国的大学入学考试", "en"), Some("zh"));
+        assert_eq!(text_lang("高考 是中国的大学入学考试", "zh-Hans"), None);
+        assert_eq!(text_lang("Caffeine affects sleep", "en"), None);
+        assert_eq!(
+            text_lang("Caffeine affects sleep", "zh-Hans"),
+            Some("und-Latn")
+        );
+        assert_eq!(text_lang("ひらがなとカタカナ", "en"), Some("ja"));
+        assert_eq!(text_lang("한국어 텍스트", "en"), Some("ko"));
+        assert_eq!(
+            text_lang("Python 教程 — learn Python programming basics", "en"),
+            None
+        );
+    }
+}
