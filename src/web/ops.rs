@@ -357,6 +357,17 @@ enum Limited {
     Lab,
 }
 
+/// The `X-Forwarded-For` headers of `request`, in order (which hop to
+/// believe is `ops::limit::ClientKey`'s to decide, from the trusted proxies).
+pub(super) fn forwarded_for(request: &Request) -> Vec<&str> {
+    request
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect()
+}
+
 async fn admit(
     state: &AppState,
     limiter: &RateLimiter,
@@ -368,12 +379,7 @@ async fn admit(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), |c| c.0);
-    let forwarded: Vec<&str> = request
-        .headers()
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
+    let forwarded = forwarded_for(&request);
     let client = limiter.client(peer, &forwarded);
     let Decision::Deny { retry_after_s } = limiter.check(client).await else {
         let response = next.run(request).await;

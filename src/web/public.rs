@@ -76,12 +76,7 @@ pub(super) async fn operator_only(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0)), |c| c.0);
-    let forwarded: Vec<&str> = request
-        .headers()
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
+    let forwarded = super::ops::forwarded_for(&request);
     // The client itself, after the trusted proxies ([limits]).
     let client = ClientKey::new(&config.limits).address(peer, &forwarded);
     let bearer = request
