@@ -46,6 +46,8 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
     support::point_at(&mut config, "bing", &bing.base_url());
     let dir = TempDir::new("browser-ui-config");
     let config_path = dir.0.join("engines.toml");
+    // The whole configuration, not laid over the built-in engines.
+    config.use_defaults = Some(false);
     std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-ui");
     std::fs::create_dir_all(&shots).unwrap();
