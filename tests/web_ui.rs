@@ -401,6 +401,14 @@ async fn dates_images_and_estimates_reach_searxng_clients() {
     support::point_at(&mut config, "google_news", &news.base_url());
     support::point_at(&mut config, "brave_api", &brave.base_url());
     support::point_at(&mut config, "wikipedia", &wiki.base_url());
+    // The preset reads its token from BRAVE_API_KEY; give it one, as an
+    // admin would (an engine whose variable is unset is never asked).
+    let brave_api = config.engines.iter_mut().find(|e| e.name == "brave_api");
+    let brave_api = brave_api.unwrap();
+    brave_api
+        .headers
+        .insert("X-Subscription-Token".into(), "YOUR-TOKEN".into());
+    brave_api.unset_env = None;
     let (_, body) = send(
         app_with(config),
         Request::get("/search?q=x&format=json&engines=google_news,brave_api,wikipedia")

@@ -113,6 +113,8 @@ pub enum Bail {
     Depth,
     /// More results, or more captured text, than the budget.
     Budget,
+    /// The engine's deadline passed (the tree path then says so).
+    Deadline,
 }
 
 impl StreamPlan {
@@ -262,6 +264,8 @@ pub(crate) struct Sink<'p> {
     caches: RefCell<SelectorCaches>,
     /// Nodes taken out of their parent and not put back yet.
     moving: Cell<u32>,
+    /// Elements inserted so far: the deadline is checked every 512.
+    inserted: Cell<u32>,
 }
 
 impl<'p> Sink<'p> {
@@ -275,6 +279,7 @@ impl<'p> Sink<'p> {
                 false,
             ),
             next: Cell::new(1),
+            inserted: Cell::new(0),
             state: Rc::new(State {
                 bail: Cell::new(None),
             }),
@@ -399,6 +404,11 @@ impl<'p> Sink<'p> {
             return self.bail(Bail::Depth);
         }
         el.depth.set(depth);
+        let inserted = self.inserted.get();
+        self.inserted.set(inserted.wrapping_add(1));
+        if inserted % 512 == 0 && crate::engines::dom::past_deadline() {
+            return self.bail(Bail::Deadline);
+        }
         if parent.excluded.get() || self.plan.exclude.iter().any(|x| self.matches(x, el, None)) {
             // Gone with its subtree: no match, no text, no word break.
             el.excluded.set(true);
