@@ -406,7 +406,7 @@ impl<'p> Sink<'p> {
         el.depth.set(depth);
         let inserted = self.inserted.get();
         self.inserted.set(inserted.wrapping_add(1));
-        if inserted % 512 == 0 && crate::engines::dom::past_deadline() {
+        if inserted.is_multiple_of(512) && crate::engines::dom::past_deadline() {
             return self.bail(Bail::Deadline);
         }
         if parent.excluded.get() || self.plan.exclude.iter().any(|x| self.matches(x, el, None)) {
