@@ -130,17 +130,11 @@ impl EngineInfo {
 impl InstanceConfig {
     /// The description of an instance running `config`.
     pub fn of(config: &Config) -> InstanceConfig {
-        let mut categories: Vec<String> = Vec::new();
-        for e in config.engines.iter().filter(|e| e.enabled) {
-            for c in &e.categories {
-                if !categories.contains(c) {
-                    categories.push(c.clone());
-                }
-            }
-        }
-        categories.sort_by_key(|c| (c != "general", c.clone()));
         InstanceConfig {
-            categories,
+            categories: super::pages::served_categories(config)
+                .into_iter()
+                .map(String::from)
+                .collect(),
             engines: config.engines.iter().map(EngineInfo::of).collect(),
             plugins: Vec::new(),
             instance_name: "metasift",

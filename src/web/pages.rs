@@ -315,6 +315,21 @@ pub fn page_numbers(page: u32, last: u32) -> std::ops::RangeInclusive<u32> {
 
 pub use super::compare_view::{ChangeView, ComparisonView, MemberView};
 
+/// The categories the enabled engines serve, each once, `general` first and
+/// the rest in name order: the tabs, the preferences and `/config` list these.
+pub(super) fn served_categories(config: &Config) -> Vec<&str> {
+    let mut categories: Vec<&str> = Vec::new();
+    for e in config.engines.iter().filter(|e| e.enabled) {
+        for c in &e.categories {
+            if !categories.contains(&c.as_str()) {
+                categories.push(c);
+            }
+        }
+    }
+    categories.sort_by_key(|c| (*c != "general", *c));
+    categories
+}
+
 /// Engines slower than this are flagged on the page even when they answered.
 pub const SLOW_MS: u64 = 1500;
 
@@ -557,15 +572,7 @@ fn category_tabs(
     query: &crate::model::Query,
     tr: &Tr,
 ) -> Vec<(String, String, bool)> {
-    let mut categories: Vec<&str> = Vec::new();
-    for e in config.engines.iter().filter(|e| e.enabled) {
-        for c in &e.categories {
-            if !categories.contains(&c.as_str()) {
-                categories.push(c);
-            }
-        }
-    }
-    categories.sort_by_key(|c| (*c != "general", *c));
+    let categories = served_categories(config);
     let asked: &[String] = if query.categories.is_empty() {
         &params.categories
     } else {

@@ -247,15 +247,7 @@ fn choice(value: &str, label: String, chosen: bool) -> Choice {
 impl PreferencesPage {
     fn new(prefs: &Prefs, ui: &Ui, config: &Config, saved: bool) -> PreferencesPage {
         let tr = &ui.tr;
-        let mut categories: Vec<&str> = Vec::new();
-        for e in config.engines.iter().filter(|e| e.enabled) {
-            for c in &e.categories {
-                if !categories.contains(&c.as_str()) {
-                    categories.push(c);
-                }
-            }
-        }
-        categories.sort_by_key(|c| (*c != "general", *c));
+        let categories = super::pages::served_categories(config);
         let default_categories = if prefs.categories.is_empty() {
             vec!["general".to_string()]
         } else {
