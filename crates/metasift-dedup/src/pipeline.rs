@@ -109,6 +109,9 @@ pub struct PairScore {
     pub url_equal: bool,
     /// Equal, non-empty normalized titles (selects `os1`).
     pub title_equal: bool,
+    /// One title is the other as an engine cut it ("…"): it selects `os1`
+    /// as equal titles do (the site rules still want equal titles).
+    pub title_cut: bool,
     /// The method's snippet similarity (`K / M`, share of blocks, or
     /// `1 − distance/64`); `None` for method `none` or when a snippet has no
     /// codes.
@@ -157,7 +160,7 @@ impl PairScore {
         decide(
             method,
             settings,
-            self.title_equal,
+            self.title_equal || self.title_cut,
             sim,
             self.codes,
             self.evidence,
@@ -231,6 +234,106 @@ fn informative(normalized: &str) -> bool {
 /// Words of a spaced-script title that make it [`informative`].
 const INFORMATIVE_WORDS: usize = 6;
 
+/// How much of the normalized title `normalized` of a title an engine cut
+/// ("Supreme Court rules on the new border ca…") is sure to be the page's:
+/// the length of that prefix, or `None` when it says too little to compare.
+/// A spaced-script title loses its last word, which the cut may have split
+/// ("ca" of "case"), unless the engine cut after it (`last_word_whole`: a
+/// space before the mark); an unspaced (CJK) one keeps every character. What is
+/// left must be [`CUT_WORDS`] words or [`CUT_CHARS`] characters, so a cut
+/// "JavaScript Tutorial…" matches nothing.
+fn cut_prefix_len(normalized: &str, last_word_whole: bool) -> Option<usize> {
+    let last = normalized.chars().next_back()?;
+    let len = if last_word_whole || title_char_is_unspaced(last) {
+        normalized.len()
+    } else {
+        normalized.rfind(' ')?
+    };
+    let head = &normalized[..len];
+    let spaced_words = head.split(' ').count();
+    let chars = head.chars().count();
+    let unspaced = head.chars().filter(|&c| title_char_is_unspaced(c)).count();
+    (spaced_words >= CUT_WORDS || unspaced >= CUT_CHARS || chars >= 4 * CUT_CHARS).then_some(len)
+}
+
+/// Words a cut title's kept prefix needs to be compared ([`cut_prefix_len`]).
+const CUT_WORDS: usize = 4;
+/// Unspaced (CJK) characters a cut title's kept prefix needs instead.
+const CUT_CHARS: usize = 10;
+
+/// Characters of scripts written without spaces (normalized titles keep no
+/// space next to them): ideographs, kana, and the CJK symbols block.
+fn title_char_is_unspaced(c: char) -> bool {
+    matches!(c,
+        '\u{3000}'..='\u{30ff}'
+        | '\u{31f0}'..='\u{31ff}'
+        | '\u{3400}'..='\u{4dbf}'
+        | '\u{4e00}'..='\u{9fff}'
+        | '\u{f900}'..='\u{faff}'
+        | '\u{20000}'..='\u{3ffff}')
+}
+
+/// Whether the normalized title `full` begins with `prefix`, the kept part of
+/// a cut title, and goes on (if at all) with a new word: `prefix` ends with a
+/// whole word, so "border" must not match "borderlands".
+fn extends(full: &str, prefix: &str) -> bool {
+    if prefix.is_empty() || !full.starts_with(prefix) {
+        return false;
+    }
+    let rest = &full[prefix.len()..];
+    match (prefix.chars().next_back(), rest.chars().next()) {
+        (_, None) => true,
+        (Some(p), Some(r)) => {
+            r == ' '
+                || title_char_is_unspaced(p)
+                || title_char_is_unspaced(r)
+                || !r.is_alphanumeric()
+        }
+        (None, _) => false,
+    }
+}
+
+/// Whether two normalized titles name one page once an engine's cut is
+/// allowed for: `a` and `b` are the stored titles ([`Kept::title_at`]), the
+/// kept prefix for a cut one. A whole title must go on past a cut one's
+/// prefix (the cut title had more: the word it split, at least): "Border
+/// case ruling in the Supreme Court" is no cut of "Border case ruling in the
+/// Supreme…". Two cut titles are alike when one prefix begins the other.
+/// Equal whole titles are the hash's business.
+fn titles_alike(a: &str, a_cut: bool, b: &str, b_cut: bool) -> bool {
+    match (a_cut, b_cut) {
+        (true, true) => extends(a, b) || extends(b, a),
+        (true, false) => b.len() > a.len() && extends(b, a),
+        (false, true) => a.len() > b.len() && extends(a, b),
+        (false, false) => false,
+    }
+}
+
+/// Longest normalized title kept for the cut-title comparison (bytes).
+const MAX_STORED_TITLE: usize = 1024;
+
+/// What of the normalized title in `normalized` (hash `title`, raw form
+/// `raw`) a record stores and compares for cut titles.
+fn title_form(title: u64, raw: &str, normalized: &str) -> TitleForm {
+    if title == 0 || normalized.len() > MAX_STORED_TITLE {
+        return TitleForm::default();
+    }
+    if title::is_truncated(raw) {
+        // "… the border …": the cut fell between words, the last one is whole.
+        let before_mark = raw.trim_end().trim_end_matches(['.', '…', '⋯', '．']);
+        let last_word_whole = before_mark.ends_with(char::is_whitespace);
+        match cut_prefix_len(normalized, last_word_whole) {
+            Some(len) => TitleForm { len, cut: true },
+            None => TitleForm::default(),
+        }
+    } else {
+        TitleForm {
+            len: normalized.len(),
+            cut: false,
+        }
+    }
+}
+
 /// The hash of the host of the normalized link `url_key` left in `buf`
 /// (`0` when there is none).
 fn host_hash(buf: &str) -> u64 {
@@ -269,6 +372,28 @@ struct Kept {
     host: u64,
     /// How many of its codes (multiset) are site codes.
     site: u32,
+    /// Where its normalized title is in [`Scope::title_text`] (the kept
+    /// prefix when an engine cut it; empty when not stored).
+    title_at: u32,
+    title_len: u16,
+    /// Its title was cut by the engine ("…").
+    cut: bool,
+}
+
+impl Kept {
+    fn stored_title<'a>(&self, text: &'a str) -> &'a str {
+        let at = self.title_at as usize;
+        &text[at..at + usize::from(self.title_len)]
+    }
+}
+
+/// The normalized title a record brings to the cut-title comparison.
+#[derive(Debug, Clone, Copy, Default)]
+struct TitleForm {
+    /// Bytes of the normalized title (in `Deduper::scratch`) to store and
+    /// compare: the kept prefix for a cut title, `0` for none.
+    len: usize,
+    cut: bool,
 }
 
 /// Everything remembered for one query.
@@ -292,6 +417,10 @@ struct Scope {
     site: HashMap64<u64, ()>,
     /// The first kept record of each informative normalized title.
     titles: HashMap64<u64, u32>,
+    /// The kept records' normalized titles, one after another.
+    title_text: String,
+    /// Kept records whose titles an engine cut ("…").
+    cut: Vec<u32>,
 }
 
 impl Scope {
@@ -333,6 +462,30 @@ impl Scope {
         added
     }
 
+    /// Fills `out` with the kept records whose titles are alike to `title`
+    /// ([`titles_alike`]; `cut`: the new record's title was cut, `title` is
+    /// its kept prefix). Only a cut title scans every kept title; a whole one
+    /// is compared with the few cut ones.
+    fn alike_titles(&self, title: &str, cut: bool, out: &mut Vec<u32>) {
+        if title.is_empty() {
+            return;
+        }
+        if cut {
+            for (local, k) in self.kept.iter().enumerate() {
+                if titles_alike(title, true, k.stored_title(&self.title_text), k.cut) {
+                    out.push(local as u32);
+                }
+            }
+        } else {
+            for &local in &self.cut {
+                let k = &self.kept[local as usize];
+                if titles_alike(title, false, k.stored_title(&self.title_text), true) {
+                    out.push(local);
+                }
+            }
+        }
+    }
+
     /// How many of `codes` (multiset) are site codes.
     fn site_count(&self, codes: &[FeatureCode]) -> u32 {
         if self.site.is_empty() {
@@ -362,6 +515,8 @@ pub struct Deduper {
     normalized: String,
     scratch: String,
     touched: Vec<u32>,
+    /// Kept records whose titles are the new record's once a cut is allowed.
+    alike: Vec<u32>,
 }
 
 /// Scope key of records without a query.
@@ -383,6 +538,7 @@ impl Deduper {
             normalized: String::new(),
             scratch: String::new(),
             touched: Vec::new(),
+            alike: Vec::new(),
         }
     }
 
@@ -496,6 +652,12 @@ impl Deduper {
             return self.simhash_stage(qkey, idx, title, doc, src);
         }
         let named = title != 0 && host != 0 && informative(&self.scratch);
+        let form = title_form(title, doc.title, &self.scratch);
+        let mut alike = std::mem::take(&mut self.alike);
+        alike.clear();
+        if let Some(scope) = self.scopes.get(&qkey) {
+            scope.alike_titles(&self.scratch[..form.len], form.cut, &mut alike);
+        }
         let mut codes = std::mem::take(&mut self.codes);
         let evidence = fill_codes(
             &mut self.extractor,
@@ -515,14 +677,16 @@ impl Deduper {
         // Boilerplate codes dropped above take their evidence with them.
         let evidence = evidence.min(codes.len()) as u32;
         codes.sort_unstable();
-        let mut verdict = self.match_codes(qkey, idx, title, &codes, evidence, src);
-        if verdict.is_kept() && named {
-            verdict = self.match_title(qkey, idx, title, &codes, host, src);
+        let mut verdict = self.match_codes(qkey, idx, title, &codes, evidence, src, &alike);
+        if verdict.is_kept() && (named || !alike.is_empty()) {
+            let cut = form.cut.then(|| informative(&self.scratch[..form.len]));
+            verdict = self.match_title(qkey, idx, title, named, cut, &alike, &codes, host, src);
         }
         if verdict.is_kept() {
-            self.index_codes(qkey, idx, title, &codes, evidence, src, host, named);
+            self.index_codes(qkey, idx, title, &codes, evidence, src, host, named, form);
         }
         self.codes = codes;
+        self.alike = alike;
         verdict
     }
 
@@ -534,6 +698,7 @@ impl Deduper {
         codes: &[FeatureCode],
         evidence: u32,
         src: u64,
+        alike: &[u32],
     ) -> Verdict {
         let Some(scope) = self.scopes.get_mut(&qkey) else {
             return Verdict::kept(idx);
@@ -608,10 +773,12 @@ impl Deduper {
                     continue;
                 }
                 let sim = f64::from(k) / m as f64;
+                // A title an engine cut counts as its full form here; the
+                // site rules above still want the titles themselves equal.
                 let Some(stage) = decide(
                     self.settings.method,
                     &self.settings,
-                    title_equal,
+                    title_equal || alike.contains(&cand),
                     sim,
                     m,
                     ev as usize,
@@ -651,12 +818,19 @@ impl Deduper {
 
     /// An informative title equal to a kept record's on another host: the
     /// same page (a story and its copy), whatever windows of its text the
-    /// two engines show.
+    /// two engines show. A title an engine cut ("…") is equal to the titles
+    /// it begins ([`alike`](Scope::alike_titles)) when what is left of it
+    /// is informative on its own (`cut`: the new record's title was cut, and
+    /// whether its kept prefix is informative).
+    #[allow(clippy::too_many_arguments)]
     fn match_title(
         &mut self,
         qkey: u64,
         idx: usize,
         title: u64,
+        named: bool,
+        cut: Option<bool>,
+        alike: &[u32],
         codes: &[FeatureCode],
         host: u64,
         src: u64,
@@ -664,13 +838,27 @@ impl Deduper {
         let Some(scope) = self.scopes.get_mut(&qkey) else {
             return Verdict::kept(idx);
         };
-        let Some(&cand) = scope.titles.get(&title) else {
+        let other_host = |k: &Kept| k.host != host && k.host != 0;
+        let exact = named
+            .then(|| scope.titles.get(&title).copied())
+            .flatten()
+            .filter(|&c| other_host(&scope.kept[c as usize]));
+        // The shorter of the two titles must say enough alone: a cut title's
+        // kept prefix, or the kept record's when that one was cut.
+        let cut_copy = || {
+            alike.iter().copied().find(|&c| {
+                let k = &scope.kept[c as usize];
+                // Alike titles: at least one was cut, and each cut one's prefix
+                // (the shorter title) must be informative.
+                let informative_cuts = cut.unwrap_or(true)
+                    && (!k.cut || informative(k.stored_title(&scope.title_text)));
+                host != 0 && other_host(k) && informative_cuts
+            })
+        };
+        let Some(cand) = exact.or_else(cut_copy) else {
             return Verdict::kept(idx);
         };
         let kept = &scope.kept[cand as usize];
-        if kept.host == host || kept.host == 0 {
-            return Verdict::kept(idx);
-        }
         let shared = shared_with(scope, codes, cand);
         let m = codes.len().min(kept.codes as usize);
         let index = kept.index;
@@ -702,6 +890,7 @@ impl Deduper {
         src: u64,
         host: u64,
         named: bool,
+        form: TitleForm,
     ) {
         let multi = self.scopes.len() > 1 && self.settings.boilerplate_titles > 0;
         if multi && self.counts.is_none() {
@@ -729,6 +918,11 @@ impl Deduper {
         if named {
             scope.titles.entry(title).or_insert(local);
         }
+        let title_at = scope.title_text.len() as u32;
+        scope.title_text.push_str(&self.scratch[..form.len]);
+        if form.cut {
+            scope.cut.push(local);
+        }
         scope.kept.push(Kept {
             index: idx,
             title,
@@ -738,6 +932,9 @@ impl Deduper {
             source: src,
             host,
             site,
+            title_at,
+            title_len: form.len as u16,
+            cut: form.cut,
         });
         scope.acc.push(0);
         scope.acc_site.push(0);
@@ -816,6 +1013,9 @@ impl Deduper {
             source: src,
             host: 0,
             site: 0,
+            title_at: 0,
+            title_len: 0,
+            cut: false,
         });
         Verdict::kept(idx)
     }
@@ -896,8 +1096,23 @@ pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
     let (ha, hb) = (url::host(a.url), url::host(b.url));
     buf.clear();
     title::normalize_into(a.title, &mut buf);
-    let named_copy = title_equal && informative(&buf) && ha.is_some() && hb.is_some() && ha != hb;
+    let mut other = String::new();
+    title::normalize_into(b.title, &mut other);
+    let (fa, fb) = (
+        title_form(ta, a.title, &buf),
+        title_form(tb, b.title, &other),
+    );
+    let (sa, sb) = (&buf[..fa.len], &other[..fb.len]);
+    let title_cut = !title_equal && titles_alike(sa, fa.cut, sb, fb.cut);
+    // As in the stream: each cut title's prefix must be informative.
+    let informative_titles = if title_cut {
+        (!fa.cut || informative(sa)) && (!fb.cut || informative(sb))
+    } else {
+        title_equal && informative(&buf)
+    };
+    let named_copy = informative_titles && ha.is_some() && hb.is_some() && ha != hb;
     let mut score = PairScore {
+        title_cut,
         named_copy,
         url_equal,
         title_equal,
@@ -1117,6 +1332,150 @@ mod tests {
 
     /// Issue #13, cut copies: one story under one headline on two hosts,
     /// where the engines show windows of its text that do not overlap.
+    /// Stream and pair score agree on a pair: `b` pushed after `a`.
+    fn stream_and_pair(a: Doc<'_>, b: Doc<'_>, s: &Settings) -> (Verdict, PairScore) {
+        let mut d = Deduper::new(s);
+        d.push(a);
+        let v = d.push(b);
+        let pair = similarity(a, b, s);
+        assert_eq!(v.stage, pair.stage, "stream {v:?} and pair {pair:?} agree");
+        (v, pair)
+    }
+
+    #[test]
+    fn a_title_an_engine_cut_is_the_whole_title_on_another_host() {
+        let s = Settings::default();
+        let lead =
+            "The central bank raised rates on Tuesday, citing inflation, and said more may follow.";
+        let later =
+            "Bonds slid; analysts at three banks expect two more hikes before the summer ends.";
+        let whole = doc(
+            "https://news.example/a",
+            "Central bank raises rates again on Tuesday as inflation stays high - Reuters",
+            lead,
+        );
+        // Cut inside a word ("infl"), the site name gone with the cut.
+        let cut = doc(
+            "https://wire.example/b",
+            "Central bank raises rates again on Tuesday as infl...",
+            later,
+        );
+        for (a, b) in [(whole, cut), (cut, whole)] {
+            let (v, pair) = stream_and_pair(a, b, &s);
+            assert_eq!((v.cluster, v.stage), (0, Some(Stage::Title)), "{v:?}");
+            assert!(pair.title_cut && pair.named_copy, "{pair:?}");
+        }
+        // Two cuts of one headline at different lengths.
+        let shorter = doc(
+            "https://third.example/c",
+            "Central bank raises rates again on Tue…",
+            "Markets had priced it in.",
+        );
+        let (v, _) = stream_and_pair(cut, shorter, &s);
+        assert_eq!(v.stage, Some(Stage::Title), "{v:?}");
+    }
+
+    #[test]
+    fn a_cut_title_must_say_enough_and_fit_the_whole_one() {
+        let s = Settings::default();
+        let a = "Learn the basics of the language with runnable examples and exercises.";
+        let b = "A free course: variables, loops, functions and the DOM, one step at a time.";
+        let kept = |title| doc("https://a.example/js", title, a);
+        let other = |title| doc("https://b.example/learn", title, b);
+        for (whole, cut, why) in [
+            (
+                "JavaScript Tutorial for Beginners",
+                "JavaScript Tutorial fo…",
+                "two words left: too little to name a page",
+            ),
+            (
+                "Supreme Court hears the borderlands water rights case today",
+                "Supreme Court hears the border …",
+                "the prefix must end where a word of the whole title ends",
+            ),
+            (
+                "Supreme Court hears the border case",
+                "Supreme Court hears the border case on water rights to…",
+                "the cut title had more words than the whole one",
+            ),
+            (
+                "Supreme Court hears the border case on water rights today",
+                "Supreme Court hears the border dispute over wat…",
+                "not a prefix",
+            ),
+        ] {
+            for (x, y) in [(kept(whole), other(cut)), (other(cut), kept(whole))] {
+                let (v, pair) = stream_and_pair(x, y, &s);
+                assert!(v.is_kept(), "{why}: {v:?}");
+                assert!(!pair.named_copy && !pair.title_cut, "{why}: {pair:?}");
+            }
+        }
+        // One site, one engine: cut titles of two of its pages stay two.
+        let mut d = Deduper::new(&s);
+        d.push(
+            doc(
+                "https://a.example/one",
+                "Supreme Court hears the border case on water rights today",
+                a,
+            )
+            .with_source("bing"),
+        );
+        let v = d.push(
+            doc(
+                "https://a.example/two",
+                "Supreme Court hears the border case on wa…",
+                b,
+            )
+            .with_source("bing"),
+        );
+        assert!(v.is_kept(), "{v:?}");
+    }
+
+    #[test]
+    fn a_cut_chinese_title_selects_os1_as_its_whole_title_does() {
+        let s = Settings::default();
+        let text = "据新华社报道，国家统计局今天发布数据，十月份全国居民消费价格同比上涨百分之二点一，其中城市上涨百分之二，农村上涨百分之二点四。";
+        let copy = "据新华社报道，国家统计局今天发布数据，十月份全国居民消费价格同比上涨百分之二点一，食品价格涨幅有所回落，能源价格小幅下降。";
+        let whole = "国家统计局发布十月份全国居民消费价格数据解读";
+        let pair = |title_b: &str| {
+            similarity(
+                doc("https://a.example/1", whole, text),
+                doc("https://b.example/2", title_b, copy),
+                &s,
+            )
+        };
+        let equal = pair(whole);
+        let sim = equal.similarity.unwrap();
+        assert!(
+            sim >= s.os1 && sim < s.os2,
+            "the snippets sit between os1 and os2: {sim}"
+        );
+        assert_eq!(equal.stage, Some(Stage::Title));
+        let cut = pair("国家统计局发布十月份全国居民消...");
+        assert!(cut.title_cut, "{cut:?}");
+        assert_eq!(cut.stage, Some(Stage::Title), "{cut:?}");
+        assert!(
+            !cut.named_copy,
+            "unspaced titles never fold on the title alone"
+        );
+        assert_eq!(
+            pair("国家统计局发布...").stage,
+            None,
+            "ten characters are the least"
+        );
+        assert_eq!(pair("十月份居民消费价格同比上涨").stage, None);
+        let (v, _) = stream_and_pair(
+            doc("https://a.example/1", whole, text),
+            doc(
+                "https://b.example/2",
+                "国家统计局发布十月份全国居民消...",
+                copy,
+            ),
+            &s,
+        );
+        assert_eq!(v.stage, Some(Stage::Title), "{v:?}");
+    }
+
     #[test]
     fn an_informative_title_on_another_host_is_the_same_story() {
         let s = Settings::default();

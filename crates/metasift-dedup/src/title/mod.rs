@@ -28,11 +28,10 @@
 //! 4. **Truncation marks and final punctuation**: `...`, `…`, `⋯` and any
 //!    final `.!?,;:` are removed (`People are near water.` ≡ `People are near
 //!    water`). A truncated title therefore equals its full form
-//!    only when the cut fell where the full form ends: the pipeline keeps
-//!    only a hash per kept title, which cannot answer "is a prefix of". (A
-//!    pairwise prefix test, `same_title`, was never used by the pipeline and
-//!    was removed; a cut title only loses the looser `os1`: the copy must
-//!    then reach `os2` on its snippet, as different titles do.)
+//!    only when the cut fell where the full form ends; the pipeline
+//!    compares cut titles ([`is_truncated`]) with the titles they begin on
+//!    its own (`pipeline::titles_alike`: the normalized form less the word
+//!    the cut may have split).
 //!
 //! Steps 3 and 4 repeat until nothing changes, which makes the whole
 //! normalization idempotent: `normalize(normalize(t)) == normalize(t)`.
