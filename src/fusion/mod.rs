@@ -58,6 +58,34 @@ pub(crate) fn interleave(answers: &[EngineAnswer]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Drops from `fused` (a later engine page's fused list) the results that
+/// duplicate one of `shown` (the earlier pages' results, already on the
+/// searcher's screen), under the same method and settings.
+pub fn drop_shown(
+    shown: &[MergedResult],
+    fused: &mut Vec<MergedResult>,
+    settings: &dedup::Settings,
+) {
+    if shown.is_empty() || fused.is_empty() {
+        return;
+    }
+    let mut deduper = Deduper::new(settings);
+    // Each shown result and the duplicates it hides (their links too are on
+    // the screen), each with its engine as the source, as in `fuse`: the
+    // one-site rules hold across pages too.
+    for r in shown {
+        deduper.push(Doc::new(&r.url, &r.title, &r.content).with_source(&r.engine));
+        for d in &r.duplicates {
+            deduper.push(Doc::new(&d.url, &d.title, &d.snippet).with_source(&d.engine));
+        }
+    }
+    let pushed = deduper.len();
+    fused.retain(|r| {
+        let v = deduper.push(Doc::new(&r.url, &r.title, &r.content).with_source(&r.engine));
+        v.stage.is_none() || v.cluster >= pushed
+    });
+}
+
 /// Fuses engines' answers into one ranked, deduplicated list.
 ///
 /// `explain` fills every duplicate's `shared_codes` (hex feature codes),
@@ -251,6 +279,67 @@ mod tests {
                 .map(|(i, (u, t, s))| rec(engine, i as u32 + 1, u, t, s))
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_later_engine_page_shows_only_what_is_new() {
+        let settings = dedup::Settings::default();
+        let story = "The central bank raised rates on Tuesday, citing inflation, and said more may follow soon.";
+        // Page 1: a folds b's copy of its first result (same link).
+        let page1 = fuse(
+            &[
+                answer(
+                    "a",
+                    1.0,
+                    &[("https://news.example/rates", "Rates rise", story)],
+                ),
+                answer(
+                    "b",
+                    1.0,
+                    &[(
+                        "https://news.example/rates?utm_source=x",
+                        "Rates rise",
+                        story,
+                    )],
+                ),
+            ],
+            &settings,
+            false,
+        );
+        assert_eq!(page1.len(), 1);
+        // Page 2: the shown result again (a's link, with b's mirror copy
+        // folded into it), and one new page.
+        let mut page2 = fuse(
+            &[
+                answer(
+                    "a",
+                    1.0,
+                    &[
+                        ("https://news.example/rates", "Rates rise", story),
+                        (
+                            "https://other.example/",
+                            "Ferry timetable",
+                            "Boats leave at nine, ten and noon.",
+                        ),
+                    ],
+                ),
+                answer(
+                    "b",
+                    1.0,
+                    &[("https://mirror.example/copy.html", "Rates rise", story)],
+                ),
+            ],
+            &settings,
+            false,
+        );
+        assert_eq!(page2.len(), 2, "{page2:#?}");
+        drop_shown(&page1, &mut page2, &settings);
+        let urls: Vec<&str> = page2.iter().map(|r| r.url.as_str()).collect();
+        assert_eq!(urls, ["https://other.example/"]);
+        // Nothing shown yet: nothing dropped.
+        let mut again = page1.clone();
+        drop_shown(&[], &mut again, &settings);
+        assert_eq!(again.len(), 1);
     }
 
     #[test]

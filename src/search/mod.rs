@@ -406,7 +406,9 @@ impl Searcher {
     /// names none); while the pages asked lie past that list, asks the
     /// engines for their next page (from the answers cache when it holds
     /// it). Never asks beyond engine page `query.page`: each engine page
-    /// with results gives at least one fused page.
+    /// with results gives at least one fused page. A result of a later
+    /// engine page that the dedup method finds among the earlier pages'
+    /// results is not shown again (engines repeat results across pages).
     async fn walk(&self, query: &Query, opts: &SearchOptions) -> Result<Walked, Overloaded> {
         let config = self.config();
         let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
@@ -414,6 +416,8 @@ impl Searcher {
         let wanted = query.page.max(1);
         let (mut skipped_pages, mut before) = (0u32, 0usize);
         let mut engine_page = 1u32;
+        // The fused lists of the engine pages walked past, in order.
+        let mut shown: Vec<crate::model::MergedResult> = Vec::new();
         loop {
             let asked = Query {
                 page: engine_page,
@@ -421,7 +425,10 @@ impl Searcher {
             };
             let (gathered, from_cache) =
                 self.gathered_watched(&asked, opts.progress.clone()).await?;
-            let fused = crate::fusion::fuse(&gathered.answers, settings, opts.explain);
+            let mut fused = crate::fusion::fuse(&gathered.answers, settings, opts.explain);
+            // An engine page that brings nothing new ends the walk, as an
+            // empty one does: the fan-outs stay bounded by what is new.
+            crate::fusion::drop_shown(&shown, &mut fused, settings);
             let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
             if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
                 return Ok(Walked {
@@ -434,6 +441,7 @@ impl Searcher {
             }
             skipped_pages += pages;
             before += fused.len();
+            shown.append(&mut fused);
             engine_page += 1;
         }
     }

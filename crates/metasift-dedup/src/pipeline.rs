@@ -690,6 +690,7 @@ impl Deduper {
         verdict
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn match_codes(
         &mut self,
         qkey: u64,
