@@ -154,6 +154,7 @@ theme-auto = The browser's (light or dark)
 theme-light = Light
 theme-dark = Dark
 prefs-results = Results per page
+prefs-results-default = { $n } (the server's default)
 prefs-search = Searching
 prefs-categories = Categories asked by default
 prefs-engines = Engines asked

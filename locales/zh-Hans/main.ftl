@@ -132,6 +132,7 @@ theme-auto = 跟随浏览器（浅色或深色）
 theme-light = 浅色
 theme-dark = 深色
 prefs-results = 每页结果数
+prefs-results-default = { $n }（服务器默认）
 prefs-search = 搜索
 prefs-categories = 默认询问的类别
 prefs-engines = 询问的引擎

@@ -20,8 +20,13 @@ pub struct ServerConfig {
     pub base_url: String,
     /// Deadline of the whole fan-out, in milliseconds.
     pub deadline_ms: u64,
-    /// Results per page.
+    /// Results per page, unless a searcher's preference says otherwise.
     pub results_per_page: usize,
+    /// The most results per page a searcher's preference may ask for (the
+    /// preferences page offers 10, 20, 30, 50, … up to it). A page never
+    /// holds more than one engine page's fused list, so a large page may
+    /// hold fewer.
+    pub max_results_per_page: usize,
     /// Largest engine answer read, in bytes (decompressed); larger answers
     /// are reported as too large and dropped unread.
     pub max_body_bytes: usize,
@@ -61,6 +66,7 @@ impl Default for ServerConfig {
             base_url: String::new(),
             deadline_ms: 3000,
             results_per_page: 20,
+            max_results_per_page: 50,
             max_body_bytes: 4 * 1024 * 1024,
             user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
             autocomplete: None,
@@ -108,6 +114,28 @@ impl ServerConfig {
                 ),
             ));
         }
+        if !(1..=1000).contains(&s.max_results_per_page) {
+            out.push(Problem::at(
+                &[&["server", "max_results_per_page"]],
+                format!(
+                    "server.max_results_per_page: must be 1 to 1000, got {}",
+                    s.max_results_per_page
+                ),
+            ));
+        } else if s.max_results_per_page < s.results_per_page {
+            out.push(Problem::at(
+                &[
+                    &["server", "max_results_per_page"],
+                    &["server", "results_per_page"],
+                ],
+                format!(
+                    "server.max_results_per_page ({}) is below server.results_per_page ({}): \
+                     the cap on a searcher's page size cannot be smaller than the default \
+                     page size; raise max_results_per_page or lower results_per_page",
+                    s.max_results_per_page, s.results_per_page
+                ),
+            ));
+        }
         if s.max_body_bytes == 0 {
             out.push(Problem::at(
                 &[&["server", "max_body_bytes"]],
@@ -152,6 +180,13 @@ fn check_bind(bind: &str) -> Result<(), String> {
 }
 
 impl ServerConfig {
+    /// The page size for a searcher who asked for `wanted` results per page
+    /// (none: the server's): at least 1, at most `max_results_per_page`.
+    pub fn page_size(&self, wanted: Option<usize>) -> usize {
+        let most = self.max_results_per_page.max(self.results_per_page).max(1);
+        wanted.unwrap_or(self.results_per_page).clamp(1, most)
+    }
+
     /// A warning when an explicit `base_url` names a local address other
     /// than `listening` (say `serve --bind 127.0.0.1:18888` with `base_url`
     /// on port 8888): its OpenSearch and RSS links would point elsewhere. A

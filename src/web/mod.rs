@@ -245,7 +245,7 @@ async fn search(
     // Preferences are defaults: the request's own parameters win.
     let prefs = prefs::Prefs::from_headers(&headers);
     let ui = prefs.ui(&headers);
-    params.apply_defaults(&prefs, config.server.results_per_page);
+    params.apply_defaults(&prefs);
     let mut query = searcher.parse_query(&params.q, params.page);
     if query.text.trim().is_empty() {
         return match params.format {
@@ -305,6 +305,7 @@ async fn search(
         dedup,
         explain: params.explain,
         progress,
+        per_page: params.per_page,
     };
     if config.server.log_queries {
         tracing::info!(q = %query.text, page = query.page, "search");
@@ -366,7 +367,7 @@ async fn search(
                 params.limit,
                 &compat::public_base(config, &headers, &peer),
                 &params.link(params.page, Format::Html),
-                config.server.results_per_page,
+                config.server.page_size(params.per_page),
             )?;
             (
                 [

@@ -89,11 +89,14 @@ pub struct SearchParams {
     pub time_range: Option<String>,
     /// 0 | 1 | 2.
     pub safesearch: Option<u8>,
+    /// Results per page: the searcher's preference (none: the server's);
+    /// not a URL parameter — page links keep it through the cookie.
+    pub per_page: Option<usize>,
 }
 
 impl SearchParams {
     /// Fills what the request left unset from the user's preferences.
-    pub(crate) fn apply_defaults(&mut self, prefs: &super::prefs::Prefs, per_page: usize) {
+    pub(crate) fn apply_defaults(&mut self, prefs: &super::prefs::Prefs) {
         if self.categories.is_empty() && self.engines.is_empty() {
             self.categories = prefs.categories.clone();
         }
@@ -102,9 +105,7 @@ impl SearchParams {
         self.method = self.method.or(prefs.method);
         self.os1 = self.os1.or(prefs.os1);
         self.os2 = self.os2.or(prefs.os2);
-        if self.limit.is_none() {
-            self.limit = prefs.results.filter(|n| *n < per_page);
-        }
+        self.per_page = prefs.results;
     }
 
     /// Reads a query string and an optional form body.
@@ -213,6 +214,7 @@ impl SearchParams {
             language,
             time_range,
             safesearch,
+            per_page: None,
         })
     }
 

@@ -25,6 +25,13 @@ pub const COOKIE: &str = "metasift_prefs";
 /// The cookie's longest accepted value; a longer one is ignored.
 const MAX_COOKIE: usize = 4096;
 
+/// The largest page size a preference can hold (`[server]
+/// max_results_per_page` is at most this too); the server's cap applies.
+const MAX_PAGE_SIZE: usize = 1000;
+
+/// The page sizes the preferences page offers, up to the server's cap.
+const PAGE_SIZES: [usize; 8] = [10, 20, 30, 50, 100, 200, 500, 1000];
+
 /// A year, in seconds: how long the cookie lives.
 const MAX_AGE_S: u64 = 365 * 24 * 3600;
 
@@ -43,7 +50,8 @@ pub struct Prefs {
     pub language: Option<String>,
     /// Safe search level.
     pub safesearch: Option<u8>,
-    /// Results per page (at most the server's `results_per_page`).
+    /// Results per page (the server caps it at `[server]
+    /// max_results_per_page` when it searches).
     pub results: Option<usize>,
     /// Default dedup method.
     pub method: Option<Method>,
@@ -96,7 +104,7 @@ impl Prefs {
                 "disabled" => p.disabled.extend(list(v)),
                 "language" => p.language = valid_lang(v).then(|| v.to_string()),
                 "safesearch" => p.safesearch = v.parse().ok().filter(|s| *s <= 2),
-                "results" => p.results = v.parse().ok().filter(|n| (1..=100).contains(n)),
+                "results" => p.results = v.parse().ok().filter(|n| (1..=MAX_PAGE_SIZE).contains(n)),
                 "method" => p.method = Method::ALL.iter().copied().find(|m| m.as_str() == v),
                 "os1" => p.os1 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "os2" => p.os2 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
@@ -222,10 +230,9 @@ pub struct PreferencesPage {
     pub languages: Vec<Choice>,
     /// Safe search levels.
     pub safe_levels: Vec<Choice>,
-    /// Results per page now, and the server's most.
-    pub results: usize,
-    /// The server's page size.
-    pub max_results: usize,
+    /// Page sizes offered (10, 20, 30, 50, … up to `[server]
+    /// max_results_per_page`, the server's default marked).
+    pub page_sizes: Vec<Choice>,
     /// Dedup methods.
     pub methods: Vec<Choice>,
     /// `os1` now.
@@ -302,11 +309,7 @@ impl PreferencesPage {
             .iter()
             .map(|(v, k)| choice(v, tr.t(k), safe == *v))
             .collect(),
-            results: prefs
-                .results
-                .unwrap_or(config.server.results_per_page)
-                .min(config.server.results_per_page),
-            max_results: config.server.results_per_page,
+            page_sizes: page_sizes(prefs, config, tr),
             methods: Method::ALL
                 .iter()
                 .map(|m| choice(m.as_str(), m.as_str().to_string(), *m == method))
@@ -316,6 +319,29 @@ impl PreferencesPage {
             share_href: format!("/preferences?save=1&{}", prefs.to_query()),
         }
     }
+}
+
+/// The page sizes offered: the usual ones up to the server's cap, the
+/// server's default (marked) and the one chosen now, in order.
+fn page_sizes(prefs: &Prefs, config: &Config, tr: &Tr) -> Vec<Choice> {
+    let server = &config.server;
+    let now = server.page_size(prefs.results);
+    let most = server.page_size(Some(usize::MAX));
+    let mut sizes: Vec<usize> = PAGE_SIZES.iter().copied().filter(|n| *n <= most).collect();
+    sizes.extend([server.results_per_page, now, most]);
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+        .into_iter()
+        .map(|n| {
+            let label = if n == server.results_per_page {
+                tr.s("prefs-results-default", "n", &tr.number(n as u64))
+            } else {
+                tr.number(n as u64)
+            };
+            choice(&n.to_string(), label, n == now)
+        })
+        .collect()
 }
 
 /// The form's fields as preferences: checkboxes list what is on, so the
@@ -343,6 +369,8 @@ fn from_form(body: &[u8], config: &Config) -> Prefs {
     if p.categories == ["general"] {
         p.categories.clear();
     }
+    // Above the cap is the cap; the server's default is not stored.
+    p.results = p.results.map(|n| config.server.page_size(Some(n)));
     if p.results == Some(config.server.results_per_page) {
         p.results = None;
     }
