@@ -634,7 +634,7 @@ async fn js_app() -> (axum::Router, Vec<support::LoopbackEngine>) {
     assert_eq!(
         (
             config.server.results_per_page,
-            config.server.max_results_per_page
+            config.server.max_page_size()
         ),
         (20, 50),
         "the defaults this test reads"

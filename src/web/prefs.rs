@@ -326,7 +326,7 @@ impl PreferencesPage {
 fn page_sizes(prefs: &Prefs, config: &Config, tr: &Tr) -> Vec<Choice> {
     let server = &config.server;
     let now = server.page_size(prefs.results);
-    let most = server.page_size(Some(usize::MAX));
+    let most = server.max_page_size();
     let mut sizes: Vec<usize> = PAGE_SIZES.iter().copied().filter(|n| *n <= most).collect();
     sizes.extend([server.results_per_page, now, most]);
     sizes.sort_unstable();
