@@ -155,6 +155,7 @@ theme-light = Light
 theme-dark = Dark
 prefs-results = Results per page
 prefs-results-default = { $n } (the server's default)
+prefs-thumbnails = Show the engines' thumbnails (fetched through this server)
 prefs-search = Searching
 prefs-categories = Categories asked by default
 prefs-engines = Engines asked

@@ -133,6 +133,7 @@ theme-light = 浅色
 theme-dark = 深色
 prefs-results = 每页结果数
 prefs-results-default = { $n }（服务器默认）
+prefs-thumbnails = 显示搜索引擎提供的缩略图（经由本服务器获取）
 prefs-search = 搜索
 prefs-categories = 默认询问的类别
 prefs-engines = 询问的引擎

@@ -45,7 +45,7 @@ mod gather;
 mod query;
 pub mod recording;
 
-pub use fetch::{MAX_REDIRECTS, http_client};
+pub use fetch::{MAX_REDIRECTS, http_client, is_local_ip};
 pub use gather::Gathered;
 
 /// Per-search options that do not change which engines are asked.

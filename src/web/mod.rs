@@ -11,6 +11,7 @@
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
 //! | `GET /healthz` | liveness |
+//! | `GET /image_proxy?url=&h=` | a result's thumbnail, fetched for the page (signed links only; see [`image_proxy`]) |
 //! | `GET`/`POST /lab`, `GET /lab/results.csv?id=` | threshold sweeps on labeled data (see [`lab`]) |
 //! | `GET /stats`, `/stats?format=json` | per-engine health (see [`ops`]) |
 //! | `GET /metrics` | Prometheus text |
@@ -29,6 +30,7 @@ mod compare_view;
 mod compat;
 mod error;
 mod i18n;
+mod image_proxy;
 mod lab;
 mod lab_kept;
 mod lab_view;
@@ -54,6 +56,7 @@ use crate::fusion::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
 
 pub use error::AppError;
+pub use image_proxy::link as image_proxy_link;
 pub use params::{Format, SearchParams};
 
 /// Largest request body accepted (`POST /search` forms are tiny).
@@ -152,6 +155,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/opensearch.xml", get(opensearch))
         .route("/healthz", get(healthz))
+        .route("/image_proxy", get(image_proxy::image_proxy))
         .route(
             "/lab",
             get(lab::lab_get)

@@ -183,6 +183,9 @@ pub struct ResultView {
     pub score: String,
     /// Publication date: RFC 3339 and as the locale writes it.
     pub published: Option<(String, String)>,
+    /// The engine's thumbnail, through `/image_proxy` (the page's CSP
+    /// allows images from this server alone).
+    pub thumbnail: Option<String>,
     /// `lang` of a title and snippet in another script than the page's.
     pub lang: Option<&'static str>,
     /// Hidden duplicates.
@@ -355,7 +358,7 @@ impl ResultsPage {
             .iter()
             .take(params.limit.unwrap_or(usize::MAX))
             .enumerate()
-            .map(|(i, r)| result_view(i + 1, r, &ui.tr))
+            .map(|(i, r)| result_view(i + 1, r, &ui.tr, !params.no_thumbnails))
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
 
@@ -600,7 +603,7 @@ pub(super) fn plural(n: usize, what: &str) -> String {
     }
 }
 
-fn result_view(n: usize, r: &MergedResult, tr: &Tr) -> ResultView {
+fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultView {
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
@@ -623,6 +626,11 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr) -> ResultView {
             .collect(),
         score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
         published: r.published.as_ref().map(|p| (p.clone(), tr.date(p))),
+        thumbnail: r
+            .thumbnail
+            .as_deref()
+            .filter(|_| thumbnails)
+            .and_then(super::image_proxy::link),
         lang: text_lang(&format!("{} {}", r.title, r.content), tr.code()),
         duplicates: r
             .duplicates

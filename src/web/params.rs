@@ -92,6 +92,8 @@ pub struct SearchParams {
     /// Results per page: the searcher's preference (none: the server's);
     /// not a URL parameter — page links keep it through the cookie.
     pub per_page: Option<usize>,
+    /// No thumbnails on the results page (the searcher's preference).
+    pub no_thumbnails: bool,
 }
 
 impl SearchParams {
@@ -106,6 +108,7 @@ impl SearchParams {
         self.os1 = self.os1.or(prefs.os1);
         self.os2 = self.os2.or(prefs.os2);
         self.per_page = prefs.results;
+        self.no_thumbnails = prefs.thumbnails == Some(false);
     }
 
     /// Reads a query string and an optional form body.
@@ -215,6 +218,7 @@ impl SearchParams {
             time_range,
             safesearch,
             per_page: None,
+            no_thumbnails: false,
         })
     }
 

@@ -59,6 +59,8 @@ pub struct Prefs {
     pub os1: Option<f64>,
     /// Default `os2`.
     pub os2: Option<f64>,
+    /// `Some(false)`: no thumbnails on the results page (shown by default).
+    pub thumbnails: Option<bool>,
 }
 
 impl Prefs {
@@ -108,6 +110,7 @@ impl Prefs {
                 "method" => p.method = Method::ALL.iter().copied().find(|m| m.as_str() == v),
                 "os1" => p.os1 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "os2" => p.os2 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
+                "thumbnails" => p.thumbnails = matches!(v, "0" | "off").then_some(false),
                 _ => {}
             }
         }
@@ -149,6 +152,9 @@ impl Prefs {
         }
         if let Some(x) = self.os2 {
             s.append_pair("os2", &format!("{x}"));
+        }
+        if self.thumbnails == Some(false) {
+            s.append_pair("thumbnails", "0");
         }
         s.finish()
     }
@@ -233,6 +239,8 @@ pub struct PreferencesPage {
     /// Page sizes offered (10, 20, 30, 50, … up to `[server]
     /// max_results_per_page`, the server's default marked).
     pub page_sizes: Vec<Choice>,
+    /// Thumbnails shown on the results page.
+    pub thumbnails: bool,
     /// Dedup methods.
     pub methods: Vec<Choice>,
     /// `os1` now.
@@ -310,6 +318,7 @@ impl PreferencesPage {
             .map(|(v, k)| choice(v, tr.t(k), safe == *v))
             .collect(),
             page_sizes: page_sizes(prefs, config, tr),
+            thumbnails: prefs.thumbnails != Some(false),
             methods: Method::ALL
                 .iter()
                 .map(|m| choice(m.as_str(), m.as_str().to_string(), *m == method))
@@ -365,6 +374,9 @@ fn from_form(body: &[u8], config: &Config) -> Prefs {
             .filter(|(k, _)| k == "category")
             .map(|(_, v)| v.into_owned())
             .collect();
+        // An unticked checkbox sends nothing.
+        let shown = form_urlencoded::parse(body).any(|(k, v)| k == "thumbnails" && v == "1");
+        p.thumbnails = (!shown).then_some(false);
     }
     if p.categories == ["general"] {
         p.categories.clear();
@@ -447,7 +459,7 @@ mod tests {
     fn preferences_round_trip_and_bad_values_are_dropped() {
         let p = Prefs::from_pairs(
             b"locale=zh-hans&theme=dark&categories=general,news&disabled=bing&language=en\
-              &safesearch=2&results=10&method=simhash&os1=0.4&os2=2&junk=1",
+              &safesearch=2&results=10&method=simhash&os1=0.4&os2=2&thumbnails=0&junk=1",
         );
         assert_eq!(p.locale.as_deref(), Some("zh-Hans"));
         assert_eq!(p.theme, Some("dark"));
@@ -458,6 +470,7 @@ mod tests {
         assert_eq!(p.method, Some(Method::SimHash));
         assert_eq!(p.os1, Some(0.4));
         assert_eq!(p.os2, None, "out of range");
+        assert_eq!(p.thumbnails, Some(false));
         assert_eq!(Prefs::from_pairs(p.to_query().as_bytes()), p);
         let bad = Prefs::from_pairs(b"locale=xx&theme=neon&safesearch=9&language=%3Cscript%3E");
         assert_eq!(bad, Prefs::default());
