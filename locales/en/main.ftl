@@ -200,3 +200,36 @@ month-9 = September
 month-10 = October
 month-11 = November
 month-12 = December
+
+error-title = { $status } — metasift
+error-internal = Something went wrong on this server: { $detail }
+error-not-found = There is no page at this address. Try the search box.
+error-format-unknown = unknown format { $value }: use html, json, csv or rss
+error-query-too-long = the query is { $n } characters long; at most { $max } are accepted
+error-page-range = page { $value } is out of range: use a whole number from 1 to { $max }
+error-limit = limit { $value } is not a positive whole number
+error-method = unknown dedup method { $value }: use feature-code, simhash, rabin or none
+error-threshold = { $name } { $value } is not a number between 0 and 1
+error-body-too-large = the request body is larger than { $n } bytes
+error-body-unreadable = the request body could not be read: { $detail }
+error-query-empty = the query is empty: pass it as q=…
+error-dedup-settings = { $field } { $why }
+error-format-refused = format={ $format } is not served by this instance (it serves: { $formats })
+error-overloaded = Too many searches are running right now. Please try again in a moment.
+error-render = The results could not be shown (an error in the page). Please try again.
+error-rate-limited-searches = Too many searches from your address. Please wait { $n } s and try again.
+error-rate-limited-suggestions = Too many suggestion requests from your address. Please wait { $n } s and try again.
+error-rate-limited-lab = Too many lab runs from your address. Please wait { $n } s and try again.
+status-400 = Bad Request
+status-403 = Forbidden
+status-404 = Not Found
+status-405 = Method Not Allowed
+status-408 = Request Timeout
+status-413 = Payload Too Large
+status-415 = Unsupported Media Type
+status-422 = Unprocessable Entity
+status-429 = Too Many Requests
+status-500 = Internal Server Error
+status-502 = Bad Gateway
+status-503 = Service Unavailable
+status-504 = Gateway Timeout

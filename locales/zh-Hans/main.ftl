@@ -172,3 +172,36 @@ month-9 = 九月
 month-10 = 十月
 month-11 = 十一月
 month-12 = 十二月
+
+error-title = { $status } — metasift
+error-internal = 服务器出了问题：{ $detail }
+error-not-found = 这个地址没有页面。请用搜索框试试。
+error-format-unknown = 未知格式 { $value }：请用 html、json、csv 或 rss
+error-query-too-long = 查询有 { $n } 个字符；最多接受 { $max } 个
+error-page-range = 页码 { $value } 超出范围：请用 1 到 { $max } 之间的整数
+error-limit = limit { $value } 不是正整数
+error-method = 未知的去重方法 { $value }：请用 feature-code、simhash、rabin 或 none
+error-threshold = { $name } { $value } 不是 0 到 1 之间的数
+error-body-too-large = 请求体超过 { $n } 字节
+error-body-unreadable = 无法读取请求体：{ $detail }
+error-query-empty = 查询为空：请用 q=… 传入
+error-dedup-settings = { $field } { $why }
+error-format-refused = 本实例不提供 format={ $format }（提供：{ $formats }）
+error-overloaded = 目前正在进行的搜索太多。请稍后再试。
+error-render = 无法显示结果（页面出错）。请重试。
+error-rate-limited-searches = 来自您地址的搜索太多。请等待 { $n } 秒后再试。
+error-rate-limited-suggestions = 来自您地址的联想请求太多。请等待 { $n } 秒后再试。
+error-rate-limited-lab = 来自您地址的实验运行太多。请等待 { $n } 秒后再试。
+status-400 = 请求有误
+status-403 = 禁止访问
+status-404 = 未找到
+status-405 = 方法不允许
+status-408 = 请求超时
+status-413 = 内容过大
+status-415 = 不支持的媒体类型
+status-422 = 无法处理的内容
+status-429 = 请求过多
+status-500 = 服务器内部错误
+status-502 = 网关错误
+status-503 = 服务暂不可用
+status-504 = 网关超时

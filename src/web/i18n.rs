@@ -78,6 +78,11 @@ impl Tr {
         CATALOGS.lookup(&self.lang, key)
     }
 
+    /// The message `key`, if the catalogs have it.
+    pub fn try_t(&self, key: &str) -> Option<String> {
+        CATALOGS.try_lookup(&self.lang, key)
+    }
+
     /// The message `key` with a number `$n` (plural forms are the catalog's).
     pub fn n(&self, key: &str, n: impl std::borrow::Borrow<u64>) -> String {
         self.args(key, &[("n", FluentValue::from(*n.borrow()))])

@@ -168,6 +168,7 @@ pub fn router(state: AppState) -> Router {
         .route("/static/favicon.svg", get(statics::favicon))
         .route("/favicon.ico", get(statics::favicon))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn(error::in_readers_language))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             public::access_log,
@@ -225,12 +226,9 @@ async fn search(
         Err(rejection) => {
             let format = ops::wanted_format(raw.as_deref(), b"", &headers);
             let message = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                format!("the request body is larger than {MAX_BODY} bytes")
+                error::Msg::new("error-body-too-large").arg("n", MAX_BODY)
             } else {
-                format!(
-                    "the request body could not be read: {}",
-                    rejection.body_text()
-                )
+                error::Msg::new("error-body-unreadable").arg("detail", rejection.body_text())
             };
             return Ok(error::error_response(
                 rejection.status(),
@@ -256,7 +254,7 @@ async fn search(
             // A browser that submits an empty box gets the search page back.
             Format::Html => index(State(state), headers).await,
             f => Err(AppError::bad_request(
-                "the query is empty: pass it as q=…",
+                error::Msg::new("error-query-empty"),
                 f,
             )),
         };
@@ -293,7 +291,9 @@ async fn search(
         && let Err((field, why)) = s.validate()
     {
         return Err(AppError::bad_request(
-            format!("{field} {why}"),
+            error::Msg::new("error-dedup-settings")
+                .arg("field", field)
+                .arg("why", why),
             params.format,
         ));
     }
@@ -466,12 +466,8 @@ async fn healthz() -> Response {
 }
 
 async fn not_found() -> Response {
-    let page = pages::ErrorPage {
-        layout: pages::Layout::new("Not found — metasift"),
-        status: 404,
-        reason: "Not Found",
-        message: "There is no page at this address. Try the search box.",
-    };
+    let msg = error::Msg::new("error-not-found");
+    let page = pages::ErrorPage::of(StatusCode::NOT_FOUND, &msg, &error::reader());
     match page.render() {
         Ok(body) => (StatusCode::NOT_FOUND, html(body)).into_response(),
         Err(_) => StatusCode::NOT_FOUND.into_response(),

@@ -124,15 +124,32 @@ impl IndexPage {
 /// An error page.
 #[derive(Template)]
 #[template(path = "error.html")]
-pub struct ErrorPage<'a> {
+pub struct ErrorPage {
     /// Frame.
     pub layout: Layout,
     /// HTTP status code.
     pub status: u16,
-    /// Its reason phrase.
-    pub reason: &'a str,
-    /// What to change.
-    pub message: &'a str,
+    /// Its reason phrase, in the reader's language.
+    pub reason: String,
+    /// What to change, in the reader's language.
+    pub message: String,
+}
+
+impl ErrorPage {
+    /// The page of `status` saying `msg`, in `ui`'s language and theme.
+    pub fn of(status: axum::http::StatusCode, msg: &super::error::Msg, ui: &Ui) -> ErrorPage {
+        let tr = &ui.tr;
+        let code = status.as_u16();
+        let reason = tr
+            .try_t(&format!("status-{code}"))
+            .unwrap_or_else(|| status.canonical_reason().unwrap_or("Error").to_string());
+        ErrorPage {
+            layout: Layout::of(&tr.s("error-title", "status", &reason), ui),
+            status: code,
+            reason,
+            message: msg.text(tr),
+        }
+    }
 }
 
 /// A hidden duplicate as shown in its group.
