@@ -58,6 +58,30 @@ compare-left = left
 compare-none = No group formed or split: the same records are folded together.
 compare-groups-formed = Groups formed
 compare-groups-split = Groups split
+compare-headline-joined = { $n ->
+    [one] 1 result
+   *[other] { $n } results
+} joined the group of “{ $title }”
+compare-headline-left = { $n ->
+    [one] 1 result
+   *[other] { $n } results
+} left the group of “{ $title }”
+compare-headline-formed = { $n } records became one group, from { $from }
+compare-from-alone = { $n ->
+    [one] 1 result
+   *[other] { $n } results
+} of their own
+compare-from-groups = records of { $n ->
+    [one] 1 group
+   *[other] { $n } groups
+}
+compare-from-and = { $a } and { $b }
+compare-headline-split = a group of { $n } records came apart into { $parts } places
+compare-note-was-alone = was a result of its own
+compare-note-was-in = was in a group of { $n }
+compare-note-now-alone = now a result of its own
+compare-note-now-in = now in a group of { $n }
+compare-kept = kept
 
 empty-failed-title = No engine answered “{ $q }”
 empty-failed-text = Every engine asked failed, so nothing is known about this query yet:

@@ -571,7 +571,7 @@ impl ResultsPage {
         mut self,
         c: &crate::fusion::compare::SettingsComparison,
     ) -> ResultsPage {
-        self.comparison = Some(ComparisonView::new(c));
+        self.comparison = Some(ComparisonView::new(c, &self.tr));
         self
     }
 }
@@ -610,14 +610,6 @@ fn category_tabs(
             (label, p.link(1, Format::Html), c == current)
         })
         .collect()
-}
-
-pub(super) fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }
 
 fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultView {
