@@ -112,10 +112,12 @@ fn named_table(html: &str, id: &str) -> Vec<Vec<(String, String)>> {
         .unwrap_or_else(|| panic!("no table {id}"));
     let head = &html[start..];
     let head = &head[head.find("<thead>").expect("thead")..head.find("</thead>").expect("/thead")];
+    // Each heading names its `results.csv` column in `data-col` (the text
+    // is in the reader's language).
     let names: Vec<String> = head
-        .split("<th>")
+        .split("<th data-col=\"")
         .skip(1)
-        .map(|c| c[..c.find("</th>").expect("/th")].to_string())
+        .map(|c| c[..c.find('"').expect("\"")].to_string())
         .collect();
     table(html, id)
         .into_iter()

@@ -21,12 +21,15 @@ use super::pages::{ErrorPage, Ui};
 use super::params::Format;
 
 /// A catalog message and its arguments (text; numbers already written).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Msg {
     /// Its key in `locales/*/main.ftl`.
     pub key: &'static str,
     /// Its arguments.
     pub args: Vec<(&'static str, String)>,
+    /// Arguments that are themselves messages (`what` = `lab-kind-png`),
+    /// said in the same language.
+    pub keys: Vec<(&'static str, &'static str)>,
 }
 
 impl Msg {
@@ -35,7 +38,14 @@ impl Msg {
         Msg {
             key,
             args: Vec::new(),
+            keys: Vec::new(),
         }
+    }
+
+    /// The message with one more argument that is a message itself.
+    pub fn arg_key(mut self, name: &'static str, key: &'static str) -> Msg {
+        self.keys.push((name, key));
+        self
     }
 
     /// The message with one more argument.
@@ -46,7 +56,9 @@ impl Msg {
 
     /// The message in `tr`'s language.
     pub fn text(&self, tr: &Tr) -> String {
-        tr.with(self.key, &self.args)
+        let mut args = self.args.clone();
+        args.extend(self.keys.iter().map(|(name, key)| (*name, tr.t(key))));
+        tr.with(self.key, &args)
     }
 }
 
