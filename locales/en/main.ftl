@@ -1,6 +1,9 @@
 # metasift — English. Every key here must exist in every other catalog
 # (tests/i18n.rs). Arguments: $n (a number), $q (the query), $s, $engines.
 
+# The language's own name, in the interface-language menu.
+locale-name = English
+
 skip-to-content = Skip to content
 footer-tagline = metasift — one query, many engines, no duplicates.
 nav-home = Home

@@ -1,5 +1,8 @@
 # metasift — 简体中文。每个键都须与 en/main.ftl 一致（tests/i18n.rs 检查）。
 
+# The language's own name, in the interface-language menu.
+locale-name = 简体中文
+
 skip-to-content = 跳到正文
 footer-tagline = metasift — 一次查询，多个引擎，没有重复。
 nav-home = 首页

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use url::form_urlencoded;
 
 use super::AppState;
-use super::i18n::{LOCALES, Tr};
+use super::i18n::{Tr, locales};
 use super::pages::{Layout, Ui};
 use crate::config::Config;
 use metasift_dedup::Method;
@@ -90,8 +90,7 @@ impl Prefs {
             let v = v.trim();
             match &*k {
                 "locale" => {
-                    p.locale = LOCALES
-                        .iter()
+                    p.locale = locales()
                         .find(|(c, _)| c.eq_ignore_ascii_case(v))
                         .map(|(c, _)| c.to_string())
                 }
@@ -281,8 +280,8 @@ impl PreferencesPage {
                 prefs.locale.is_none(),
             ))
             .chain(
-                LOCALES.iter().map(|(c, name)| {
-                    choice(c, name.to_string(), prefs.locale.as_deref() == Some(*c))
+                locales().map(|(c, name)| {
+                    choice(c, name.to_string(), prefs.locale.as_deref() == Some(c))
                 }),
             )
             .collect(),
