@@ -744,3 +744,78 @@ async fn results_per_page_is_the_searchers_choice_and_paging_stays_whole() {
          <option value=\"30\" selected>30</option><option value=\"50\">50</option>"
     );
 }
+
+/// Error pages speak the reader's language (the preferences cookie, else
+/// `Accept-Language`): the title, the status and the sentence; JSON keeps
+/// English, what API clients have always read.
+#[tokio::test]
+async fn error_pages_speak_the_readers_language() {
+    let zh = |uri: &str| {
+        send(
+            app(),
+            Request::get(uri)
+                .header(header::ACCEPT_LANGUAGE, "zh-CN,zh;q=0.9")
+                .body(Body::empty())
+                .unwrap(),
+        )
+    };
+    let (resp, page) = zh("/no/such/page").await;
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert!(page.contains("<html lang=\"zh-Hans\""), "{page}");
+    assert!(page.contains("<title>未找到 — metasift</title>"), "{page}");
+    assert!(page.contains("<h1>404 未找到</h1>"), "{page}");
+    assert!(page.contains("这个地址没有页面"), "{page}");
+    let (resp, page) = zh("/search?q=rust&page=99").await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(page.contains("<h1>400 请求有误</h1>"), "{page}");
+    assert!(
+        page.contains("页码 &#34;99&#34; 超出范围：请用 1 到 50 之间的整数")
+            || page.contains("页码 &quot;99&quot; 超出范围：请用 1 到 50 之间的整数"),
+        "{page}"
+    );
+    let (_, json) = zh("/search?q=rust&page=99&format=json").await;
+    assert!(json.contains("page \\\"99\\\" is out of range"), "{json}");
+    // The cookie's language wins over the browser's.
+    let (_, page) = send(
+        app(),
+        Request::get("/no/such/page")
+            .header(header::ACCEPT_LANGUAGE, "zh-CN")
+            .header(header::COOKIE, "metasift_prefs=locale%3Den")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(page.contains("<h1>404 Not Found</h1>") && page.contains("There is no page"));
+}
+
+/// The comparison panel's generated headlines and notes are in the
+/// reader's language too.
+#[tokio::test]
+async fn the_comparison_panel_speaks_chinese() {
+    let (app, _engines) = js_app().await;
+    let (_, html) = send(
+        app.clone(),
+        Request::get("/search?q=javascript+tutorial&os1=0.3&os2=0.15")
+            .header(header::ACCEPT_LANGUAGE, "zh-CN")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    let start = html.find("<section class=\"compare\"").expect("the panel");
+    let panel = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert!(panel.contains("与配置的设置相比"), "{panel}");
+    assert!(
+        panel.contains("合成一组") || panel.contains("并入了") || panel.contains("拆到了"),
+        "{panel}"
+    );
+    for english in [
+        "joined the group",
+        "became one group",
+        "came apart",
+        "was a result of its own",
+        "was in a group of",
+        ">kept<",
+    ] {
+        assert!(!panel.contains(english), "{english}: {panel}");
+    }
+}

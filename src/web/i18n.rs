@@ -196,22 +196,23 @@ fn supported(tag: &str) -> Option<&'static str> {
     let asked: LanguageIdentifier = tag.trim().replace('_', "-").parse().ok()?;
     let language = asked.language.as_str().to_ascii_lowercase();
     let region = asked.region.map(|r| r.as_str().to_ascii_uppercase());
-    let script = asked
-        .script
-        .map(|s| s.as_str().to_string())
-        .or_else(|| match (language.as_str(), region.as_deref()) {
+    let script = asked.script.map(|s| s.as_str().to_string()).or_else(|| {
+        match (language.as_str(), region.as_deref()) {
             ("zh", Some("TW" | "HK" | "MO")) => Some("Hant".into()),
             ("zh", _) => Some("Hans".into()),
             _ => None,
-        });
+        }
+    });
     locales().map(|(c, _)| c).find(|code| {
         let Ok(have) = code.parse::<LanguageIdentifier>() else {
             return false;
         };
         have.language.as_str() == language
-            && have
-                .script
-                .is_none_or(|s| script.as_deref().is_some_and(|w| s.as_str().eq_ignore_ascii_case(w)))
+            && have.script.is_none_or(|s| {
+                script
+                    .as_deref()
+                    .is_some_and(|w| s.as_str().eq_ignore_ascii_case(w))
+            })
             && have
                 .region
                 .is_none_or(|r| region.as_deref() == Some(r.as_str()))
