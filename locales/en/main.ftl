@@ -291,6 +291,8 @@ lab-bad-lines = { $n ->
 }
 lab-chart-caption = Precision (solid), recall (dashed) and F1 (dotted) against the threshold.
 lab-chart-x = threshold (feature-code { $os }, rabin block_threshold; simhash distance = (1-t)*32)
+lab-chart-floor = precision floor
+lab-chart-f1 = F1
 lab-baseline = { $positives } duplicate and { $negatives } distinct pairs. Trivial baselines: merging every pair scores precision { $precision }, recall 1.000, F1 { $f1 }; merging none, recall 0. A setting is worth its name where it beats both.
 lab-best-heading = Best setting per method (highest recall at precision ≥ { $floor })
 lab-every-setting = Every setting

@@ -245,6 +245,8 @@ lab-dropped = 丢弃 { $n } 行（中间分段或无标注）
 lab-bad-lines = 跳过 { $n } 个错误行
 lab-chart-caption = 精确率（实线）、召回率（虚线）和 F1（点线）随阈值的变化。
 lab-chart-x = 阈值（feature-code { $os }，rabin block_threshold；simhash 距离 = (1-t)*32）
+lab-chart-floor = 精确率下限
+lab-chart-f1 = F1 值
 lab-baseline = { $positives } 对重复，{ $negatives } 对不同。简单基线：全部合并时精确率 { $precision }、召回率 1.000、F1 { $f1 }；全不合并时召回率为 0。一个设置只有同时胜过两者才有意义。
 lab-best-heading = 各方法的最佳设置（精确率 ≥ { $floor } 时召回率最高）
 lab-every-setting = 全部设置

@@ -560,9 +560,16 @@ async fn run(
                 SweepOs::Os2 => "os2",
             },
         );
-        let svg = lab::plot::svg(
+        let labels = lab::plot::Labels {
+            x: x_label,
+            precision: tr.t("lab-col-precision"),
+            recall: tr.t("lab-col-recall"),
+            f1: tr.t("lab-chart-f1"),
+            floor: tr.t("lab-chart-floor"),
+        };
+        let svg = lab::plot::svg_with(
             &lab::panels(std::slice::from_ref(&file), &series, &rows),
-            &x_label,
+            &labels,
             Some(floor),
         );
         let mut csv = Vec::new();
