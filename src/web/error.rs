@@ -12,7 +12,7 @@
 
 use askama::Template;
 use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -70,21 +70,29 @@ impl std::fmt::Display for Msg {
 }
 
 tokio::task_local! {
-    /// The language and theme of the request being answered.
-    static READER: Ui;
+    /// The headers that choose the language and theme of the request being
+    /// answered (read only when a page needs them: most answers never do).
+    static READER: HeaderMap;
 }
 
 /// Layer: answers every request in its reader's language (the preferences
 /// cookie, else `Accept-Language`), so an error page built deep in a
 /// handler or a middleware — which sees no headers — speaks it too.
 pub async fn in_readers_language(request: Request, next: Next) -> Response {
-    let ui = super::prefs::Prefs::from_headers(request.headers()).ui(request.headers());
-    READER.scope(ui, next.run(request)).await
+    let mut kept = HeaderMap::new();
+    for name in [header::COOKIE, header::ACCEPT_LANGUAGE] {
+        for v in request.headers().get_all(&name) {
+            kept.append(name.clone(), v.clone());
+        }
+    }
+    READER.scope(kept, next.run(request)).await
 }
 
 /// The reader's language and theme (English and auto outside a request).
 pub fn reader() -> Ui {
-    READER.try_with(Ui::clone).unwrap_or_default()
+    READER
+        .try_with(|h| super::prefs::Prefs::from_headers(h).ui(h))
+        .unwrap_or_default()
 }
 
 /// What went wrong while answering one request.

@@ -189,8 +189,9 @@ fn url_refusal(u: &url::Url, allowed: &[IpAddr]) -> Option<String> {
 /// A client for images allowed to reach the local addresses in `allowed`
 /// alone; kept while the engines' addresses stay the same.
 fn client(config: &Config) -> reqwest::Result<reqwest::Client> {
-    static CLIENTS: LazyLock<std::sync::Mutex<Option<(Vec<IpAddr>, reqwest::Client)>>> =
-        LazyLock::new(|| std::sync::Mutex::new(None));
+    /// The client last built, with the addresses it may reach.
+    type Kept = Option<(Vec<IpAddr>, reqwest::Client)>;
+    static CLIENTS: std::sync::Mutex<Kept> = std::sync::Mutex::new(None);
     let allowed = allowed_local(config);
     let mut kept = CLIENTS.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((a, c)) = kept.as_ref()
