@@ -186,8 +186,9 @@ const PNG: &[u8] = &[
 /// Thumbnails in a real browser: an engine's results carry images on
 /// another (loopback) host; the page shows them through `/image_proxy`
 /// under the unchanged CSP (`img-src 'self'`), in English and Chinese, and
-/// not at all once the preference turns them off. Screenshots:
-/// `results-thumbnails-{en,zh-Hans}.png`.
+/// not at all once the preference turns them off; an error page in the
+/// same two languages. Screenshots: `results-thumbnails-{en,zh-Hans}.png`,
+/// `error-400-{en,zh-Hans}.png`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn thumbnails_show_through_the_image_proxy() {
     let Some(chromium) = chromium_or_skip("tests/browser_ui.rs") else {
@@ -276,6 +277,15 @@ async fn thumbnails_show_through_the_image_proxy() {
                 700,
                 false,
             );
+            // An error page speaks the same language.
+            b.navigate(&format!("{}/search?q=rust&page=99", server.base));
+            assert_eq!(b.eval("document.documentElement.lang"), json!(locale));
+            let h1 = b.eval("document.querySelector('h1').textContent");
+            assert_eq!(
+                h1,
+                json!(if locale == "en" { "400 Bad Request" } else { "400 请求有误" })
+            );
+            b.screenshot(&shots.join(format!("error-400-{locale}.png")), 1280, 400, false);
         }
         b.navigate(&format!("{}/preferences?save=1&thumbnails=0", server.base));
         b.navigate(&search);
