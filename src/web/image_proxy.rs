@@ -131,7 +131,12 @@ fn allowed_local(config: &Config) -> Vec<IpAddr> {
 
 /// Why the server must not connect to `ip`, if it must not.
 fn refusal(ip: IpAddr, allowed: &[IpAddr]) -> Option<String> {
-    let forbidden = is_local_ip(ip) || ip.is_multicast();
+    // 0.0.0.0/8 ("this network") reaches the machine itself on Linux.
+    let this_network = match ip {
+        IpAddr::V4(a) => a.octets()[0] == 0,
+        IpAddr::V6(a) => a.to_ipv4_mapped().is_some_and(|a| a.octets()[0] == 0),
+    };
+    let forbidden = is_local_ip(ip) || ip.is_multicast() || this_network;
     (forbidden && !allowed.contains(&ip))
         .then(|| format!("{ip} is a local address, and no engine lives there"))
 }
@@ -407,6 +412,7 @@ mod tests {
             IpAddr::from([169, 254, 169, 254]),
             IpAddr::from([192, 168, 1, 1]),
             IpAddr::from([0, 0, 0, 0]),
+            IpAddr::from([0, 1, 2, 3]),
             IpAddr::from([224, 0, 0, 1]),
             IpAddr::from(std::net::Ipv6Addr::LOCALHOST),
             "::ffff:127.0.0.1".parse().unwrap(),
