@@ -3,8 +3,10 @@
 //! `[lab] data_dir` pointing at `tests/fixtures/lab`), picks the PAWS-X file,
 //! narrows the sweep, clicks "Run the sweep" (a real mouse event, no script
 //! submits the form), and reads the chart and the table from the rendered
-//! DOM. A screenshot is saved under `target/tmp/browser/lab.png` for a person
-//! to look at.
+//! DOM; then the same page in Simplified Chinese, chosen the way a person
+//! chooses it (a preferences link). Screenshots are saved under
+//! `target/tmp/browser/` (`lab.png`, `lab-en.png`, `lab-zh-Hans.png`) for a
+//! person to look at.
 //!
 //! The DevTools-pipe helpers are copied from `tests/browser.rs`.
 //!
@@ -113,5 +115,35 @@ snippet = "snippet"
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&shots).expect("screenshot dir");
     browser.screenshot(&shots.join("lab.png"), 1280, 1500, false);
+    browser.screenshot(&shots.join("lab-en.png"), 1280, 1500, false);
     eprintln!("screenshot: {}", shots.join("lab.png").display());
+
+    // The same sweep in Simplified Chinese.
+    browser.navigate(&format!(
+        "{}/preferences?save=1&locale=zh-Hans",
+        server.base
+    ));
+    browser.navigate(&format!(
+        "{}/lab?file=pawsx_zh_dev200.tsv&from=0.3&step=0.1\
+         &method=feature-code&method=simhash&method=rabin",
+        server.base
+    ));
+    let zh = browser.eval(
+        "(() => ({ \
+           lang: document.documentElement.lang, \
+           h1: document.querySelector('h1').textContent, \
+           run: document.querySelector('#run').textContent, \
+           heads: Array.from(document.querySelectorAll('#lab-best th')).map(t => t.textContent), \
+           cols: Array.from(document.querySelectorAll('#lab-best th')).map(t => t.dataset.col), \
+           rows: document.querySelectorAll('#lab-rows tbody tr').length \
+         }))()",
+    );
+    assert_eq!(zh["lang"], json!("zh-Hans"), "{zh}");
+    assert_eq!(zh["h1"], json!("实验室：在标注数据上比较去重方法"), "{zh}");
+    assert_eq!(zh["run"], json!("运行扫描"), "{zh}");
+    assert_eq!(zh["heads"][2], json!("精确率"), "{zh}");
+    assert_eq!(zh["cols"][2], json!("precision"), "{zh}");
+    assert_eq!(zh["rows"], json!(rows.len()), "{zh}");
+    browser.screenshot(&shots.join("lab-zh-Hans.png"), 1280, 1500, false);
+    eprintln!("screenshot: {}", shots.join("lab-zh-Hans.png").display());
 }

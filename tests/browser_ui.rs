@@ -172,3 +172,128 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
     eprintln!("screenshots in {}", result.display());
     drop((ddg, bing, dir));
 }
+
+/// A 1×1 PNG (a red pixel), written out byte by byte; the page scales it
+/// to its 80×80 box.
+const PNG: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+    0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x08, 0xd7, 0x63, 0xf8, 0xcf, 0xc0, 0x00,
+    0x00, 0x03, 0x01, 0x01, 0x00, 0x18, 0xdd, 0x8d, 0xb0, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
+    0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// Thumbnails in a real browser: an engine's results carry images on
+/// another (loopback) host; the page shows them through `/image_proxy`
+/// under the unchanged CSP (`img-src 'self'`), in English and Chinese, and
+/// not at all once the preference turns them off; an error page in the
+/// same two languages. Screenshots: `results-thumbnails-{en,zh-Hans}.png`,
+/// `error-400-{en,zh-Hans}.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thumbnails_show_through_the_image_proxy() {
+    let Some(chromium) = chromium_or_skip("tests/browser_ui.rs") else {
+        return;
+    };
+    let picture = || Behavior::Page {
+        body: PNG.into(),
+        content_type: "image/png".into(),
+    };
+    let images = [
+        LoopbackEngine::spawn(picture()).await,
+        LoopbackEngine::spawn(picture()).await,
+    ];
+    let results: Vec<serde_json::Value> = [
+        (
+            "https://www.rust-lang.org/",
+            "Rust Programming Language",
+            "A language empowering everyone to build reliable and efficient software.",
+            Some(0),
+        ),
+        (
+            "https://doc.rust-lang.org/book/",
+            "The Rust Programming Language (the book)",
+            "An introductory book about Rust, from installation to advanced features.",
+            Some(1),
+        ),
+        (
+            "https://zh.wikipedia.org/wiki/Rust",
+            "Rust — 维基百科，自由的百科全书",
+            "Rust 是由 Mozilla 主导开发的通用、编译型编程语言。",
+            None,
+        ),
+    ]
+    .iter()
+    .map(|(url, title, content, image)| {
+        let mut r = json!({ "url": url, "title": title, "content": content });
+        if let Some(i) = image {
+            r["thumbnail"] = json!(format!("{}/thumb.png", images[*i].base_url()));
+        }
+        r
+    })
+    .collect();
+    let engine = LoopbackEngine::spawn(Behavior::page(
+        json!({ "results": results }).to_string(),
+        "application/json",
+    ))
+    .await;
+    let mut config =
+        metasift::config::Config::parse("use_defaults = false\n", Path::new("t.toml")).unwrap();
+    config.engines = vec![support::test_engine_config("searx", &engine.base_url())];
+    let dir = TempDir::new("browser-ui-thumbs");
+    let config_path = dir.0.join("engines.toml");
+    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-ui");
+    std::fs::create_dir_all(&shots).unwrap();
+
+    tokio::task::spawn_blocking(move || {
+        let server = Server::start(&config_path);
+        let mut b = Browser::launch(&chromium);
+        let search = format!("{}/search?q=rust", server.base);
+        for locale in ["en", "zh-Hans"] {
+            b.navigate(&format!("{}/preferences?save=1&locale={locale}", server.base));
+            b.navigate(&search);
+            // Wait for the pictures (lazy images need not hold the load event).
+            let started = Instant::now();
+            let mut loaded = json!(null);
+            while started.elapsed() < Duration::from_secs(5) {
+                loaded = b.eval(
+                    "[...document.querySelectorAll('img.thumb')].map(i => i.complete && i.naturalWidth > 0)",
+                );
+                if loaded == json!([true, true]) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            assert_eq!(loaded, json!([true, true]), "{locale}");
+            let srcs = b.eval("[...document.querySelectorAll('img.thumb')].map(i => i.getAttribute('src'))");
+            assert!(
+                srcs.as_array().unwrap().iter().all(|s| s.as_str().unwrap().starts_with("/image_proxy?url=")),
+                "{srcs}"
+            );
+            assert_eq!(b.eval("document.documentElement.lang"), json!(locale));
+            b.screenshot(
+                &shots.join(format!("results-thumbnails-{locale}.png")),
+                1280,
+                700,
+                false,
+            );
+            // An error page speaks the same language.
+            b.navigate(&format!("{}/search?q=rust&page=99", server.base));
+            assert_eq!(b.eval("document.documentElement.lang"), json!(locale));
+            let h1 = b.eval("document.querySelector('h1').textContent");
+            assert_eq!(
+                h1,
+                json!(if locale == "en" { "400 Bad Request" } else { "400 请求有误" })
+            );
+            b.screenshot(&shots.join(format!("error-400-{locale}.png")), 1280, 400, false);
+        }
+        b.navigate(&format!("{}/preferences?save=1&thumbnails=0", server.base));
+        b.navigate(&search);
+        assert_eq!(b.eval("document.querySelectorAll('img.thumb').length"), json!(0));
+        drop(b);
+        drop(server);
+    })
+    .await
+    .expect("browser thread");
+    drop((images, engine, dir));
+}

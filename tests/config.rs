@@ -41,6 +41,13 @@ fn an_empty_file_is_all_defaults() {
     assert_eq!(config.server.bind, "127.0.0.1:8888");
     assert_eq!(config.server.deadline_ms, 3000);
     assert_eq!(config.server.results_per_page, 20);
+    assert_eq!(config.server.max_page_size(), 50);
+    // A file from before the cap existed, with pages larger than its
+    // default, still loads: the cap is then the page size.
+    let big = Config::parse("[server]\nresults_per_page = 100\n", Path::new("big.toml")).unwrap();
+    assert_eq!(big.server.max_page_size(), 100);
+    assert_eq!(big.server.page_size(Some(500)), 100);
+    assert_eq!(big.server.page_size(Some(0)), 1);
     assert_eq!(config.server.max_body_bytes, 4 * 1024 * 1024);
     assert!(config.engines.is_empty());
 }

@@ -5,7 +5,7 @@
 //!
 //! Run with `cargo test --test i18n`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -62,6 +62,16 @@ fn every_catalog_has_every_key() {
 #[test]
 fn every_key_asked_for_exists() {
     let en = keys(&root().join("locales/en/main.ftl"));
+    // First words that start at least three keys (`lab-`, `error-`, …).
+    let mut starts: BTreeMap<&str, usize> = BTreeMap::new();
+    for k in en.iter().filter(|k| k.contains('-')) {
+        *starts.entry(k.split('-').next().unwrap()).or_default() += 1;
+    }
+    let prefixes: BTreeSet<&str> = starts
+        .into_iter()
+        .filter(|(_, n)| *n >= 3)
+        .map(|(p, _)| p)
+        .collect();
     let mut sources: Vec<PathBuf> = std::fs::read_dir(root().join("templates"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -74,7 +84,15 @@ fn every_key_asked_for_exists() {
     let mut asked = BTreeSet::new();
     for path in sources {
         let text = std::fs::read_to_string(&path).unwrap();
-        for call in [".t(\"", ".n(\"", ".s(\"", ".with(\"", ".with_n(\""] {
+        for call in [
+            ".t(\"",
+            ".n(\"",
+            ".s(\"",
+            ".with(\"",
+            ".with_n(\"",
+            "Msg::new(\"",
+            ".try_t(\"",
+        ] {
             for piece in text.split(call).skip(1) {
                 let key = piece.split('"').next().unwrap();
                 if !key.is_empty() && !key.contains('{') {
@@ -82,14 +100,22 @@ fn every_key_asked_for_exists() {
                 }
             }
         }
-        // Keys given as data: `("", "lang-any")`, `("theme-auto")`.
-        for piece in text.split("\", \"").skip(1) {
-            let key = piece.split('"').next().unwrap();
-            if ["lang-", "time-", "safe-", "theme-"]
-                .iter()
-                .any(|p| key.starts_with(p))
-            {
-                asked.insert((key.to_string(), path.clone()));
+        // Keys given as data in the code (`("", "lang-any")`,
+        // `Msg::new(what)` with `what = "error-rate-limited-lab"`,
+        // `(b"GIF8", "lab-kind-gif")`): every string literal shaped like a
+        // key whose first word starts keys of the catalog (`lab-…`,
+        // `error-…`). (Templates name CSS classes so; their keys are asked
+        // for by the calls above.)
+        let is_code = path.extension().is_some_and(|e| e == "rs");
+        for literal in text.split('"').skip(1).step_by(2).filter(|_| is_code) {
+            let shaped = literal.contains('-')
+                && literal
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+                && !literal.ends_with('-');
+            let first = literal.split('-').next().unwrap_or("");
+            if shaped && prefixes.contains(first) {
+                asked.insert((literal.to_string(), path.clone()));
             }
         }
     }
@@ -117,4 +143,109 @@ fn every_key_asked_for_exists() {
     for m in 1..=12 {
         assert!(en.contains(&format!("month-{m}")));
     }
+}
+
+/// The messages of a Fluent file: `id = value` with its indented
+/// continuation lines.
+fn messages(path: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut key: Option<String> = None;
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        if line.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && let Some((k, v)) = line.split_once('=')
+        {
+            let k = k.trim().to_string();
+            out.insert(k.clone(), v.trim().to_string());
+            key = Some(k);
+        } else if line.starts_with(' ')
+            && let Some(k) = &key
+        {
+            out.get_mut(k).unwrap().push_str(line);
+        }
+    }
+    out
+}
+
+/// The words of a message a reader reads: placeholders (`{ $n }`,
+/// selectors), the name metasift and code names with digits (`os1`) left
+/// out.
+fn words(value: &str) -> Vec<String> {
+    let mut text = String::new();
+    let mut depth = 0usize;
+    for c in value.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .filter(|w| *w != "metasift" && !w.chars().any(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A catalog that copies an English sentence instead of translating it
+/// fails: a message may equal the English one only when it has no words
+/// to translate (`{ $field } { $why }`, `os1`, `,`).
+#[test]
+fn no_catalog_leaves_an_english_sentence_untranslated() {
+    let en = messages(&root().join("locales/en/main.ftl"));
+    for (code, _) in catalogs().iter().filter(|(c, _)| c != "en") {
+        let other = messages(&root().join("locales").join(code).join("main.ftl"));
+        let copied: Vec<(&String, &String)> = other
+            .iter()
+            .filter(|(k, v)| en.get(*k) == Some(*v) && !words(v).is_empty())
+            .collect();
+        assert!(
+            copied.is_empty(),
+            "locales/{code} has English sentences untranslated: {copied:?}"
+        );
+    }
+    assert_eq!(words("{ $n } ms"), ["ms"]);
+    assert!(words("{ $field } { $why }").is_empty());
+    assert!(words("{ $status } — metasift").is_empty());
+}
+
+/// Adding a language is one catalog file: every folder of `locales/` is
+/// offered (`/config`'s `locales`, the preferences' menu), named by its own
+/// `locale-name`, with nothing else to register.
+#[tokio::test]
+async fn every_catalog_is_offered() {
+    use tower::ServiceExt;
+    let config = metasift::config::Config::parse("", Path::new("empty.toml")).unwrap();
+    let searcher =
+        metasift::search::Searcher::new(std::sync::Arc::new(config), reqwest::Client::new());
+    let app = metasift::web::router(metasift::web::AppState::new(searcher));
+    let resp = app
+        .oneshot(
+            axum::http::Request::get("/config")
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let body = http_body_util::BodyExt::collect(resp.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let offered: BTreeMap<String, String> = v["locales"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+        .collect();
+    let folders: BTreeMap<String, String> = catalogs()
+        .into_iter()
+        .map(|(code, _)| {
+            let name =
+                messages(&root().join("locales").join(&code).join("main.ftl"))["locale-name"]
+                    .clone();
+            (code, name)
+        })
+        .collect();
+    assert_eq!(offered, folders);
 }

@@ -112,10 +112,12 @@ fn named_table(html: &str, id: &str) -> Vec<Vec<(String, String)>> {
         .unwrap_or_else(|| panic!("no table {id}"));
     let head = &html[start..];
     let head = &head[head.find("<thead>").expect("thead")..head.find("</thead>").expect("/thead")];
+    // Each heading names its `results.csv` column in `data-col` (the text
+    // is in the reader's language).
     let names: Vec<String> = head
-        .split("<th>")
+        .split("<th data-col=\"")
         .skip(1)
-        .map(|c| c[..c.find("</th>").expect("/th")].to_string())
+        .map(|c| c[..c.find('"').expect("\"")].to_string())
         .collect();
     table(html, id)
         .into_iter()
@@ -526,4 +528,64 @@ async fn the_best_setting_is_chosen_under_the_precision_floor() {
     let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&method=simhash&floor=1.5").await;
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     assert!(error_of(&page).contains("precision floor"), "{page}");
+}
+
+/// `/lab` speaks the reader's language: the page, its refusals, the tables'
+/// headings (each still naming its `results.csv` column in `data-col`) and
+/// the chart's caption; `lang` is on `<html>`.
+#[tokio::test]
+async fn the_lab_speaks_chinese_and_english() {
+    let zh = |uri: &str| {
+        send(
+            Request::get(uri)
+                .header(header::ACCEPT_LANGUAGE, "zh-CN,zh;q=0.9,en;q=0.5")
+                .body(Body::empty())
+                .unwrap(),
+        )
+    };
+    let (resp, page) = zh("/lab").await;
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(page.contains("<html lang=\"zh-Hans\""), "{page}");
+    for text in [
+        "实验室：在标注数据上比较去重方法",
+        "运行扫描",
+        "阈值范围（最多 50 个点）",
+        "数据集",
+    ] {
+        assert!(page.contains(text), "{text}: {page}");
+    }
+    let (_, run) = zh("/lab?file=pawsx_zh_dev200.tsv&method=simhash&from=0.5&to=1&step=0.25").await;
+    assert!(
+        run.contains("<th data-col=\"precision\">精确率</th>"),
+        "{run}"
+    );
+    assert!(run.contains("精确率（实线）"), "{run}");
+    assert!(run.contains("各方法的最佳设置"), "{run}");
+    assert_eq!(named_table(&run, "lab-rows-simhash").len(), 3);
+    let (resp, refused) = zh("/lab?file=nothing-here.tsv").await;
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert!(
+        error_of(&refused).contains("不在此处提供的数据文件之中"),
+        "{refused}"
+    );
+    let (resp, png) = send({
+        let mut req = multipart(
+            &[("method", "feature-code")],
+            "x.tsv",
+            b"\x89PNG\r\n\x1a\n....",
+        );
+        req.headers_mut()
+            .insert(header::ACCEPT_LANGUAGE, "zh".parse().unwrap());
+        req
+    })
+    .await;
+    assert_eq!(resp.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(
+        error_of(&png).contains("这是PNG 图片，不是标注文本"),
+        "{png}"
+    );
+    // The same in English, as before.
+    let (_, en) = get("/lab?file=nothing-here.tsv").await;
+    assert!(en.contains("<html lang=\"en\""));
+    assert!(error_of(&en).contains("is not one of the data files offered here"));
 }

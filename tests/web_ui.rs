@@ -617,3 +617,205 @@ async fn stats_is_readable_in_both_languages() {
     .await;
     assert!(css.contains(".stats-table thead th { white-space: nowrap;"));
 }
+
+/// The six engines of `javascript tutorial` on loopback, with a cache, and
+/// `[server] max_results_per_page = 50`.
+async fn js_app() -> (axum::Router, Vec<support::LoopbackEngine>) {
+    let mut config = support::shipped_config();
+    let names: Vec<&str> = support::pages::JS_PAGES.iter().map(|(n, _)| *n).collect();
+    support::keep_only(&mut config, &names);
+    let mut engines = Vec::new();
+    for (name, page) in support::pages::JS_PAGES {
+        let engine = support::LoopbackEngine::spawn(support::Behavior::fixture(page)).await;
+        support::point_at(&mut config, name, &engine.base_url());
+        engines.push(engine);
+    }
+    config.limits.per_minute = 0;
+    assert_eq!(
+        (
+            config.server.results_per_page,
+            config.server.max_page_size()
+        ),
+        (20, 50),
+        "the defaults this test reads"
+    );
+    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
+        metasift::ops::cache::Cache::memory(Duration::from_secs(60), 16 << 20),
+    );
+    (web::router(AppState::new(searcher)), engines)
+}
+
+/// The result links of a JSON page, and its `number_of_results`.
+async fn json_page(app: &axum::Router, uri: &str, cookie: Option<&str>) -> (Vec<String>, u64) {
+    let mut req = Request::get(uri);
+    if let Some(c) = cookie {
+        req = req.header(header::COOKIE, c);
+    }
+    let (resp, body) = send(app.clone(), req.body(Body::empty()).unwrap()).await;
+    assert_eq!(resp.status(), StatusCode::OK, "{uri}: {body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let urls = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["url"].as_str().unwrap().to_string())
+        .collect();
+    (urls, v["number_of_results"].as_u64().unwrap())
+}
+
+/// Results per page is the searcher's choice up to `[server]
+/// max_results_per_page`, and pages of any size are slices of the same
+/// fused list: together they hold every fused result once, in order, and
+/// `number_of_results` does not change with the page size. (The preference
+/// used to be applied as a `limit` on pages of the server's size, so with
+/// 10 a page, page 2 started at result 21 and results 11–20 were never
+/// shown.)
+#[tokio::test]
+async fn results_per_page_is_the_searchers_choice_and_paging_stays_whole() {
+    let (app, engines) = js_app().await;
+    let asked = || engines.iter().map(|e| e.requests()).collect::<Vec<_>>();
+    let q = "/search?format=json&q=javascript+tutorial";
+    // The whole fused list of the engines' first page, 50 a page.
+    let (all, total) = json_page(&app, q, Some("metasift_prefs=results%3D50")).await;
+    assert!(all.len() > 30 && all.len() < 50, "{}", all.len());
+    assert_eq!(total, all.len() as u64);
+    assert_eq!(asked(), [1; 6]);
+    for size in [10usize, 20, 30] {
+        let cookie = format!("metasift_prefs=results%3D{size}");
+        let mut seen = Vec::new();
+        for page in 1..=all.len().div_ceil(size) {
+            let (urls, n) = json_page(&app, &format!("{q}&page={page}"), Some(&cookie)).await;
+            assert_eq!(n, total, "size {size} page {page}");
+            assert_eq!(
+                urls.len(),
+                size.min(all.len() - seen.len()),
+                "size {size} page {page}"
+            );
+            seen.extend(urls);
+        }
+        assert_eq!(seen, all, "pages of {size} are the fused list in order");
+    }
+    assert_eq!(asked(), [1; 6], "every page size slices the cached answers");
+    // No preference: the server's 20; a preference above the cap: the cap.
+    let (urls, _) = json_page(&app, q, None).await;
+    assert_eq!(urls[..], all[..20]);
+    let (urls, _) = json_page(&app, q, Some("metasift_prefs=results%3D1000")).await;
+    assert_eq!(urls, all);
+    // The HTML page numbers follow the page size: 10 a page, 4 pages.
+    let (_, html) = send(
+        app.clone(),
+        Request::get("/search?q=javascript+tutorial")
+            .header(header::COOKIE, "metasift_prefs=results%3D10")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    let pager = html
+        .split("<nav class=\"pager\"")
+        .nth(1)
+        .expect("page numbers")
+        .split("</nav>")
+        .next()
+        .unwrap();
+    let last = all.len().div_ceil(10);
+    assert!(
+        pager.contains(&format!("page={last}\">{last}</a>")),
+        "{pager}"
+    );
+    // The preferences page offers 10, 20 (the default), 30 and 50: the cap.
+    let (_, form) = send(
+        app.clone(),
+        Request::get("/preferences")
+            .header(header::COOKIE, "metasift_prefs=results%3D30")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    let select = form
+        .split("<select id=\"p-results\" name=\"results\">")
+        .nth(1)
+        .unwrap()
+        .split("</select>")
+        .next()
+        .unwrap();
+    assert_eq!(
+        select,
+        "<option value=\"10\">10</option><option value=\"20\">20 (the server&#39;s default)</option>\
+         <option value=\"30\" selected>30</option><option value=\"50\">50</option>"
+    );
+}
+
+/// Error pages speak the reader's language (the preferences cookie, else
+/// `Accept-Language`): the title, the status and the sentence; JSON keeps
+/// English, what API clients have always read.
+#[tokio::test]
+async fn error_pages_speak_the_readers_language() {
+    let zh = |uri: &str| {
+        send(
+            app(),
+            Request::get(uri)
+                .header(header::ACCEPT_LANGUAGE, "zh-CN,zh;q=0.9")
+                .body(Body::empty())
+                .unwrap(),
+        )
+    };
+    let (resp, page) = zh("/no/such/page").await;
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert!(page.contains("<html lang=\"zh-Hans\""), "{page}");
+    assert!(page.contains("<title>未找到 — metasift</title>"), "{page}");
+    assert!(page.contains("<h1>404 未找到</h1>"), "{page}");
+    assert!(page.contains("这个地址没有页面"), "{page}");
+    let (resp, page) = zh("/search?q=rust&page=99").await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(page.contains("<h1>400 请求有误</h1>"), "{page}");
+    assert!(
+        page.contains("页码 &#34;99&#34; 超出范围：请用 1 到 50 之间的整数")
+            || page.contains("页码 &quot;99&quot; 超出范围：请用 1 到 50 之间的整数"),
+        "{page}"
+    );
+    let (_, json) = zh("/search?q=rust&page=99&format=json").await;
+    assert!(json.contains("page \\\"99\\\" is out of range"), "{json}");
+    // The cookie's language wins over the browser's.
+    let (_, page) = send(
+        app(),
+        Request::get("/no/such/page")
+            .header(header::ACCEPT_LANGUAGE, "zh-CN")
+            .header(header::COOKIE, "metasift_prefs=locale%3Den")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert!(page.contains("<h1>404 Not Found</h1>") && page.contains("There is no page"));
+}
+
+/// The comparison panel's generated headlines and notes are in the
+/// reader's language too.
+#[tokio::test]
+async fn the_comparison_panel_speaks_chinese() {
+    let (app, _engines) = js_app().await;
+    let (_, html) = send(
+        app.clone(),
+        Request::get("/search?q=javascript+tutorial&os1=0.3&os2=0.15")
+            .header(header::ACCEPT_LANGUAGE, "zh-CN")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    let start = html.find("<section class=\"compare\"").expect("the panel");
+    let panel = &html[start..start + html[start..].find("</section>").unwrap()];
+    assert!(panel.contains("与配置的设置相比"), "{panel}");
+    assert!(
+        panel.contains("合成一组") || panel.contains("并入了") || panel.contains("拆到了"),
+        "{panel}"
+    );
+    for english in [
+        "joined the group",
+        "became one group",
+        "came apart",
+        "was a result of its own",
+        "was in a group of",
+        ">kept<",
+    ] {
+        assert!(!panel.contains(english), "{english}: {panel}");
+    }
+}

@@ -1,6 +1,9 @@
 # metasift — English. Every key here must exist in every other catalog
 # (tests/i18n.rs). Arguments: $n (a number), $q (the query), $s, $engines.
 
+# The language's own name, in the interface-language menu.
+locale-name = English
+
 skip-to-content = Skip to content
 footer-tagline = metasift — one query, many engines, no duplicates.
 nav-home = Home
@@ -58,6 +61,30 @@ compare-left = left
 compare-none = No group formed or split: the same records are folded together.
 compare-groups-formed = Groups formed
 compare-groups-split = Groups split
+compare-headline-joined = { $n ->
+    [one] 1 result
+   *[other] { $n } results
+} joined the group of “{ $title }”
+compare-headline-left = { $n ->
+    [one] 1 result
+   *[other] { $n } results
+} left the group of “{ $title }”
+compare-headline-formed = { $n } records became one group, from { $from }
+compare-from-alone = { $n ->
+    [one] 1 result
+   *[other] { $n } results
+} of their own
+compare-from-groups = records of { $n ->
+    [one] 1 group
+   *[other] { $n } groups
+}
+compare-from-and = { $a } and { $b }
+compare-headline-split = a group of { $n } records came apart into { $parts } places
+compare-note-was-alone = was a result of its own
+compare-note-was-in = was in a group of { $n }
+compare-note-now-alone = now a result of its own
+compare-note-now-in = now in a group of { $n }
+compare-kept = kept
 
 empty-failed-title = No engine answered “{ $q }”
 empty-failed-text = Every engine asked failed, so nothing is known about this query yet:
@@ -154,6 +181,8 @@ theme-auto = The browser's (light or dark)
 theme-light = Light
 theme-dark = Dark
 prefs-results = Results per page
+prefs-results-default = { $n } (the server's default)
+prefs-thumbnails = Show the engines' thumbnails (fetched through this server)
 prefs-search = Searching
 prefs-categories = Categories asked by default
 prefs-engines = Engines asked
@@ -198,3 +227,126 @@ month-9 = September
 month-10 = October
 month-11 = November
 month-12 = December
+
+error-title = { $status } — metasift
+error-internal = Something went wrong on this server: { $detail }
+error-not-found = There is no page at this address. Try the search box.
+error-format-unknown = unknown format { $value }: use html, json, csv or rss
+error-query-too-long = the query is { $n } characters long; at most { $max } are accepted
+error-page-range = page { $value } is out of range: use a whole number from 1 to { $max }
+error-limit = limit { $value } is not a positive whole number
+error-method = unknown dedup method { $value }: use feature-code, simhash, rabin or none
+error-threshold = { $name } { $value } is not a number between 0 and 1
+error-body-too-large = the request body is larger than { $n } bytes
+error-body-unreadable = the request body could not be read: { $detail }
+error-query-empty = the query is empty: pass it as q=…
+error-dedup-settings = { $field } { $why }
+error-format-refused = format={ $format } is not served by this instance (it serves: { $formats })
+error-overloaded = Too many searches are running right now. Please try again in a moment.
+error-render = The results could not be shown (an error in the page). Please try again.
+error-rate-limited-searches = Too many searches from your address. Please wait { $n } s and try again.
+error-rate-limited-suggestions = Too many suggestion requests from your address. Please wait { $n } s and try again.
+error-rate-limited-lab = Too many lab runs from your address. Please wait { $n } s and try again.
+status-400 = Bad Request
+status-403 = Forbidden
+status-404 = Not Found
+status-405 = Method Not Allowed
+status-408 = Request Timeout
+status-413 = Payload Too Large
+status-415 = Unsupported Media Type
+status-422 = Unprocessable Entity
+status-429 = Too Many Requests
+status-500 = Internal Server Error
+status-502 = Bad Gateway
+status-503 = Service Unavailable
+status-504 = Gateway Timeout
+
+lab-title = Lab — metasift
+lab-heading = The lab: dedup methods on labeled data
+lab-intro = Sweep a threshold over a labeled data set and compare precision, recall and F1 of each method — the same measurement as the command line’s
+lab-dataset = Data set
+lab-no-files = The data folder holds no .tsv or .jsonl file.
+lab-file-label = A file from the data folder
+lab-file-none = — none (use the upload) —
+lab-upload-label = Or upload TSV pairs or JSON Lines (pairs, or records with a group label), at most { $size } and { $n } pairs:
+lab-paste-label = Or paste them
+lab-methods = Methods
+lab-range = Threshold range (at most { $n } points)
+lab-from = from
+lab-to = to
+lab-step = step
+lab-sweep-os2 = sweep os2 (titles differ)
+lab-sweep-os1 = sweep os1 (titles equal)
+lab-floor-label = best setting: the highest recall at precision ≥
+lab-run = Run the sweep
+lab-pairs-judged = { $n } pairs judged per setting
+lab-sweep = sweep
+lab-dropped = { $n ->
+    [one] 1 row dropped (middle band or unlabeled)
+   *[other] { $n } rows dropped (middle band or unlabeled)
+}
+lab-bad-lines = { $n ->
+    [one] 1 bad line skipped
+   *[other] { $n } bad lines skipped
+}
+lab-chart-caption = Precision (solid), recall (dashed) and F1 (dotted) against the threshold.
+lab-chart-x = threshold (feature-code { $os }, rabin block_threshold; simhash distance = (1-t)*32)
+lab-chart-floor = precision floor
+lab-chart-f1 = F1
+lab-baseline = { $positives } duplicate and { $negatives } distinct pairs. Trivial baselines: merging every pair scores precision { $precision }, recall 1.000, F1 { $f1 }; merging none, recall 0. A setting is worth its name where it beats both.
+lab-best-heading = Best setting per method (highest recall at precision ≥ { $floor })
+lab-every-setting = Every setting
+lab-yes = yes
+lab-no-most-precise = no — the most precise setting
+lab-layout-tsv-pairs = tsv pairs
+lab-layout-json-pairs = json pairs
+lab-layout-record-sets = record sets
+lab-col-method = method
+lab-col-setting = setting
+lab-col-reaches = reaches { $floor }
+lab-col-threshold = threshold
+lab-col-os1 = os1
+lab-col-os2 = os2
+lab-col-max_distance = max_distance
+lab-col-block_threshold = block_threshold
+lab-col-precision = precision
+lab-col-recall = recall
+lab-col-f1 = f1
+lab-col-tp = tp
+lab-col-fp = fp
+lab-col-seconds = seconds
+lab-err-sweep-os = sweep_os { $value }: expected os1 or os2
+lab-err-method = method { $value }: expected one of feature-code, simhash, rabin, none
+lab-err-not-number = { $name } { $value } is not a number
+lab-err-step = step must be above 0
+lab-err-range = the range needs 0 ≤ from ≤ to ≤ 1
+lab-err-sweep = { $detail }
+lab-err-floor = precision floor { $value }: expected a number from 0 to 1
+lab-err-not-offered = { $name } is not one of the data files offered here
+lab-err-upload-size = the upload is { $size }; at most { $max } is accepted
+lab-err-upload-too-large = the upload is larger than { $max }; use `metasift lab` for big files
+lab-err-magic = this is { $what }, not labeled text: upload TSV pairs or JSON Lines
+lab-kind-png = a PNG image
+lab-kind-jpeg = a JPEG image
+lab-kind-gif = a GIF image
+lab-kind-riff = a RIFF (WebP/WAV) file
+lab-kind-pdf = a PDF document
+lab-kind-zip = a ZIP archive (or an Office document)
+lab-kind-gzip = a gzip archive
+lab-kind-bmp = a BMP image
+lab-err-binary = this is a binary file (it contains NUL bytes), not labeled text: upload TSV pairs or JSON Lines
+lab-err-utf8 = the file is not UTF-8 text (bad byte at offset { $n }): upload TSV pairs or JSON Lines in UTF-8
+lab-err-load = { $detail }
+lab-err-no-usable = { $file }: no usable labeled line ({ $bad } bad, { $dropped } dropped)
+lab-err-no-usable-first = { $file }: no usable labeled line ({ $bad } bad, { $dropped } dropped) — first problem: { $first }
+lab-err-too-many-items = { $file }: { $n } pairs or records; at most { $max } are judged in the browser — use `metasift lab` for more
+lab-err-too-many-pairs = { $file }: { $n } record pairs to compare per setting; at most { $max } are compared in the browser — split the large sets or use `metasift lab`
+lab-err-too-many-pairs-set = { $file }: { $n } record pairs to compare per setting (the largest set, { $query }, has { $records } records: { $pairs } pairs); at most { $max } are compared in the browser — split the large sets or use `metasift lab`
+lab-err-busy = { $n } lab runs are already going; try again in a few seconds
+lab-err-failed = the sweep failed unexpectedly
+lab-err-choose = choose a data file or upload one
+lab-err-no-dir = no data folder is configured ([lab] data_dir): upload a file instead
+lab-err-read = { $file }: { $detail }
+lab-err-no-method = tick at least one method
+lab-err-form = { $detail }
+lab-kept-missing = no kept lab run has the id { $id } (the last { $n } runs are kept while the server runs): run the sweep again at /lab

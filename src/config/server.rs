@@ -20,8 +20,15 @@ pub struct ServerConfig {
     pub base_url: String,
     /// Deadline of the whole fan-out, in milliseconds.
     pub deadline_ms: u64,
-    /// Results per page.
+    /// Results per page, unless a searcher's preference says otherwise.
     pub results_per_page: usize,
+    /// The most results per page a searcher's preference may ask for (the
+    /// preferences page offers 10, 20, 30, 50, … up to it); unset:
+    /// [`DEFAULT_MAX_RESULTS_PER_PAGE`], or `results_per_page` when that is
+    /// larger (so a file written before this key still loads). A page never
+    /// holds more than one engine page's fused list, so a large page may
+    /// hold fewer.
+    pub max_results_per_page: Option<usize>,
     /// Largest engine answer read, in bytes (decompressed); larger answers
     /// are reported as too large and dropped unread.
     pub max_body_bytes: usize,
@@ -51,6 +58,10 @@ pub struct ServerConfig {
     pub instance_id: Option<String>,
 }
 
+/// `[server] max_results_per_page` when unset (and `results_per_page` is
+/// not larger).
+pub const DEFAULT_MAX_RESULTS_PER_PAGE: usize = 50;
+
 /// Every result format `/search` knows.
 pub const FORMATS: [&str; 4] = ["html", "json", "csv", "rss"];
 
@@ -61,6 +72,7 @@ impl Default for ServerConfig {
             base_url: String::new(),
             deadline_ms: 3000,
             results_per_page: 20,
+            max_results_per_page: None,
             max_body_bytes: 4 * 1024 * 1024,
             user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
             autocomplete: None,
@@ -108,6 +120,29 @@ impl ServerConfig {
                 ),
             ));
         }
+        if let Some(most) = s.max_results_per_page
+            && !(1..=1000).contains(&most)
+        {
+            out.push(Problem::at(
+                &[&["server", "max_results_per_page"]],
+                format!("server.max_results_per_page: must be 1 to 1000, got {most}"),
+            ));
+        } else if let Some(most) = s.max_results_per_page
+            && most < s.results_per_page
+        {
+            out.push(Problem::at(
+                &[
+                    &["server", "max_results_per_page"],
+                    &["server", "results_per_page"],
+                ],
+                format!(
+                    "server.max_results_per_page ({}) is below server.results_per_page ({}): \
+                     the cap on a searcher's page size cannot be smaller than the default \
+                     page size; raise max_results_per_page or lower results_per_page",
+                    most, s.results_per_page
+                ),
+            ));
+        }
         if s.max_body_bytes == 0 {
             out.push(Problem::at(
                 &[&["server", "max_body_bytes"]],
@@ -152,6 +187,23 @@ fn check_bind(bind: &str) -> Result<(), String> {
 }
 
 impl ServerConfig {
+    /// The page size for a searcher who asked for `wanted` results per page
+    /// (none: the server's): at least 1, at most `max_results_per_page`.
+    pub fn page_size(&self, wanted: Option<usize>) -> usize {
+        wanted
+            .unwrap_or(self.results_per_page)
+            .clamp(1, self.max_page_size())
+    }
+
+    /// The most results per page a searcher may choose (`[server]
+    /// max_results_per_page`, or its default).
+    pub fn max_page_size(&self) -> usize {
+        self.max_results_per_page
+            .unwrap_or(DEFAULT_MAX_RESULTS_PER_PAGE)
+            .max(self.results_per_page)
+            .max(1)
+    }
+
     /// A warning when an explicit `base_url` names a local address other
     /// than `listening` (say `serve --bind 127.0.0.1:18888` with `base_url`
     /// on port 8888): its OpenSearch and RSS links would point elsewhere. A

@@ -54,7 +54,7 @@ const TOP: f64 = 44.0;
 const BOTTOM: f64 = 52.0;
 
 /// A metric's name, how to read it, its dash pattern and its line width.
-type Metric = (&'static str, fn(&Confusion) -> f64, &'static str, f64);
+type Metric<'a> = (&'a str, fn(&Confusion) -> f64, &'static str, f64);
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -95,9 +95,43 @@ pub fn y_range(values: impl IntoIterator<Item = f64>) -> (f64, f64, f64) {
     (0.0, 1.0, 0.1)
 }
 
+/// The words of the plot, for a reader of another language (`/lab`); the
+/// command line's are English ([`svg`]).
+#[derive(Debug, Clone)]
+pub struct Labels {
+    /// The x axis.
+    pub x: String,
+    /// The metrics' names in the line-style key.
+    pub precision: String,
+    /// Recall.
+    pub recall: String,
+    /// F1.
+    pub f1: String,
+    /// Before the floor's value on its line.
+    pub floor: String,
+}
+
+impl Labels {
+    /// English, with `x` on the x axis.
+    pub fn english(x: &str) -> Labels {
+        Labels {
+            x: x.to_string(),
+            precision: "precision".into(),
+            recall: "recall".into(),
+            f1: "F1".into(),
+            floor: "precision floor".into(),
+        }
+    }
+}
+
 /// Renders the panels as one SVG document; `floor` is the precision floor
 /// drawn across each panel (when inside its y range).
 pub fn svg(panels: &[Panel], x_label: &str, floor: Option<f64>) -> String {
+    svg_with(panels, &Labels::english(x_label), floor)
+}
+
+/// [`svg`] with its words given.
+pub fn svg_with(panels: &[Panel], labels: &Labels, floor: Option<f64>) -> String {
     let height = PANEL_H * panels.len().max(1) as f64;
     let mut out = String::new();
     let _ = writeln!(
@@ -109,13 +143,14 @@ pub fn svg(panels: &[Panel], x_label: &str, floor: Option<f64>) -> String {
         r#"<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="white"/>"#
     );
     for (i, panel) in panels.iter().enumerate() {
-        panel_svg(&mut out, panel, x_label, floor, i as f64 * PANEL_H);
+        panel_svg(&mut out, panel, labels, floor, i as f64 * PANEL_H);
     }
     out.push_str("</svg>\n");
     out
 }
 
-fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, floor: Option<f64>, y0: f64) {
+fn panel_svg(out: &mut String, panel: &Panel, labels: &Labels, floor: Option<f64>, y0: f64) {
+    let x_label = labels.x.as_str();
     let (pw, ph) = (WIDTH - LEFT - RIGHT, PANEL_H - TOP - BOTTOM);
     let xs = panel
         .curves
@@ -198,16 +233,17 @@ fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, floor: Option<f64>,
         );
         let _ = writeln!(
             out,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#c00000">precision floor {f}</text>"##,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#c00000">{} {f}</text>"##,
             LEFT + pw - 4.0,
-            y - 4.0
+            y - 4.0,
+            esc(&labels.floor)
         );
     }
     // Curves.
     let metrics: [Metric; 3] = [
-        ("precision", Confusion::precision, "", 1.6),
-        ("recall", Confusion::recall, "7,4", 1.6),
-        ("F1", Confusion::f1, "2,3", 2.6),
+        (&labels.precision, Confusion::precision, "", 1.6),
+        (&labels.recall, Confusion::recall, "7,4", 1.6),
+        (&labels.f1, Confusion::f1, "2,3", 2.6),
     ];
     for (ci, curve) in panel.curves.iter().enumerate() {
         let colour = PALETTE[ci % PALETTE.len()];
@@ -269,8 +305,9 @@ fn panel_svg(out: &mut String, panel: &Panel, x_label: &str, floor: Option<f64>,
         );
         let _ = writeln!(
             out,
-            r#"<text x="{:.1}" y="{ly:.1}">{name}</text>"#,
-            lx + 36.0
+            r#"<text x="{:.1}" y="{ly:.1}">{}</text>"#,
+            lx + 36.0,
+            esc(name)
         );
     }
 }

@@ -86,6 +86,23 @@ pub fn redirect_refusal(previous: &[url::Url], next: &url::Url) -> Option<String
 /// unspecified addresses, IPv4-mapped ones included. Names that resolve to
 /// such addresses are not caught here.
 fn is_local_host(url: &url::Url) -> bool {
+    use std::net::IpAddr;
+    let ip = match url.host() {
+        Some(url::Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            return d == "localhost" || d.ends_with(".localhost");
+        }
+        Some(url::Host::Ipv4(a)) => IpAddr::V4(a),
+        Some(url::Host::Ipv6(a)) => IpAddr::V6(a),
+        None => return false,
+    };
+    is_local_ip(ip)
+}
+
+/// Loopback, private, shared (CGNAT), link-local, unique-local, broadcast
+/// and unspecified addresses, IPv4-mapped ones included: where a request
+/// from the server would reach its own machine or its neighbours.
+pub fn is_local_ip(ip: std::net::IpAddr) -> bool {
     use std::net::{IpAddr, Ipv4Addr};
     fn local_v4(a: Ipv4Addr) -> bool {
         let [b0, b1, ..] = a.octets();
@@ -96,15 +113,6 @@ fn is_local_host(url: &url::Url) -> bool {
             || a.is_broadcast()
             || (b0 == 100 && (64..128).contains(&b1))
     }
-    let ip = match url.host() {
-        Some(url::Host::Domain(d)) => {
-            let d = d.trim_end_matches('.').to_ascii_lowercase();
-            return d == "localhost" || d.ends_with(".localhost");
-        }
-        Some(url::Host::Ipv4(a)) => IpAddr::V4(a),
-        Some(url::Host::Ipv6(a)) => IpAddr::V6(a),
-        None => return false,
-    };
     match ip {
         IpAddr::V4(a) => local_v4(a),
         IpAddr::V6(a) => {

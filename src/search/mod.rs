@@ -20,7 +20,8 @@
 //!
 //! **Paging.** A page is a slice of a *fused* list, never an engine page:
 //! engine page 1's answers fuse into one list (36 results for `javascript
-//! tutorial` from 67 records), served `[server] results_per_page` at a time;
+//! tutorial` from 67 records), served `[server] results_per_page` (or the
+//! searcher's own page size, [`SearchOptions::per_page`]) at a time;
 //! only the page after its last asks the engines for their page 2, whose
 //! fused list starts a new page, and so on (`Searcher::walk`). Each engine
 //! page's answers are cached, so walking to page 3 costs fusions, not
@@ -44,7 +45,7 @@ mod gather;
 mod query;
 pub mod recording;
 
-pub use fetch::{MAX_REDIRECTS, http_client};
+pub use fetch::{MAX_REDIRECTS, http_client, is_local_ip};
 pub use gather::Gathered;
 
 /// Per-search options that do not change which engines are asked.
@@ -59,12 +60,17 @@ pub struct SearchOptions {
     /// the fan-out itself (a cache hit or a search joined in flight tells
     /// nothing). The streamed results page lists them while it waits.
     pub progress: Option<Progress>,
+    /// Results per page (a searcher's preference); `None` = `[server]
+    /// results_per_page`. Capped by `[server] max_results_per_page`.
+    pub per_page: Option<usize>,
 }
 
 impl PartialEq for SearchOptions {
     /// The same search options: `progress` is who listens, not what is asked.
     fn eq(&self, other: &Self) -> bool {
-        self.dedup == other.dedup && self.explain == other.explain
+        self.dedup == other.dedup
+            && self.explain == other.explain
+            && self.per_page == other.per_page
     }
 }
 
@@ -315,8 +321,16 @@ impl Searcher {
         let counters = self.inner.health.counters();
         Counters::bump(&counters.searches);
         let settings = opts.dedup.as_ref().unwrap_or(&self.config().dedup);
+        // Another page size slices the same fused list otherwise: its own
+        // entry (the configured size keeps the key it always had).
+        let per_page = self.config().server.page_size(opts.per_page);
+        let size = if per_page == self.config().server.results_per_page {
+            String::new()
+        } else {
+            format!(":n{per_page}")
+        };
         let key = format!(
-            "{}:{:016x}",
+            "{}:{:016x}{size}",
             cache_key(query, settings, opts.explain),
             self.inner.config_tag
         );
@@ -331,7 +345,6 @@ impl Searcher {
                     Some(w) => w,
                     None => this.walk(&query, &opts).await?,
                 };
-                let per_page = this.config().server.results_per_page;
                 let mut response = walked.page(&query, per_page);
                 let (gathered, from_cache) = (walked.gathered, walked.from_cache);
                 response.cached = from_cache;
@@ -412,7 +425,7 @@ impl Searcher {
     async fn walk(&self, query: &Query, opts: &SearchOptions) -> Result<Walked, Overloaded> {
         let config = self.config();
         let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
-        let per_page = config.server.results_per_page.max(1);
+        let per_page = config.server.page_size(opts.per_page);
         let wanted = query.page.max(1);
         let (mut skipped_pages, mut before) = (0u32, 0usize);
         let mut engine_page = 1u32;

@@ -2,7 +2,8 @@
 //! which groups formed or split when a request re-clusters with other dedup
 //! settings, as display data for `results.html`.
 
-use super::pages::{plural, safe_href};
+use super::i18n::Tr;
+use super::pages::safe_href;
 
 /// "Compared with the configured settings": what re-clustering changed.
 #[derive(Debug, Clone)]
@@ -36,6 +37,8 @@ pub struct ComparisonView {
 pub struct ChangeView {
     /// `formed` | `joined` | `split` | `left`.
     pub kind: &'static str,
+    /// The kind as the reader's language says it.
+    pub kind_label: String,
     /// One line saying what happened.
     pub headline: String,
     /// Its records, kept one first.
@@ -57,13 +60,14 @@ pub struct MemberView {
     pub note: String,
     /// It joined or left the group that carries on.
     pub moved: bool,
-    /// `joined` / `left` for a record that moved, else empty.
-    pub tag: &'static str,
+    /// `joined` / `left` (in the reader's language) for a record that
+    /// moved, else empty.
+    pub tag: String,
 }
 
 impl ComparisonView {
     /// The display form of a comparison.
-    pub fn new(c: &crate::fusion::compare::SettingsComparison) -> ComparisonView {
+    pub fn new(c: &crate::fusion::compare::SettingsComparison, tr: &Tr) -> ComparisonView {
         let d = &c.diff;
         ComparisonView {
             configured: settings_line(&c.configured),
@@ -75,8 +79,8 @@ impl ComparisonView {
             joined: d.counts.joined,
             split: d.counts.split,
             left: d.counts.left,
-            formed_groups: d.formed.iter().map(|g| change_view(g, true)).collect(),
-            split_groups: d.split.iter().map(|g| change_view(g, false)).collect(),
+            formed_groups: d.formed.iter().map(|g| change_view(g, true, tr)).collect(),
+            split_groups: d.split.iter().map(|g| change_view(g, false, tr)).collect(),
         }
     }
 }
@@ -87,7 +91,7 @@ fn settings_line(s: &metasift_dedup::Settings) -> String {
 
 /// `formed_side`: the group exists under the requested settings and its
 /// parts are where its records were before; else the reverse.
-fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool) -> ChangeView {
+fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool, tr: &Tr) -> ChangeView {
     use crate::fusion::compare::ChangeKind;
     let carried = g.parts.iter().position(|p| p.members.len() >= 2);
     let carried = match g.kind {
@@ -97,30 +101,30 @@ fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool) -> Ch
     let kept_title = g.members.first().map_or("", |m| m.title.as_str());
     let moved = g.members.iter().filter(|m| Some(m.part) != carried).count();
     let n = g.members.len();
+    let title = || vec![("title", kept_title.to_string())];
     let headline = match g.kind {
-        ChangeKind::Joined => format!(
-            "{} joined the group of “{kept_title}”",
-            plural(moved, "result")
-        ),
-        ChangeKind::Left => format!(
-            "{} left the group of “{kept_title}”",
-            plural(moved, "result")
-        ),
+        ChangeKind::Joined => tr.with_n("compare-headline-joined", moved as u64, &title()),
+        ChangeKind::Left => tr.with_n("compare-headline-left", moved as u64, &title()),
         ChangeKind::Formed => {
             let groups = g.parts.iter().filter(|p| p.group_size >= 2).count();
             let alone = g.parts.len() - groups;
             let mut from = Vec::new();
             if alone > 0 {
-                from.push(format!("{} of their own", plural(alone, "result")));
+                from.push(tr.n("compare-from-alone", alone as u64));
             }
             if groups > 0 {
-                from.push(format!("records of {}", plural(groups, "group")));
+                from.push(tr.n("compare-from-groups", groups as u64));
             }
-            format!("{n} records became one group, from {}", from.join(" and "))
+            let from = match &from[..] {
+                [a, b] => tr.with("compare-from-and", &[("a", a.clone()), ("b", b.clone())]),
+                _ => from.concat(),
+            };
+            tr.with_n("compare-headline-formed", n as u64, &[("from", from)])
         }
-        ChangeKind::Split => format!(
-            "a group of {n} records came apart into {} places",
-            g.parts.len()
+        ChangeKind::Split => tr.with_n(
+            "compare-headline-split",
+            n as u64,
+            &[("parts", g.parts.len().to_string())],
         ),
     };
     let members = g
@@ -129,15 +133,15 @@ fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool) -> Ch
         .map(|m| {
             let size = g.parts.get(m.part).map_or(1, |p| p.group_size);
             let note = match (formed_side, size) {
-                (true, 1) => "was a result of its own".to_string(),
-                (true, n) => format!("was in a group of {n}"),
-                (false, 1) => "now a result of its own".to_string(),
-                (false, n) => format!("now in a group of {n}"),
+                (true, 1) => tr.t("compare-note-was-alone"),
+                (true, n) => tr.n("compare-note-was-in", n as u64),
+                (false, 1) => tr.t("compare-note-now-alone"),
+                (false, n) => tr.n("compare-note-now-in", n as u64),
             };
             let how = match m.stage {
-                None => "kept".to_string(),
+                None => tr.t("compare-kept"),
                 Some(stage) => match m.similarity.filter(|s| s.is_finite()) {
-                    Some(s) => format!("{} · similarity {s:.2}", stage.as_str()),
+                    Some(s) => format!("{} · {} {s:.2}", stage.as_str(), tr.t("similarity")),
                     None => stage.as_str().to_string(),
                 },
             };
@@ -153,15 +157,16 @@ fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool) -> Ch
                 note,
                 moved: carried.is_some() && Some(m.part) != carried,
                 tag: match g.kind {
-                    _ if carried.is_none() || Some(m.part) == carried => "",
-                    ChangeKind::Left => "left",
-                    _ => "joined",
+                    _ if carried.is_none() || Some(m.part) == carried => String::new(),
+                    ChangeKind::Left => tr.t("compare-left"),
+                    _ => tr.t("compare-joined"),
                 },
             }
         })
         .collect();
     ChangeView {
         kind: g.kind.as_str(),
+        kind_label: tr.t(&format!("compare-{}", g.kind.as_str())),
         headline,
         members,
     }

@@ -138,7 +138,7 @@ impl InstanceConfig {
             engines: config.engines.iter().map(EngineInfo::of).collect(),
             plugins: Vec::new(),
             instance_name: "metasift",
-            locales: super::i18n::LOCALES.iter().copied().collect(),
+            locales: super::i18n::locales().collect(),
             default_locale: super::i18n::DEFAULT_LOCALE,
             autocomplete: config.server.autocomplete.clone().unwrap_or_default(),
             safe_search: 0,

@@ -4,13 +4,96 @@
 //! cause is a 4xx with a sentence saying what to change, rendered in the
 //! format the request asked for (an HTML page, a JSON object, a CSV or a feed),
 //! so neither a browser nor an API client ever sees a bare 500.
+//!
+//! Every sentence is a catalog message ([`Msg`]): the HTML page speaks the
+//! reader's language (chosen by [`in_readers_language`], a layer around
+//! every route), JSON, CSV and RSS keep English, what API clients have
+//! always read.
 
 use askama::Template;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::pages::{ErrorPage, Layout};
+use super::i18n::Tr;
+use super::pages::{ErrorPage, Ui};
 use super::params::Format;
+
+/// A catalog message and its arguments (text; numbers already written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Msg {
+    /// Its key in `locales/*/main.ftl`.
+    pub key: &'static str,
+    /// Its arguments.
+    pub args: Vec<(&'static str, String)>,
+    /// Arguments that are themselves messages (`what` = `lab-kind-png`),
+    /// said in the same language.
+    pub keys: Vec<(&'static str, &'static str)>,
+}
+
+impl Msg {
+    /// The message `key` with no argument.
+    pub fn new(key: &'static str) -> Msg {
+        Msg {
+            key,
+            args: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// The message with one more argument that is a message itself.
+    pub fn arg_key(mut self, name: &'static str, key: &'static str) -> Msg {
+        self.keys.push((name, key));
+        self
+    }
+
+    /// The message with one more argument.
+    pub fn arg(mut self, name: &'static str, value: impl ToString) -> Msg {
+        self.args.push((name, value.to_string()));
+        self
+    }
+
+    /// The message in `tr`'s language.
+    pub fn text(&self, tr: &Tr) -> String {
+        let mut args = self.args.clone();
+        args.extend(self.keys.iter().map(|(name, key)| (*name, tr.t(key))));
+        tr.with(self.key, &args)
+    }
+}
+
+impl std::fmt::Display for Msg {
+    /// In English (logs, JSON, CSV, RSS).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text(&Tr::default()))
+    }
+}
+
+tokio::task_local! {
+    /// The headers that choose the language and theme of the request being
+    /// answered (read only when a page needs them: most answers never do).
+    static READER: HeaderMap;
+}
+
+/// Layer: answers every request in its reader's language (the preferences
+/// cookie, else `Accept-Language`), so an error page built deep in a
+/// handler or a middleware — which sees no headers — speaks it too.
+pub async fn in_readers_language(request: Request, next: Next) -> Response {
+    let mut kept = HeaderMap::new();
+    for name in [header::COOKIE, header::ACCEPT_LANGUAGE] {
+        for v in request.headers().get_all(&name) {
+            kept.append(name.clone(), v.clone());
+        }
+    }
+    READER.scope(kept, next.run(request)).await
+}
+
+/// The reader's language and theme (English and auto outside a request).
+pub fn reader() -> Ui {
+    READER
+        .try_with(|h| super::prefs::Prefs::from_headers(h).ui(h))
+        .unwrap_or_default()
+}
 
 /// What went wrong while answering one request.
 #[derive(Debug, thiserror::Error)]
@@ -19,7 +102,7 @@ pub enum AppError {
     #[error("{message}")]
     BadRequest {
         /// What is wrong and what is accepted instead.
-        message: String,
+        message: Msg,
         /// The format the error is rendered in.
         format: Format,
     },
@@ -33,11 +116,8 @@ pub enum AppError {
 
 impl AppError {
     /// A 400 answer with `message`, rendered as `format`.
-    pub fn bad_request(message: impl Into<String>, format: Format) -> Self {
-        AppError::BadRequest {
-            message: message.into(),
-            format,
-        }
+    pub fn bad_request(message: Msg, format: Format) -> Self {
+        AppError::BadRequest { message, format }
     }
 
     fn status(&self) -> StatusCode {
@@ -58,11 +138,15 @@ impl AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let message = self.to_string();
-        if status.is_server_error() {
-            tracing::error!(%message, "request failed");
-        }
-        error_response(status, &message, self.format(), None)
+        let format = self.format();
+        let message = match self {
+            AppError::BadRequest { message, .. } => message,
+            other => {
+                tracing::error!(message = %other, "request failed");
+                Msg::new("error-internal").arg("detail", other)
+            }
+        };
+        error_response(status, &message, format, None)
     }
 }
 
@@ -73,10 +157,12 @@ impl IntoResponse for AppError {
 /// feed's `ttl` and the `Retry-After` header.
 pub fn error_response(
     status: StatusCode,
-    message: &str,
+    msg: &Msg,
     format: Format,
     retry_after_s: Option<u64>,
 ) -> Response {
+    let english = msg.to_string();
+    let message = english.as_str();
     let mut response = match format {
         Format::Json => {
             let body = match retry_after_s {
@@ -86,12 +172,7 @@ pub fn error_response(
             (status, axum::Json(body)).into_response()
         }
         Format::Html => {
-            let page = ErrorPage {
-                layout: Layout::new(&format!("{} — metasift", status.as_u16())),
-                status: status.as_u16(),
-                reason: status.canonical_reason().unwrap_or("Error"),
-                message,
-            };
+            let page = ErrorPage::of(status, msg, &reader());
             match page.render() {
                 Ok(html) => (
                     status,

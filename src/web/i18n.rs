@@ -1,13 +1,17 @@
 //! The languages of the interface: every string of the pages lives in a
 //! Fluent catalog, `locales/<code>/main.ftl`, embedded at build time by
-//! `fluent-templates`. Adding a language is adding one catalog (and its
-//! name in [`LOCALES`]); `tests/i18n.rs` checks every catalog has every key.
+//! `fluent-templates`. Adding a language is adding one catalog: the
+//! languages offered ([`locales`]) are the catalogs found, each named by its
+//! own `locale-name`, and a browser's tag is matched to them by language,
+//! script and region ([`supported`]); `tests/i18n.rs` checks every catalog
+//! has every key and that every catalog is offered.
 //!
 //! The language is chosen by, in order: the `locale` preference (cookie or
 //! the preferences URL), then the browser's `Accept-Language`, then English.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use fluent_templates::fluent_bundle::FluentValue;
 use fluent_templates::{LanguageIdentifier, Loader};
@@ -22,8 +26,22 @@ fluent_templates::static_loader! {
     };
 }
 
-/// UI locales: code → the language's own name.
-pub const LOCALES: &[(&str, &str)] = &[("en", "English"), ("zh-Hans", "简体中文")];
+/// The catalogs found (`locales/<code>/`): code and the language's own
+/// name (its `locale-name`), English first, then by code.
+static AVAILABLE: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    let mut out: Vec<(String, String)> = CATALOGS
+        .locales()
+        .map(|l| (l.to_string(), CATALOGS.lookup(l, "locale-name")))
+        .collect();
+    out.sort_by(|a, b| (a.0 != DEFAULT_LOCALE, &a.0).cmp(&(b.0 != DEFAULT_LOCALE, &b.0)));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+});
+
+/// UI locales: code → the language's own name, one per catalog.
+pub fn locales() -> impl Iterator<Item = (&'static str, &'static str)> {
+    AVAILABLE.iter().map(|(c, n)| (c.as_str(), n.as_str()))
+}
 
 /// The locale when the browser names none of [`LOCALES`].
 pub const DEFAULT_LOCALE: &str = "en";
@@ -42,11 +60,10 @@ impl Default for Tr {
 }
 
 impl Tr {
-    /// The strings of `code` (one of [`LOCALES`]; anything else: English).
+    /// The strings of `code` (one of [`locales`]; anything else: English).
     pub fn new(code: &str) -> Tr {
-        let code = LOCALES
-            .iter()
-            .map(|(c, _)| *c)
+        let code = locales()
+            .map(|(c, _)| c)
             .find(|c| c.eq_ignore_ascii_case(code))
             .unwrap_or(DEFAULT_LOCALE);
         Tr {
@@ -76,6 +93,11 @@ impl Tr {
     /// The message `key`.
     pub fn t(&self, key: &str) -> String {
         CATALOGS.lookup(&self.lang, key)
+    }
+
+    /// The message `key`, if the catalogs have it.
+    pub fn try_t(&self, key: &str) -> Option<String> {
+        CATALOGS.try_lookup(&self.lang, key)
     }
 
     /// The message `key` with a number `$n` (plural forms are the catalog's).
@@ -163,24 +185,38 @@ impl Tr {
     }
 }
 
-/// The locale of [`LOCALES`] a language tag asks for: `zh`, `zh-CN`,
-/// `zh-SG`, `zh-Hans…` → `zh-Hans` (Traditional Chinese has no catalog
-/// yet); `en…` → `en`.
+/// The catalog a language tag asks for, if one fits: same language, and
+/// the catalog's script and region (where it names them) those of the tag.
+/// A Chinese tag without a script takes it from its region (`zh-CN`,
+/// `zh-SG` → Hans; `zh-TW`, `zh-HK`, `zh-MO` → Hant) or, with none,
+/// Simplified. So `zh`, `zh-CN`, `zh-Hans-SG` → `zh-Hans`; `zh-TW` → none
+/// until a `zh-Hant` catalog exists; `en-GB` → `en`; `fr-CA` → `fr` once
+/// there is one.
 fn supported(tag: &str) -> Option<&'static str> {
-    let lower = tag.trim().to_ascii_lowercase();
-    let mut parts = lower.split(['-', '_']);
-    let language = parts.next()?;
-    let rest: Vec<&str> = parts.collect();
-    match language {
-        "en" => Some("en"),
-        "zh" if rest.is_empty()
-            || rest.contains(&"hans")
-            || rest.first().is_some_and(|r| matches!(*r, "cn" | "sg")) =>
-        {
-            Some("zh-Hans")
+    let asked: LanguageIdentifier = tag.trim().replace('_', "-").parse().ok()?;
+    let language = asked.language.as_str().to_ascii_lowercase();
+    let region = asked.region.map(|r| r.as_str().to_ascii_uppercase());
+    let script = asked.script.map(|s| s.as_str().to_string()).or_else(|| {
+        match (language.as_str(), region.as_deref()) {
+            ("zh", Some("TW" | "HK" | "MO")) => Some("Hant".into()),
+            ("zh", _) => Some("Hans".into()),
+            _ => None,
         }
-        _ => None,
-    }
+    });
+    locales().map(|(c, _)| c).find(|code| {
+        let Ok(have) = code.parse::<LanguageIdentifier>() else {
+            return false;
+        };
+        have.language.as_str() == language
+            && have.script.is_none_or(|s| {
+                script
+                    .as_deref()
+                    .is_some_and(|w| s.as_str().eq_ignore_ascii_case(w))
+            })
+            && have
+                .region
+                .is_none_or(|r| region.as_deref() == Some(r.as_str()))
+    })
 }
 
 /// The language of a text in a script other than the page's, for a `lang`
@@ -239,6 +275,19 @@ mod tests {
         assert_eq!(Tr::negotiate(Some("en"), Some("zh-CN")).code(), "en");
         assert_eq!(Tr::negotiate(Some("zh-Hans"), Some("en")).code(), "zh-Hans");
         assert_eq!(Tr::negotiate(Some("xx"), Some("zh")).code(), "zh-Hans");
+    }
+
+    #[test]
+    fn the_languages_offered_are_the_catalogs() {
+        let offered: Vec<(&str, &str)> = locales().collect();
+        assert_eq!(offered[0], ("en", "English"));
+        assert!(offered.contains(&("zh-Hans", "简体中文")), "{offered:?}");
+        assert_eq!(supported("en-GB"), Some("en"));
+        assert_eq!(supported("zh-Hans-SG"), Some("zh-Hans"));
+        assert_eq!(supported("zh_CN"), Some("zh-Hans"));
+        assert_eq!(supported("zh-HK"), None);
+        assert_eq!(supported("*"), None);
+        assert_eq!(supported(""), None);
     }
 
     #[test]

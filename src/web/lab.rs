@@ -35,10 +35,12 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
+use super::error::Msg;
+use super::i18n::Tr;
 pub use super::lab_kept::results_csv;
 use super::lab_kept::{keep, rand_id};
 use super::lab_view::{self, RunView};
-use super::pages::Layout;
+use super::pages::{Layout, Ui};
 use crate::lab::{self, SweepOs, data};
 use metasift_dedup::{Method, Settings};
 
@@ -103,14 +105,11 @@ pub struct Refusal {
     /// HTTP status.
     pub status: StatusCode,
     /// What is wrong and what to do.
-    pub message: String,
+    pub message: Msg,
 }
 
-fn refuse(status: StatusCode, message: impl Into<String>) -> Refusal {
-    Refusal {
-        status,
-        message: message.into(),
-    }
+fn refuse(status: StatusCode, message: Msg) -> Refusal {
+    Refusal { status, message }
 }
 
 impl LabForm {
@@ -129,7 +128,7 @@ impl LabForm {
                     _ => {
                         return Err(refuse(
                             StatusCode::BAD_REQUEST,
-                            format!("sweep_os {value:?}: expected os1 or os2"),
+                            Msg::new("lab-err-sweep-os").arg("value", format!("{value:?}")),
                         ));
                     }
                 }
@@ -142,9 +141,7 @@ impl LabForm {
                 let m: Method = value.parse().map_err(|_| {
                     refuse(
                         StatusCode::BAD_REQUEST,
-                        format!(
-                            "method {value:?}: expected one of feature-code, simhash, rabin, none"
-                        ),
+                        Msg::new("lab-err-method").arg("value", format!("{value:?}")),
                     )
                 })?;
                 if !self.methods.contains(&m) {
@@ -179,7 +176,9 @@ impl LabForm {
                 .ok_or_else(|| {
                     refuse(
                         StatusCode::BAD_REQUEST,
-                        format!("{name} {v:?} is not a number"),
+                        Msg::new("lab-err-not-number")
+                            .arg("name", name)
+                            .arg("value", format!("{v:?}")),
                     )
                 })
         };
@@ -189,16 +188,17 @@ impl LabForm {
             num("step", &self.step)?,
         );
         if step <= 0.0 {
-            return Err(refuse(StatusCode::BAD_REQUEST, "step must be above 0"));
+            return Err(refuse(StatusCode::BAD_REQUEST, Msg::new("lab-err-step")));
         }
         if !(0.0..=1.0).contains(&from) || !(0.0..=1.0).contains(&to) || from > to {
-            return Err(refuse(
-                StatusCode::BAD_REQUEST,
-                "the range needs 0 ≤ from ≤ to ≤ 1",
-            ));
+            return Err(refuse(StatusCode::BAD_REQUEST, Msg::new("lab-err-range")));
         }
-        lab::sweep_points(from, to, step, MAX_POINTS)
-            .map_err(|why| refuse(StatusCode::BAD_REQUEST, why))
+        lab::sweep_points(from, to, step, MAX_POINTS).map_err(|why| {
+            refuse(
+                StatusCode::BAD_REQUEST,
+                Msg::new("lab-err-sweep").arg("detail", why),
+            )
+        })
     }
 
     /// The precision floor: the form's, else `default`; refused unless a
@@ -214,10 +214,7 @@ impl LabForm {
             .ok_or_else(|| {
                 refuse(
                     StatusCode::BAD_REQUEST,
-                    format!(
-                        "precision floor {:?}: expected a number from 0 to 1",
-                        self.floor
-                    ),
+                    Msg::new("lab-err-floor").arg("value", format!("{:?}", self.floor)),
                 )
             })
     }
@@ -263,7 +260,7 @@ pub fn resolve_data(dir: &Path, name: &str) -> Result<PathBuf, Refusal> {
     let missing = || {
         refuse(
             StatusCode::NOT_FOUND,
-            format!("{name:?} is not one of the data files offered here"),
+            Msg::new("lab-err-not-offered").arg("name", format!("{name:?}")),
         )
     };
     if !list_data(dir).iter().any(|(n, _)| n == name) {
@@ -288,30 +285,25 @@ fn human_size(n: u64) -> String {
 }
 
 /// Why `bytes` cannot be labeled text, if it cannot.
-pub fn sniff(bytes: &[u8]) -> Option<String> {
+pub fn sniff(bytes: &[u8]) -> Option<Msg> {
     const MAGIC: [(&[u8], &str); 8] = [
-        (b"\x89PNG", "a PNG image"),
-        (b"\xff\xd8\xff", "a JPEG image"),
-        (b"GIF8", "a GIF image"),
-        (b"RIFF", "a RIFF (WebP/WAV) file"),
-        (b"%PDF", "a PDF document"),
-        (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
-        (b"\x1f\x8b", "a gzip archive"),
-        (b"BM", "a BMP image"),
+        (b"\x89PNG", "lab-kind-png"),
+        (b"\xff\xd8\xff", "lab-kind-jpeg"),
+        (b"GIF8", "lab-kind-gif"),
+        (b"RIFF", "lab-kind-riff"),
+        (b"%PDF", "lab-kind-pdf"),
+        (b"PK\x03\x04", "lab-kind-zip"),
+        (b"\x1f\x8b", "lab-kind-gzip"),
+        (b"BM", "lab-kind-bmp"),
     ];
     if let Some((_, what)) = MAGIC.iter().find(|(m, _)| bytes.starts_with(m)) {
-        return Some(format!(
-            "this is {what}, not labeled text: upload TSV pairs or JSON Lines"
-        ));
+        return Some(Msg::new("lab-err-magic").arg_key("what", what));
     }
     if bytes.contains(&0) {
-        return Some("this is a binary file (it contains NUL bytes), not labeled text: upload TSV pairs or JSON Lines".into());
+        return Some(Msg::new("lab-err-binary"));
     }
     if let Err(e) = std::str::from_utf8(bytes) {
-        return Some(format!(
-            "the file is not UTF-8 text (bad byte at offset {}): upload TSV pairs or JSON Lines in UTF-8",
-            e.valid_up_to()
-        ));
+        return Some(Msg::new("lab-err-utf8").arg("n", e.valid_up_to()));
     }
     None
 }
@@ -321,11 +313,9 @@ pub fn load_upload(name: &str, bytes: &[u8]) -> Result<data::DataFile, Refusal> 
     if bytes.len() > MAX_UPLOAD {
         return Err(refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the upload is {}; at most {} is accepted",
-                human_size(bytes.len() as u64),
-                human_size(MAX_UPLOAD as u64)
-            ),
+            Msg::new("lab-err-upload-size")
+                .arg("size", human_size(bytes.len() as u64))
+                .arg("max", human_size(MAX_UPLOAD as u64)),
         ));
     }
     if let Some(why) = sniff(bytes) {
@@ -340,60 +330,55 @@ pub fn load_upload(name: &str, bytes: &[u8]) -> Result<data::DataFile, Refusal> 
 }
 
 fn check_loaded(loaded: Result<data::DataFile, lab::LabError>) -> Result<data::DataFile, Refusal> {
-    let file = loaded.map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    let file = loaded.map_err(|e| {
+        refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Msg::new("lab-err-load").arg("detail", e),
+        )
+    })?;
     let items = match &file.data {
         data::Labeled::Pairs(p) => p.len() as u64,
         data::Labeled::Sets(s) => s.iter().map(|s| s.records.len() as u64).sum(),
     };
     if items == 0 {
-        let first = file
-            .bad_lines
-            .first()
-            .map(|e| format!(" — first problem: {e}"))
-            .unwrap_or_default();
+        let msg = match file.bad_lines.first() {
+            Some(e) => Msg::new("lab-err-no-usable-first").arg("first", e),
+            None => Msg::new("lab-err-no-usable"),
+        };
         return Err(refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "{}: no usable labeled line ({} bad, {} dropped){first}",
-                file.path.display(),
-                file.bad_lines.len(),
-                file.dropped
-            ),
+            msg.arg("file", file.path.display())
+                .arg("bad", file.bad_lines.len())
+                .arg("dropped", file.dropped),
         ));
     }
     if items > MAX_ITEMS {
         return Err(refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "{}: {items} pairs or records; at most {MAX_ITEMS} are judged in the browser — use `metasift lab` for more",
-                file.path.display()
-            ),
+            Msg::new("lab-err-too-many-items")
+                .arg("file", file.path.display())
+                .arg("n", items)
+                .arg("max", MAX_ITEMS),
         ));
     }
     let pairs = file.data.pair_count();
     if pairs > MAX_PAIRS {
         let largest = match &file.data {
-            data::Labeled::Sets(sets) => sets
-                .iter()
-                .max_by_key(|s| s.pair_count())
-                .map(|s| {
-                    format!(
-                        " (the largest set, {:?}, has {} records: {} pairs)",
-                        s.query,
-                        s.records.len(),
-                        s.pair_count()
-                    )
-                })
-                .unwrap_or_default(),
-            data::Labeled::Pairs(_) => String::new(),
+            data::Labeled::Sets(sets) => sets.iter().max_by_key(|s| s.pair_count()),
+            data::Labeled::Pairs(_) => None,
+        };
+        let msg = match largest {
+            Some(set) => Msg::new("lab-err-too-many-pairs-set")
+                .arg("query", format!("{:?}", set.query))
+                .arg("records", set.records.len())
+                .arg("pairs", set.pair_count()),
+            None => Msg::new("lab-err-too-many-pairs"),
         };
         return Err(refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "{}: {pairs} record pairs to compare per setting{largest}; at most {MAX_PAIRS} are \
-                 compared in the browser — split the large sets or use `metasift lab`",
-                file.path.display()
-            ),
+            msg.arg("file", file.path.display())
+                .arg("n", pairs)
+                .arg("max", MAX_PAIRS),
         ));
     }
     Ok(file)
@@ -421,8 +406,10 @@ pub struct LabPage {
     pub sweep_os1: bool,
     /// The precision floor field.
     pub floor: String,
-    /// A refusal shown above the form.
+    /// A refusal shown above the form, in the reader's language.
     pub error: Option<String>,
+    /// The reader's language.
+    pub tr: Tr,
     /// The results.
     pub run: Option<RunView>,
     /// Limits, for the help text.
@@ -433,7 +420,9 @@ pub struct LabPage {
     pub max_points: usize,
 }
 
-fn page(state: &AppState, form: &LabForm, error: Option<String>, run: Option<RunView>) -> LabPage {
+fn page(state: &AppState, form: &LabForm, error: Option<&Msg>, run: Option<RunView>) -> LabPage {
+    // The reader's language, kept by the router's layer.
+    let ui: Ui = super::error::reader();
     let searcher = state.searcher();
     let dir = searcher.config().lab.data_dir.clone();
     let files = dir
@@ -448,7 +437,7 @@ fn page(state: &AppState, form: &LabForm, error: Option<String>, run: Option<Run
         })
         .collect();
     LabPage {
-        layout: Layout::new("Lab — metasift"),
+        layout: Layout::of(&ui.tr.t("lab-title"), &ui),
         files,
         has_dir: dir.is_some(),
         methods: Method::ALL
@@ -464,7 +453,8 @@ fn page(state: &AppState, form: &LabForm, error: Option<String>, run: Option<Run
         } else {
             form.floor.clone()
         },
-        error,
+        error: error.map(|m| m.text(&ui.tr)),
+        tr: ui.tr.clone(),
         run,
         max_upload: human_size(MAX_UPLOAD as u64),
         max_items: MAX_ITEMS,
@@ -488,7 +478,7 @@ fn render(status: StatusCode, page: LabPage) -> Response {
 }
 
 fn refused(state: &AppState, form: &LabForm, r: Refusal) -> Response {
-    let mut resp = render(r.status, page(state, form, Some(r.message), None));
+    let mut resp = render(r.status, page(state, form, Some(&r.message), None));
     if r.status == StatusCode::SERVICE_UNAVAILABLE {
         resp.headers_mut()
             .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
@@ -542,7 +532,7 @@ async fn run(
     let Ok(permit) = RUNS.try_acquire() else {
         return Err(refuse(
             StatusCode::SERVICE_UNAVAILABLE,
-            format!("{MAX_RUNS} lab runs are already going; try again in a few seconds"),
+            Msg::new("lab-err-busy").arg("n", MAX_RUNS),
         ));
     };
     let config = state.searcher().config().clone();
@@ -553,6 +543,7 @@ async fn run(
     let sweep_text = form.sweep_text();
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_when_gone = StopOnDrop(stop.clone());
+    let tr = super::error::reader().tr;
     let view = tokio::task::spawn_blocking(move || {
         // The slot is held as long as the work runs, even when the client
         // has gone and the request's future with it.
@@ -561,17 +552,24 @@ async fn run(
         if stop.load(Ordering::Relaxed) {
             ABANDONED_RUNS.fetch_add(1, Ordering::Relaxed);
         }
-        let x_label = match sweep_os {
-            SweepOs::Os1 => {
-                "threshold (feature-code os1, rabin block_threshold; simhash distance = (1-t)*32)"
-            }
-            SweepOs::Os2 => {
-                "threshold (feature-code os2, rabin block_threshold; simhash distance = (1-t)*32)"
-            }
+        let x_label = tr.s(
+            "lab-chart-x",
+            "os",
+            match sweep_os {
+                SweepOs::Os1 => "os1",
+                SweepOs::Os2 => "os2",
+            },
+        );
+        let labels = lab::plot::Labels {
+            x: x_label,
+            precision: tr.t("lab-col-precision"),
+            recall: tr.t("lab-col-recall"),
+            f1: tr.t("lab-chart-f1"),
+            floor: tr.t("lab-chart-floor"),
         };
-        let svg = lab::plot::svg(
+        let svg = lab::plot::svg_with(
             &lab::panels(std::slice::from_ref(&file), &series, &rows),
-            x_label,
+            &labels,
             Some(floor),
         );
         let mut csv = Vec::new();
@@ -582,14 +580,14 @@ async fn run(
             svg,
             csv_href: format!("/lab/results.csv?id={id}"),
             sweep: sweep_text,
-            ..lab_view::run_view(&file, &series, &rows, floor, sweep_os)
+            ..lab_view::run_view(&file, &series, &rows, floor, sweep_os, &tr)
         }
     })
     .await;
     view.map_err(|_| {
         refuse(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "the sweep failed unexpectedly",
+            Msg::new("lab-err-failed"),
         )
     })
 }
@@ -601,24 +599,20 @@ fn data_of(state: &AppState, form: &LabForm) -> Result<data::DataFile, Refusal> 
         return load_upload(name, bytes);
     }
     if form.file.is_empty() {
-        return Err(refuse(
-            StatusCode::BAD_REQUEST,
-            "choose a data file or upload one",
-        ));
+        return Err(refuse(StatusCode::BAD_REQUEST, Msg::new("lab-err-choose")));
     }
     let searcher = state.searcher();
     let Some(dir) = searcher.config().lab.data_dir.as_deref() else {
-        return Err(refuse(
-            StatusCode::NOT_FOUND,
-            "no data folder is configured ([lab] data_dir): upload a file instead",
-        ));
+        return Err(refuse(StatusCode::NOT_FOUND, Msg::new("lab-err-no-dir")));
     };
     let path = resolve_data(dir, &form.file)?;
     // Files an admin put there are trusted to be text, but not to be small.
     let text = std::fs::read_to_string(&path).map_err(|e| {
         refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
-            format!("{}: {e}", form.file),
+            Msg::new("lab-err-read")
+                .arg("file", &form.file)
+                .arg("detail", e),
         )
     })?;
     let name = dir.join(&form.file);
@@ -635,7 +629,10 @@ fn data_of(state: &AppState, form: &LabForm) -> Result<data::DataFile, Refusal> 
 async fn answer(state: &AppState, form: LabForm) -> Response {
     let prepared = form.sweep().and_then(|sweep| {
         if form.methods.is_empty() {
-            return Err(refuse(StatusCode::BAD_REQUEST, "tick at least one method"));
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                Msg::new("lab-err-no-method"),
+            ));
         }
         Ok((data_of(state, &form)?, sweep))
     });
@@ -674,7 +671,10 @@ pub async fn lab_post(State(state): State<AppState>, req: Request) -> Response {
     let form = if multipart {
         match Multipart::from_request(req, &state).await {
             Ok(m) => read_multipart(m).await,
-            Err(e) => Err(refuse(e.status(), e.body_text())),
+            Err(e) => Err(refuse(
+                e.status(),
+                Msg::new("lab-err-form").arg("detail", e.body_text()),
+            )),
         }
     } else {
         match axum::body::Bytes::from_request(req, &state).await {
@@ -692,13 +692,10 @@ fn too_large_or(status: StatusCode, text: String) -> Refusal {
     if status == StatusCode::PAYLOAD_TOO_LARGE {
         refuse(
             status,
-            format!(
-                "the upload is larger than {}; use `metasift lab` for big files",
-                human_size(MAX_UPLOAD as u64)
-            ),
+            Msg::new("lab-err-upload-too-large").arg("max", human_size(MAX_UPLOAD as u64)),
         )
     } else {
-        refuse(status, text)
+        refuse(status, Msg::new("lab-err-form").arg("detail", text))
     }
 }
 

@@ -64,9 +64,11 @@ pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
         )
             .into_response(),
         None => {
-            let msg = format!(
-                "no kept lab run has the id {id:?} (the last {KEPT_RESULTS} runs are kept while the server runs): run the sweep again at /lab\n"
-            );
+            let msg = super::error::Msg::new("lab-kept-missing")
+                .arg("id", format!("{id:?}"))
+                .arg("n", KEPT_RESULTS)
+                .text(&super::error::reader().tr)
+                + "\n";
             (
                 StatusCode::NOT_FOUND,
                 [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],

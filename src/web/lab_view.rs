@@ -6,6 +6,7 @@
 //! `results.csv` formats them, and the column names are its column names, so
 //! the two can be compared line by line.
 
+use super::i18n::Tr;
 use crate::lab::{self, data};
 use metasift_dedup::Method;
 
@@ -81,8 +82,9 @@ pub struct MethodTable {
     pub series: String,
     /// The table's id (`lab-rows-<series>`).
     pub id: String,
-    /// Column names.
-    pub columns: Vec<&'static str>,
+    /// Column headings: the `results.csv` name and, in the reader's
+    /// language, what it is.
+    pub columns: Vec<(&'static str, String)>,
     /// Its rows, in sweep order.
     pub rows: Vec<RowView>,
 }
@@ -160,6 +162,7 @@ pub fn run_view(
     rows: &[lab::Row],
     floor: f64,
     sweep_os: lab::SweepOs,
+    tr: &Tr,
 ) -> RunView {
     let best = lab::best_under_floor(rows, floor);
     let is_best = |r: &lab::Row| best.iter().any(|b| std::ptr::eq(b.row, r));
@@ -178,7 +181,10 @@ pub fn run_view(
                         best: is_best(r),
                     })
                     .collect(),
-                columns,
+                columns: columns
+                    .iter()
+                    .map(|c| (*c, tr.t(&format!("lab-col-{c}"))))
+                    .collect(),
             }
         })
         .collect();
@@ -194,7 +200,11 @@ pub fn run_view(
     });
     RunView {
         dataset: file.name.clone(),
-        layout: file.format.as_str().to_string(),
+        layout: tr.t(match file.format {
+            data::Format::TsvPairs => "lab-layout-tsv-pairs",
+            data::Format::JsonPairs => "lab-layout-json-pairs",
+            data::Format::JsonSets => "lab-layout-record-sets",
+        }),
         pairs: file.data.pair_count(),
         bad_lines: file.bad_lines.len(),
         bad_examples: file
@@ -226,5 +236,25 @@ pub fn run_view(
         svg: String::new(),
         csv_href: String::new(),
         sweep: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Headings are built from the column names at run time, so the
+    /// catalog test cannot see them: every column of every method has one
+    /// in every language.
+    #[test]
+    fn every_column_has_a_heading_in_every_language() {
+        for (code, _) in super::super::i18n::locales() {
+            let tr = Tr::new(code);
+            for m in Method::ALL {
+                for c in columns(m) {
+                    assert!(tr.try_t(&format!("lab-col-{c}")).is_some(), "{code}: {c}");
+                }
+            }
+        }
     }
 }

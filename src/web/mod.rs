@@ -11,6 +11,7 @@
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
 //! | `GET /healthz` | liveness |
+//! | `GET /image_proxy?url=&h=` | a result's thumbnail, fetched for the page (signed links only; see [`image_proxy`]) |
 //! | `GET`/`POST /lab`, `GET /lab/results.csv?id=` | threshold sweeps on labeled data (see [`lab`]) |
 //! | `GET /stats`, `/stats?format=json` | per-engine health (see [`ops`]) |
 //! | `GET /metrics` | Prometheus text |
@@ -29,6 +30,7 @@ mod compare_view;
 mod compat;
 mod error;
 mod i18n;
+mod image_proxy;
 mod lab;
 mod lab_kept;
 mod lab_view;
@@ -54,6 +56,7 @@ use crate::fusion::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
 
 pub use error::AppError;
+pub use image_proxy::link as image_proxy_link;
 pub use params::{Format, SearchParams};
 
 /// Largest request body accepted (`POST /search` forms are tiny).
@@ -152,6 +155,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/opensearch.xml", get(opensearch))
         .route("/healthz", get(healthz))
+        .route("/image_proxy", get(image_proxy::image_proxy))
         .route(
             "/lab",
             get(lab::lab_get)
@@ -164,6 +168,7 @@ pub fn router(state: AppState) -> Router {
         .route("/static/favicon.svg", get(statics::favicon))
         .route("/favicon.ico", get(statics::favicon))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn(error::in_readers_language))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             public::access_log,
@@ -221,12 +226,9 @@ async fn search(
         Err(rejection) => {
             let format = ops::wanted_format(raw.as_deref(), b"", &headers);
             let message = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                format!("the request body is larger than {MAX_BODY} bytes")
+                error::Msg::new("error-body-too-large").arg("n", MAX_BODY)
             } else {
-                format!(
-                    "the request body could not be read: {}",
-                    rejection.body_text()
-                )
+                error::Msg::new("error-body-unreadable").arg("detail", rejection.body_text())
             };
             return Ok(error::error_response(
                 rejection.status(),
@@ -245,14 +247,14 @@ async fn search(
     // Preferences are defaults: the request's own parameters win.
     let prefs = prefs::Prefs::from_headers(&headers);
     let ui = prefs.ui(&headers);
-    params.apply_defaults(&prefs, config.server.results_per_page);
+    params.apply_defaults(&prefs);
     let mut query = searcher.parse_query(&params.q, params.page);
     if query.text.trim().is_empty() {
         return match params.format {
             // A browser that submits an empty box gets the search page back.
             Format::Html => index(State(state), headers).await,
             f => Err(AppError::bad_request(
-                "the query is empty: pass it as q=…",
+                error::Msg::new("error-query-empty"),
                 f,
             )),
         };
@@ -289,7 +291,9 @@ async fn search(
         && let Err((field, why)) = s.validate()
     {
         return Err(AppError::bad_request(
-            format!("{field} {why}"),
+            error::Msg::new("error-dedup-settings")
+                .arg("field", field)
+                .arg("why", why),
             params.format,
         ));
     }
@@ -305,6 +309,7 @@ async fn search(
         dedup,
         explain: params.explain,
         progress,
+        per_page: params.per_page,
     };
     if config.server.log_queries {
         tracing::info!(q = %query.text, page = query.page, "search");
@@ -366,7 +371,7 @@ async fn search(
                 params.limit,
                 &compat::public_base(config, &headers, &peer),
                 &params.link(params.page, Format::Html),
-                config.server.results_per_page,
+                config.server.page_size(params.per_page),
             )?;
             (
                 [
@@ -461,12 +466,8 @@ async fn healthz() -> Response {
 }
 
 async fn not_found() -> Response {
-    let page = pages::ErrorPage {
-        layout: pages::Layout::new("Not found — metasift"),
-        status: 404,
-        reason: "Not Found",
-        message: "There is no page at this address. Try the search box.",
-    };
+    let msg = error::Msg::new("error-not-found");
+    let page = pages::ErrorPage::of(StatusCode::NOT_FOUND, &msg, &error::reader());
     match page.render() {
         Ok(body) => (StatusCode::NOT_FOUND, html(body)).into_response(),
         Err(_) => StatusCode::NOT_FOUND.into_response(),

@@ -296,7 +296,12 @@ pub(super) fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &Head
 }
 
 /// A refusal (429, 503) in the format the client asked for.
-pub fn refusal(status: StatusCode, message: &str, format: Format, retry_after_s: u64) -> Response {
+pub fn refusal(
+    status: StatusCode,
+    message: &super::error::Msg,
+    format: Format,
+    retry_after_s: u64,
+) -> Response {
     super::error::error_response(status, message, format, Some(retry_after_s))
 }
 
@@ -304,7 +309,7 @@ pub fn refusal(status: StatusCode, message: &str, format: Format, retry_after_s:
 pub fn overloaded(format: Format) -> Response {
     refusal(
         StatusCode::SERVICE_UNAVAILABLE,
-        "Too many searches are running right now. Please try again in a moment.",
+        &super::error::Msg::new("error-overloaded"),
         format,
         1,
     )
@@ -392,9 +397,9 @@ async fn admit(
     crate::ops::health::Counters::bump(&state.searcher().health().counters().rate_limited);
     let (format, what) = match route {
         // Suggestions are JSON whatever else the request says.
-        Limited::Autocomplete => (Format::Json, "suggestion requests"),
+        Limited::Autocomplete => (Format::Json, "error-rate-limited-suggestions"),
         // The lab is a page: its refusal is one.
-        Limited::Lab => (Format::Html, "lab runs"),
+        Limited::Lab => (Format::Html, "error-rate-limited-lab"),
         Limited::Search => {
             let (parts, body) = request.into_parts();
             // The request is refused, so its body may be read: a POST form
@@ -404,13 +409,13 @@ async fn admit(
                 .unwrap_or_default();
             (
                 wanted_format(parts.uri.query(), &body, &parts.headers),
-                "searches",
+                "error-rate-limited-searches",
             )
         }
     };
     refusal(
         StatusCode::TOO_MANY_REQUESTS,
-        &format!("Too many {what} from your address. Please wait {retry_after_s} s and try again."),
+        &super::error::Msg::new(what).arg("n", retry_after_s),
         format,
         retry_after_s,
     )

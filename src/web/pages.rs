@@ -124,15 +124,32 @@ impl IndexPage {
 /// An error page.
 #[derive(Template)]
 #[template(path = "error.html")]
-pub struct ErrorPage<'a> {
+pub struct ErrorPage {
     /// Frame.
     pub layout: Layout,
     /// HTTP status code.
     pub status: u16,
-    /// Its reason phrase.
-    pub reason: &'a str,
-    /// What to change.
-    pub message: &'a str,
+    /// Its reason phrase, in the reader's language.
+    pub reason: String,
+    /// What to change, in the reader's language.
+    pub message: String,
+}
+
+impl ErrorPage {
+    /// The page of `status` saying `msg`, in `ui`'s language and theme.
+    pub fn of(status: axum::http::StatusCode, msg: &super::error::Msg, ui: &Ui) -> ErrorPage {
+        let tr = &ui.tr;
+        let code = status.as_u16();
+        let reason = tr
+            .try_t(&format!("status-{code}"))
+            .unwrap_or_else(|| status.canonical_reason().unwrap_or("Error").to_string());
+        ErrorPage {
+            layout: Layout::of(&tr.s("error-title", "status", &reason), ui),
+            status: code,
+            reason,
+            message: msg.text(tr),
+        }
+    }
 }
 
 /// A hidden duplicate as shown in its group.
@@ -183,6 +200,9 @@ pub struct ResultView {
     pub score: String,
     /// Publication date: RFC 3339 and as the locale writes it.
     pub published: Option<(String, String)>,
+    /// The engine's thumbnail, through `/image_proxy` (the page's CSP
+    /// allows images from this server alone).
+    pub thumbnail: Option<String>,
     /// `lang` of a title and snippet in another script than the page's.
     pub lang: Option<&'static str>,
     /// Hidden duplicates.
@@ -355,7 +375,7 @@ impl ResultsPage {
             .iter()
             .take(params.limit.unwrap_or(usize::MAX))
             .enumerate()
-            .map(|(i, r)| result_view(i + 1, r, &ui.tr))
+            .map(|(i, r)| result_view(i + 1, r, &ui.tr, !params.no_thumbnails))
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
 
@@ -551,7 +571,7 @@ impl ResultsPage {
         mut self,
         c: &crate::fusion::compare::SettingsComparison,
     ) -> ResultsPage {
-        self.comparison = Some(ComparisonView::new(c));
+        self.comparison = Some(ComparisonView::new(c, &self.tr));
         self
     }
 }
@@ -592,15 +612,7 @@ fn category_tabs(
         .collect()
 }
 
-pub(super) fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
-fn result_view(n: usize, r: &MergedResult, tr: &Tr) -> ResultView {
+fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultView {
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
@@ -623,6 +635,11 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr) -> ResultView {
             .collect(),
         score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
         published: r.published.as_ref().map(|p| (p.clone(), tr.date(p))),
+        thumbnail: r
+            .thumbnail
+            .as_deref()
+            .filter(|_| thumbnails)
+            .and_then(super::image_proxy::link),
         lang: text_lang(&format!("{} {}", r.title, r.content), tr.code()),
         duplicates: r
             .duplicates

@@ -15,7 +15,7 @@ use url::form_urlencoded;
 
 use metasift_dedup::{self as dedup, Method};
 
-use super::error::AppError;
+use super::error::{AppError, Msg};
 
 /// Longest query accepted, in characters. Engines refuse far shorter ones;
 /// the cap keeps a hostile 100 kB query from being sent on to every engine.
@@ -89,11 +89,16 @@ pub struct SearchParams {
     pub time_range: Option<String>,
     /// 0 | 1 | 2.
     pub safesearch: Option<u8>,
+    /// Results per page: the searcher's preference (none: the server's);
+    /// not a URL parameter — page links keep it through the cookie.
+    pub per_page: Option<usize>,
+    /// No thumbnails on the results page (the searcher's preference).
+    pub no_thumbnails: bool,
 }
 
 impl SearchParams {
     /// Fills what the request left unset from the user's preferences.
-    pub(crate) fn apply_defaults(&mut self, prefs: &super::prefs::Prefs, per_page: usize) {
+    pub(crate) fn apply_defaults(&mut self, prefs: &super::prefs::Prefs) {
         if self.categories.is_empty() && self.engines.is_empty() {
             self.categories = prefs.categories.clone();
         }
@@ -102,9 +107,8 @@ impl SearchParams {
         self.method = self.method.or(prefs.method);
         self.os1 = self.os1.or(prefs.os1);
         self.os2 = self.os2.or(prefs.os2);
-        if self.limit.is_none() {
-            self.limit = prefs.results.filter(|n| *n < per_page);
-        }
+        self.per_page = prefs.results;
+        self.no_thumbnails = prefs.thumbnails == Some(false);
     }
 
     /// Reads a query string and an optional form body.
@@ -130,19 +134,19 @@ impl SearchParams {
             None => Format::Html,
             Some(f) => Format::parse(f).ok_or_else(|| {
                 AppError::bad_request(
-                    format!("unknown format {:?}: use html, json, csv or rss", clip(f)),
+                    Msg::new("error-format-unknown").arg("value", format!("{:?}", clip(f))),
                     Format::Html,
                 )
             })?,
         };
-        let bad = |message: String| AppError::bad_request(message, format);
+        let bad = |message: Msg| AppError::bad_request(message, format);
 
         let q = get("q").unwrap_or("").to_string();
         let chars = q.chars().count();
         if chars > MAX_QUERY_CHARS {
-            return Err(bad(format!(
-                "the query is {chars} characters long; at most {MAX_QUERY_CHARS} are accepted"
-            )));
+            return Err(bad(Msg::new("error-query-too-long")
+                .arg("n", chars)
+                .arg("max", MAX_QUERY_CHARS)));
         }
 
         let page = match get("page").or(get("pageno")).map(str::trim) {
@@ -150,10 +154,9 @@ impl SearchParams {
             Some(p) => match p.parse::<i64>() {
                 Ok(n) if (1..=i64::from(MAX_PAGE)).contains(&n) => n as u32,
                 _ => {
-                    return Err(bad(format!(
-                        "page {:?} is out of range: use a whole number from 1 to {MAX_PAGE}",
-                        clip(p)
-                    )));
+                    return Err(bad(Msg::new("error-page-range")
+                        .arg("value", format!("{:?}", clip(p)))
+                        .arg("max", MAX_PAGE)));
                 }
             },
         };
@@ -163,10 +166,9 @@ impl SearchParams {
             Some(l) => match l.parse::<usize>() {
                 Ok(n) if n >= 1 => Some(n),
                 _ => {
-                    return Err(bad(format!(
-                        "limit {:?} is not a positive whole number",
-                        clip(l)
-                    )));
+                    return Err(bad(
+                        Msg::new("error-limit").arg("value", format!("{:?}", clip(l)))
+                    ));
                 }
             },
         };
@@ -174,10 +176,7 @@ impl SearchParams {
         let method = match get("method").map(str::trim) {
             None | Some("") => None,
             Some(m) => Some(m.parse::<Method>().map_err(|_| {
-                bad(format!(
-                    "unknown dedup method {:?}: use feature-code, simhash, rabin or none",
-                    clip(m)
-                ))
+                bad(Msg::new("error-method").arg("value", format!("{:?}", clip(m))))
             })?),
         };
         let os1 = threshold(get("os1"), "os1").map_err(bad)?;
@@ -213,6 +212,8 @@ impl SearchParams {
             language,
             time_range,
             safesearch,
+            per_page: None,
+            no_thumbnails: false,
         })
     }
 
@@ -289,15 +290,14 @@ impl SearchParams {
     }
 }
 
-fn threshold(v: Option<&str>, name: &str) -> Result<Option<f64>, String> {
+fn threshold(v: Option<&str>, name: &str) -> Result<Option<f64>, Msg> {
     match v.map(str::trim) {
         None | Some("") => Ok(None),
         Some(s) => match s.parse::<f64>() {
             Ok(x) if (0.0..=1.0).contains(&x) => Ok(Some(x)),
-            _ => Err(format!(
-                "{name} {:?} is not a number between 0 and 1",
-                clip(s)
-            )),
+            _ => Err(Msg::new("error-threshold")
+                .arg("name", name)
+                .arg("value", format!("{:?}", clip(s)))),
         },
     }
 }

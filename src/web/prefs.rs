@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use url::form_urlencoded;
 
 use super::AppState;
-use super::i18n::{LOCALES, Tr};
+use super::i18n::{Tr, locales};
 use super::pages::{Layout, Ui};
 use crate::config::Config;
 use metasift_dedup::Method;
@@ -24,6 +24,13 @@ pub const COOKIE: &str = "metasift_prefs";
 
 /// The cookie's longest accepted value; a longer one is ignored.
 const MAX_COOKIE: usize = 4096;
+
+/// The largest page size a preference can hold (`[server]
+/// max_results_per_page` is at most this too); the server's cap applies.
+const MAX_PAGE_SIZE: usize = 1000;
+
+/// The page sizes the preferences page offers, up to the server's cap.
+const PAGE_SIZES: [usize; 8] = [10, 20, 30, 50, 100, 200, 500, 1000];
 
 /// A year, in seconds: how long the cookie lives.
 const MAX_AGE_S: u64 = 365 * 24 * 3600;
@@ -43,7 +50,8 @@ pub struct Prefs {
     pub language: Option<String>,
     /// Safe search level.
     pub safesearch: Option<u8>,
-    /// Results per page (at most the server's `results_per_page`).
+    /// Results per page (the server caps it at `[server]
+    /// max_results_per_page` when it searches).
     pub results: Option<usize>,
     /// Default dedup method.
     pub method: Option<Method>,
@@ -51,6 +59,8 @@ pub struct Prefs {
     pub os1: Option<f64>,
     /// Default `os2`.
     pub os2: Option<f64>,
+    /// `Some(false)`: no thumbnails on the results page (shown by default).
+    pub thumbnails: Option<bool>,
 }
 
 impl Prefs {
@@ -80,8 +90,7 @@ impl Prefs {
             let v = v.trim();
             match &*k {
                 "locale" => {
-                    p.locale = LOCALES
-                        .iter()
+                    p.locale = locales()
                         .find(|(c, _)| c.eq_ignore_ascii_case(v))
                         .map(|(c, _)| c.to_string())
                 }
@@ -96,10 +105,11 @@ impl Prefs {
                 "disabled" => p.disabled.extend(list(v)),
                 "language" => p.language = valid_lang(v).then(|| v.to_string()),
                 "safesearch" => p.safesearch = v.parse().ok().filter(|s| *s <= 2),
-                "results" => p.results = v.parse().ok().filter(|n| (1..=100).contains(n)),
+                "results" => p.results = v.parse().ok().filter(|n| (1..=MAX_PAGE_SIZE).contains(n)),
                 "method" => p.method = Method::ALL.iter().copied().find(|m| m.as_str() == v),
                 "os1" => p.os1 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "os2" => p.os2 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
+                "thumbnails" => p.thumbnails = matches!(v, "0" | "off").then_some(false),
                 _ => {}
             }
         }
@@ -141,6 +151,9 @@ impl Prefs {
         }
         if let Some(x) = self.os2 {
             s.append_pair("os2", &format!("{x}"));
+        }
+        if self.thumbnails == Some(false) {
+            s.append_pair("thumbnails", "0");
         }
         s.finish()
     }
@@ -222,10 +235,11 @@ pub struct PreferencesPage {
     pub languages: Vec<Choice>,
     /// Safe search levels.
     pub safe_levels: Vec<Choice>,
-    /// Results per page now, and the server's most.
-    pub results: usize,
-    /// The server's page size.
-    pub max_results: usize,
+    /// Page sizes offered (10, 20, 30, 50, … up to `[server]
+    /// max_results_per_page`, the server's default marked).
+    pub page_sizes: Vec<Choice>,
+    /// Thumbnails shown on the results page.
+    pub thumbnails: bool,
     /// Dedup methods.
     pub methods: Vec<Choice>,
     /// `os1` now.
@@ -266,8 +280,8 @@ impl PreferencesPage {
                 prefs.locale.is_none(),
             ))
             .chain(
-                LOCALES.iter().map(|(c, name)| {
-                    choice(c, name.to_string(), prefs.locale.as_deref() == Some(*c))
+                locales().map(|(c, name)| {
+                    choice(c, name.to_string(), prefs.locale.as_deref() == Some(c))
                 }),
             )
             .collect(),
@@ -302,11 +316,8 @@ impl PreferencesPage {
             .iter()
             .map(|(v, k)| choice(v, tr.t(k), safe == *v))
             .collect(),
-            results: prefs
-                .results
-                .unwrap_or(config.server.results_per_page)
-                .min(config.server.results_per_page),
-            max_results: config.server.results_per_page,
+            page_sizes: page_sizes(prefs, config, tr),
+            thumbnails: prefs.thumbnails != Some(false),
             methods: Method::ALL
                 .iter()
                 .map(|m| choice(m.as_str(), m.as_str().to_string(), *m == method))
@@ -316,6 +327,29 @@ impl PreferencesPage {
             share_href: format!("/preferences?save=1&{}", prefs.to_query()),
         }
     }
+}
+
+/// The page sizes offered: the usual ones up to the server's cap, the
+/// server's default (marked) and the one chosen now, in order.
+fn page_sizes(prefs: &Prefs, config: &Config, tr: &Tr) -> Vec<Choice> {
+    let server = &config.server;
+    let now = server.page_size(prefs.results);
+    let most = server.max_page_size();
+    let mut sizes: Vec<usize> = PAGE_SIZES.iter().copied().filter(|n| *n <= most).collect();
+    sizes.extend([server.results_per_page, now, most]);
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+        .into_iter()
+        .map(|n| {
+            let label = if n == server.results_per_page {
+                tr.s("prefs-results-default", "n", &tr.number(n as u64))
+            } else {
+                tr.number(n as u64)
+            };
+            choice(&n.to_string(), label, n == now)
+        })
+        .collect()
 }
 
 /// The form's fields as preferences: checkboxes list what is on, so the
@@ -339,10 +373,15 @@ fn from_form(body: &[u8], config: &Config) -> Prefs {
             .filter(|(k, _)| k == "category")
             .map(|(_, v)| v.into_owned())
             .collect();
+        // An unticked checkbox sends nothing.
+        let shown = form_urlencoded::parse(body).any(|(k, v)| k == "thumbnails" && v == "1");
+        p.thumbnails = (!shown).then_some(false);
     }
     if p.categories == ["general"] {
         p.categories.clear();
     }
+    // Above the cap is the cap; the server's default is not stored.
+    p.results = p.results.map(|n| config.server.page_size(Some(n)));
     if p.results == Some(config.server.results_per_page) {
         p.results = None;
     }
@@ -419,7 +458,7 @@ mod tests {
     fn preferences_round_trip_and_bad_values_are_dropped() {
         let p = Prefs::from_pairs(
             b"locale=zh-hans&theme=dark&categories=general,news&disabled=bing&language=en\
-              &safesearch=2&results=10&method=simhash&os1=0.4&os2=2&junk=1",
+              &safesearch=2&results=10&method=simhash&os1=0.4&os2=2&thumbnails=0&junk=1",
         );
         assert_eq!(p.locale.as_deref(), Some("zh-Hans"));
         assert_eq!(p.theme, Some("dark"));
@@ -430,6 +469,7 @@ mod tests {
         assert_eq!(p.method, Some(Method::SimHash));
         assert_eq!(p.os1, Some(0.4));
         assert_eq!(p.os2, None, "out of range");
+        assert_eq!(p.thumbnails, Some(false));
         assert_eq!(Prefs::from_pairs(p.to_query().as_bytes()), p);
         let bad = Prefs::from_pairs(b"locale=xx&theme=neon&safesearch=9&language=%3Cscript%3E");
         assert_eq!(bad, Prefs::default());

@@ -118,11 +118,9 @@ pub(super) fn refuse_format(state: &AppState, format: Format) -> Option<Response
     };
     Some(super::error::error_response(
         StatusCode::FORBIDDEN,
-        &format!(
-            "format={} is not served by this instance (it serves: {})",
-            format.as_str(),
-            formats.join(", ")
-        ),
+        &super::error::Msg::new("error-format-refused")
+            .arg("format", format.as_str())
+            .arg("formats", formats.join(", ")),
         shown,
         None,
     ))

@@ -87,12 +87,9 @@ pub(super) async fn results_page(
                 }
                 page
             }
-            Err(Overloaded) => ResultsPage::refused(
-                &params,
-                config,
-                &ui,
-                "Too many searches are running right now. Please try again in a moment.".into(),
-            ),
+            Err(Overloaded) => {
+                ResultsPage::refused(&params, config, &ui, ui.tr.t("error-overloaded"))
+            }
         };
         render_tail(&page, &params, config, &ui)
     };
@@ -172,18 +169,13 @@ fn render_tail(page: &ResultsPage, params: &SearchParams, config: &Config, ui: &
         Ok(tail) => tail,
         Err(e) => {
             tracing::error!(error = %e, "results page tail failed to render");
-            ResultsPage::refused(
-                params,
-                config,
-                ui,
-                "The results could not be shown (an error in the page). Please try again.".into(),
-            )
-            .render()
-            .unwrap_or_else(|_| {
-                "<p class=\"notice warn\" role=\"alert\">The results could not be shown.</p>\
+            ResultsPage::refused(params, config, ui, ui.tr.t("error-render"))
+                .render()
+                .unwrap_or_else(|_| {
+                    "<p class=\"notice warn\" role=\"alert\">The results could not be shown.</p>\
                  </main></div></body></html>"
-                    .into()
-            })
+                        .into()
+                })
         }
     }
 }
