@@ -258,7 +258,9 @@ async fn deep_nesting_is_refused_without_burning_the_deadline() {
             ("duckduckgo", bad.base_url()),
             ("brave_api", good.base_url()),
         ],
-        2000,
+        // Long enough that only the depth limit can refuse the page, even on
+        // a loaded machine (the deadline has its own test below).
+        10_000,
     );
     let s = Searcher::new(Arc::new(config), http_client(&Default::default()).unwrap());
     let resp = search(&s, "deep").await;
@@ -273,17 +275,13 @@ async fn deep_nesting_is_refused_without_burning_the_deadline() {
     );
     assert_eq!(report(&resp, "brave_api").results, 3);
 
-    // The parse alone: refused after one chunk past the limit (unbounded,
-    // html5ever spends about 8 s of CPU on this page; the bound is generous
-    // for a loaded machine).
+    // The parse alone, with no deadline at all: refused by the depth limit
+    // (unbounded, html5ever spends about 8 s of CPU on this page). Its
+    // reason says which bound fired; no wall-clock bound, which a loaded
+    // machine breaks.
     let engine = metasift::engines::build(&s.config().engines[0]).unwrap();
-    let started = Instant::now();
-    assert!(engine.parse(&deep).is_err());
-    assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        started.elapsed()
-    );
+    let err = engine.parse(&deep).expect_err("refused");
+    assert!(err.to_string().contains("nested more than 512"), "{err}");
 }
 
 /// Defect 4, the deadline: a parse still running when its engine's time
