@@ -83,7 +83,7 @@ async fn agreeing_engines_are_fused_once_with_all_engines() {
     ]))
     .await;
     let s = searcher(&[("a", &a), ("b", &b)], 3000, 2000);
-    let q = s.parse_query("rust lang", 2);
+    let q = s.parse_query("rust lang", 1);
     let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
 
     assert!(
@@ -101,9 +101,15 @@ async fn agreeing_engines_are_fused_once_with_all_engines() {
         top.content,
         "A language empowering everyone to build reliable software."
     );
-    // The page number reached the engines.
-    assert!(a.last_uri().unwrap().contains("p=2"), "{:?}", a.last_uri());
     assert!(a.last_uri().unwrap().contains("q=rust+lang"));
+    // Page 2 lies past the three fused results: the page number reaches the
+    // engines, and what they repeat from their page 1 is not shown again.
+    let q = s.parse_query("rust lang", 2);
+    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
+    assert!(a.last_uri().unwrap().contains("p=2"), "{:?}", a.last_uri());
+    assert!(b.last_uri().is_some());
+    assert!(resp.results.is_empty(), "{:#?}", resp.results);
+    assert_eq!(resp.total_results, 3);
 }
 
 #[tokio::test]
