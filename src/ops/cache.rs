@@ -842,7 +842,6 @@ mod tests {
                 categories: vec!["news".into()],
                 time_range: Some("day".into()),
                 safesearch: Some(2),
-                ..Query::default()
             },
         ];
         for s in &settings {
@@ -875,7 +874,10 @@ mod tests {
             Ok::<_, ()>(bytes::Bytes::from_static(text.as_bytes()))
         };
         assert_eq!(renders.get_or_render(1, || render("json")).unwrap(), "json");
-        assert_eq!(renders.get_or_render(1, || render("again")).unwrap(), "json");
+        assert_eq!(
+            renders.get_or_render(1, || render("again")).unwrap(),
+            "json"
+        );
         assert_eq!(calls.get(), 1, "kept");
         // Another tag is rendered each time, never served the kept bytes.
         assert_eq!(renders.get_or_render(2, || render("csv")).unwrap(), "csv");
@@ -884,7 +886,10 @@ mod tests {
         assert_eq!(renders.get_or_render(1, || render("x")).unwrap(), "json");
         // An error is returned, not kept.
         let fresh = Renders::default();
-        assert_eq!(fresh.get_or_render(1, || Err::<bytes::Bytes, _>("no")), Err("no"));
+        assert_eq!(
+            fresh.get_or_render(1, || Err::<bytes::Bytes, _>("no")),
+            Err("no")
+        );
         assert_eq!(fresh.get_or_render(1, || render("ok")).unwrap(), "ok");
     }
 

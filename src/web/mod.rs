@@ -50,7 +50,6 @@ use axum::extract::{DefaultBodyLimit, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::fusion::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
@@ -174,23 +173,30 @@ pub fn router(state: AppState) -> Router {
             public::access_log,
         ))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'none'; style-src 'self'; img-src 'self' data:; \
-                 form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-            ),
-        ))
         .with_state(state)
 }
+
+/// The security headers every answer carries unless its handler set its
+/// own: no sniffing, no referrer, and a Content-Security-Policy that
+/// forbids scripts. Set by the access-log layer ([`public::access_log`]):
+/// one layer for all, not a layer each.
+const SECURITY_HEADERS: [(header::HeaderName, HeaderValue); 3] = [
+    (
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ),
+    (
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    ),
+    (
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'self'; img-src 'self' data:; \
+             form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ),
+    ),
+];
 
 fn html(body: String) -> Response {
     (
@@ -245,7 +251,6 @@ async fn search(
     let config = searcher.config();
     // Preferences are defaults: the request's own parameters win.
     let prefs = prefs::Prefs::from_headers(&headers);
-    let ui = prefs.ui(&headers);
     params.apply_defaults(&prefs);
     let mut query = searcher.parse_query(&params.q, params.page);
     if query.text.trim().is_empty() {
@@ -334,17 +339,24 @@ async fn search(
                 }
             }
         };
+        let ui = prefs.ui(&headers);
         return stream::results_page(searcher, query, params, ui, updates, run).await;
     }
     // The page as the cache holds it (no copy) and, on a hit, where its
     // rendering is kept: a JSON or CSV answer is a pure function of the
     // page and `limit`, so repeated hits send the same bytes unrendered.
     let answered = match compare_with {
-        None => searcher.search_shared(&query, &opts).await.map(|(r, renders)| (r, renders, None)),
-        Some(requested) => searcher.answers(&query, &opts).await.map(|(resp, gathered)| {
-            let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
-            (std::sync::Arc::new(resp), None, Some(c))
-        }),
+        None => searcher
+            .search_shared(&query, &opts)
+            .await
+            .map(|(r, renders)| (r, renders, None)),
+        Some(requested) => searcher
+            .answers(&query, &opts)
+            .await
+            .map(|(resp, gathered)| {
+                let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
+                (std::sync::Arc::new(resp), None, Some(c))
+            }),
     };
     let Ok((resp, renders, comparison)) = answered else {
         return Ok(ops::overloaded(params.format));
@@ -352,7 +364,9 @@ async fn search(
     let rendered = |render: &dyn Fn() -> Result<Vec<u8>, crate::output::FormatError>| {
         let render = || render().map(Bytes::from);
         match &renders {
-            Some(renders) => renders.get_or_render(rendering_tag(params.format, params.limit), render),
+            Some(renders) => {
+                renders.get_or_render(rendering_tag(params.format, params.limit), render)
+            }
             None => render(),
         }
     };
@@ -360,24 +374,26 @@ async fn search(
     let no_store = (header::CACHE_CONTROL, "private, no-store");
     let cached = resp.cached;
     let mut response = match params.format {
-        Format::Html => stream::whole(&resp, comparison.as_ref(), &params, config, &ui)?,
+        Format::Html => {
+            let ui = prefs.ui(&headers);
+            stream::whole(&resp, comparison.as_ref(), &params, config, &ui)?
+        }
         Format::Json => {
             let body = match comparison {
                 // The comparison is made for this request: never kept.
-                Some(c) => Bytes::from(crate::output::searxng::to_json(&resp, params.limit, Some(c))?),
+                Some(c) => Bytes::from(crate::output::searxng::to_json(
+                    &resp,
+                    params.limit,
+                    Some(c),
+                )?),
                 None => rendered(&|| crate::output::searxng::to_json(&resp, params.limit, None))?,
             };
-            (
-                [
-                    (header::CONTENT_TYPE, "application/json"),
-                    no_store,
-                ],
-                body,
-            )
-                .into_response()
+            ([(header::CONTENT_TYPE, "application/json"), no_store], body).into_response()
         }
         Format::Csv => {
-            let text = rendered(&|| crate::output::csv::to_csv(&resp, params.limit).map(String::into_bytes))?;
+            let text = rendered(&|| {
+                crate::output::csv::to_csv(&resp, params.limit).map(String::into_bytes)
+            })?;
             (
                 [
                     (header::CONTENT_TYPE, "text/csv; charset=utf-8"),

@@ -150,9 +150,7 @@ impl SearchParams {
     }
 
     /// `value(name)`: the request's value of a name of [`NAMES`].
-    fn from_values<'a>(
-        value: impl Fn(&str) -> Option<&'a str>,
-    ) -> Result<SearchParams, AppError> {
+    fn from_values<'a>(value: impl Fn(&str) -> Option<&'a str>) -> Result<SearchParams, AppError> {
         // An empty value counts as absent, as in an HTML form left blank.
         let get = |k: &str| {
             debug_assert!(NAMES.contains(&k), "{k} is not in NAMES");

@@ -117,10 +117,12 @@ pub(super) fn refuse_format(state: &AppState, format: Format) -> Option<Response
     ))
 }
 
-/// Middleware: one access-log line and the HTTP metrics per request, and
-/// `X-Robots-Tag: noindex, nofollow` on every answer but the front page
-/// without a query (and `robots.txt` itself). One layer for both: every
-/// layer costs each request a boxed future.
+/// Middleware: one access-log line and the HTTP metrics per request, the
+/// security headers ([`super::SECURITY_HEADERS`]) where the handler set
+/// none, and `X-Robots-Tag: noindex, nofollow` on every answer but the
+/// front page without a query (and `robots.txt` itself). One layer for
+/// all: every layer costs each request a clone of its service and a
+/// future of its own.
 pub(super) async fn access_log(
     State(state): State<AppState>,
     request: Request,
@@ -135,6 +137,12 @@ pub(super) async fn access_log(
     let route = request.extensions().get::<MatchedPath>().cloned();
     let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
     let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    for (name, value) in &super::SECURITY_HEADERS {
+        if !headers.contains_key(name) {
+            headers.insert(name, value.clone());
+        }
+    }
     if !indexable(&uri) {
         response.headers_mut().insert(
             "x-robots-tag",

@@ -59,9 +59,7 @@ fn args() -> Result<Args, String> {
             // Each engine's timeout (3000 ms; longer under valgrind, where
             // the server runs ~50 times slower).
             "--timeout-ms" => {
-                timeout_ms = value()?
-                    .parse()
-                    .map_err(|e| format!("--timeout-ms: {e}"))?
+                timeout_ms = value()?.parse().map_err(|e| format!("--timeout-ms: {e}"))?
             }
             other => return Err(format!("unknown argument {other:?}")),
         }
