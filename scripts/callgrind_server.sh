@@ -68,6 +68,9 @@ pids+=($!)
 for _ in $(seq 1 100); do grep -q ready "$work/engines.out" 2>/dev/null && break; sleep 0.1; done
 grep -q ready "$work/engines.out" || { cat "$work/engines.out"; exit 1; }
 
+# The tunable `serve` would run itself again with (src/main.rs): set here,
+# so there is no second exec, which valgrind would not follow.
+GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.mmap_threshold=131072} \
 RUST_LOG=warn valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
   "$SERVER" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \
   >"$work/serve.out" 2>"$work/serve.err" &

@@ -22,7 +22,8 @@
 # every step has a fixed duration.
 #
 # Run with:  scripts/load.sh   (env: DURATION=60 CONNS=8 CACHED_CONNS=64 MAX_IN_FLIGHT=8
-#             TTL_S=600 MEMORY_MB=16 REDIS=1 FRONT_MB=16)
+#             TTL_S=600 MEMORY_MB=16 REDIS=1 FRONT_MB=16; BUILD=0 runs the binaries
+#             already built)
 # Instructions per request (callgrind), the figure that does not move with
 # the machine's load: scripts/callgrind_server.sh.
 set -euo pipefail
@@ -48,9 +49,11 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 # Other work on the machine skews every figure: printed with the summary.
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 
-echo "== building (release)"
-cargo build --release --quiet --bin metasift
-cargo build --release --quiet -p metasift-tools --bin loopback_engines
+if [ "${BUILD:-1}" != 0 ]; then
+  echo "== building (release)"
+  cargo build --release --quiet --bin metasift
+  cargo build --release --quiet -p metasift-tools --bin loopback_engines
+fi
 
 work=$(mktemp -d /tmp/metasift-load.XXXXXX)
 pids=()
