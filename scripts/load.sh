@@ -11,11 +11,21 @@
 #      CPU time the server (and the engines) spent per search — the figure
 #      that stays comparable when other work shares the machine;
 #   3. overload: ten times the uncached connections; every answer must be
-#      200/429/503 (no socket errors), and memory must stay bounded.
-# Prints a summary at the end. Bounded: every step has a fixed duration.
+#      200/429/503 (no socket errors), and memory must stay bounded;
+#   4. cached through Redis (when redis-server is installed; REDIS=0 skips
+#      it): a real redis-server on loopback started here, a second server
+#      with `[cache] backend = "redis"` and the in-memory front of
+#      FRONT_MB (16, the default), then a third with `front_mb = 0`, where
+#      every request reads Redis.
+# The cached phases also give the server's CPU time per request (from
+# /proc), like the uncached one. Prints a summary at the end. Bounded:
+# every step has a fixed duration.
 #
 # Run with:  scripts/load.sh   (env: DURATION=60 CONNS=8 CACHED_CONNS=64 MAX_IN_FLIGHT=8
-#             TTL_S=600 MEMORY_MB=16)
+#             TTL_S=600 MEMORY_MB=16 REDIS=1 FRONT_MB=16; BUILD=0 runs the binaries
+#             already built)
+# Instructions per request (callgrind), the figure that does not move with
+# the machine's load: scripts/callgrind_server.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,15 +37,23 @@ MAX_IN_FLIGHT=${MAX_IN_FLIGHT:-8}
 TTL_S=${TTL_S:-600}
 # Small enough that the uncached run fills it: memory must then stay flat.
 MEMORY_MB=${MEMORY_MB:-16}
+REDIS=${REDIS:-1}
+FRONT_MB=${FRONT_MB:-16}
 TARGET=${CARGO_TARGET_DIR:-target}
+if [ "$REDIS" != 0 ] && ! command -v redis-server >/dev/null; then
+  echo "redis-server is missing: the Redis phase is skipped (apt-get install redis-server)" >&2
+  REDIS=0
+fi
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 # Other work on the machine skews every figure: printed with the summary.
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 
-echo "== building (release)"
-cargo build --release --quiet --bin metasift
-cargo build --release --quiet -p metasift-tools --bin loopback_engines
+if [ "${BUILD:-1}" != 0 ]; then
+  echo "== building (release)"
+  cargo build --release --quiet --bin metasift
+  cargo build --release --quiet -p metasift-tools --bin loopback_engines
+fi
 
 work=$(mktemp -d /tmp/metasift-load.XXXXXX)
 pids=()
@@ -48,7 +66,7 @@ trap cleanup EXIT
 
 echo "== starting 6 loopback engines"
 "$TARGET/release/loopback_engines" \
-  --out "$work/engines.toml" --seconds $((DURATION * 3 + 120)) \
+  --out "$work/engines.toml" --seconds $((DURATION * 5 + 180)) \
   --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = '"$TTL_S"'\nmemory_mb = '"$MEMORY_MB"'\n[limits]\nper_minute = 0\nmax_in_flight = '"$MAX_IN_FLIGHT"'\n' \
   >"$work/engines.out" 2>&1 &
 pids+=($!)
@@ -110,9 +128,19 @@ results=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len
 echo "   warm-up search: $results"
 echo "   memory after warm-up: VmRSS $(mem VmRSS) kB"
 
+# CPU (ms) a process spent per request of a wrk run: ticks0 ticks1 file.
+cpu_per_request() {
+  local n
+  n=$(awk '/requests in/ {print $1}' "$3")
+  awk -v a="$1" -v b="$2" -v n="$n" -v hz="$ticks_per_s" \
+    'BEGIN { if (n > 0) printf "%.3f", (b - a) * 1000 / hz / n; else print "?" }'
+}
+
 echo "== 1. cached: same query, $CACHED_CONNS connections, ${DURATION}s"
+cached_cpu0=$(cpu_ticks "$server")
 wrk -t"$THREADS" -c"$CACHED_CONNS" -d"${DURATION}s" --latency \
   "$base/search?q=javascript+tutorial&format=json" | tee "$work/cached.txt"
+cached_cpu=$(cpu_per_request "$cached_cpu0" "$(cpu_ticks "$server")" "$work/cached.txt")
 
 echo "== 2. uncached: a new query per request, $CONNS connections, ${DURATION}s"
 (
@@ -143,14 +171,62 @@ LOAD_PREFIX=o wrk -t"$THREADS" -c$((CONNS * 10)) -d"${DURATION}s" --latency -s "
 
 curl -fsS "$base/metrics" | grep -E '^metasift_(searches|cache_hits|cache_misses|coalesced|overloaded|rate_limited)_total' \
   >"$work/metrics.txt" || true
+server_rss=$(mem VmRSS)
+server_hwm=$(mem VmHWM)
+
+# 4. The same cached search through Redis: a server of its own per cache
+# layout, the memory one stopped first so the machine runs one at a time.
+redis_phase() { # label front_mb
+  local label=$1 front=$2 config="$work/engines-$1.toml" pid url cpu0
+  sed -e "s|^backend = \"memory\"|backend = \"redis\"\nurl = \"redis://127.0.0.1:$redis_port/\"\nfront_mb = $front|" \
+    "$work/engines.toml" >"$config"
+  grep -q '^backend = "redis"' "$config" || { echo "no [cache] backend in $work/engines.toml" >&2; exit 1; }
+  RUST_LOG=warn "$TARGET/release/metasift" serve --config "$config" --bind 127.0.0.1:0 \
+    >"$work/serve-$label.out" 2>"$work/serve-$label.err" &
+  pid=$!
+  pids+=($pid)
+  for _ in $(seq 1 100); do grep -q "listening on" "$work/serve-$label.out" 2>/dev/null && break; sleep 0.1; done
+  url=$(sed -n 's/^listening on \(http:[^ ]*\)\/$/\1/p' "$work/serve-$label.out")
+  [ -n "$url" ] || { cat "$work/serve-$label.out" "$work/serve-$label.err"; exit 1; }
+  # The first search fills Redis (and the front); the rest are hits.
+  curl -fsS "$url/search?q=javascript+tutorial&format=json" -o /dev/null
+  echo "== 4. cached through Redis ($label: front_mb = $front), $CACHED_CONNS connections, ${DURATION}s"
+  cpu0=$(cpu_ticks "$pid")
+  wrk -t"$THREADS" -c"$CACHED_CONNS" -d"${DURATION}s" --latency \
+    "$url/search?q=javascript+tutorial&format=json" | tee "$work/cached-$label.txt"
+  echo "$(cpu_per_request "$cpu0" "$(cpu_ticks "$pid")" "$work/cached-$label.txt")" >"$work/cpu-$label.txt"
+  curl -fsS "$url/metrics" | grep -E '^metasift_(cache_hits|cache_misses|cache_errors)_total' \
+    | sed "s/^/$label: /" >>"$work/metrics-redis.txt" || true
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+if [ "$REDIS" != 0 ]; then
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  redis_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
+    >"$work/redis.out" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis_phase front "$FRONT_MB"
+  redis_phase direct 0
+fi
 
 echo
 echo "== summary ($(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ); load average at start $load_start, after the uncached phase $load_uncached, now $(cut -d' ' -f1-3 /proc/loadavg))"
 summary "$work/cached.txt" cached
 summary "$work/uncached.txt" uncached
 summary "$work/overload.txt" overload
+if [ "$REDIS" != 0 ]; then
+  summary "$work/cached-front.txt" "redis+front"
+  summary "$work/cached-direct.txt" "redis only"
+  echo "cached through Redis: a redis-server started on loopback by this script; redis+front = [cache] backend \"redis\" with front_mb = $FRONT_MB (the in-memory layer in front), redis only = front_mb = 0"
+fi
+echo "server CPU per cached request: memory $cached_cpu ms$([ "$REDIS" != 0 ] && echo ", redis+front $(cat "$work/cpu-front.txt") ms, redis only $(cat "$work/cpu-direct.txt") ms")"
 echo "uncached CPU per search: server $(cpu_per_search "$server_cpu0" "$server_cpu1") ms, loopback engines $(cpu_per_search "$engines_cpu0" "$engines_cpu1") ms ($uncached_n searches)"
 echo "overload statuses: $(grep '^status' "$work/overload.txt" | tr '\n' ' ')"
 echo "server VmRSS every 5 s during uncached (kB): $(cat "$work/rss.txt")"
-echo "server VmRSS after overload: $(mem VmRSS) kB; peak VmHWM: $(mem VmHWM) kB"
+echo "server VmRSS after overload: $server_rss kB; peak VmHWM: $server_hwm kB"
 sed 's/^/metrics: /' "$work/metrics.txt"
+[ -f "$work/metrics-redis.txt" ] && sed 's/^/metrics: /' "$work/metrics-redis.txt"
+true

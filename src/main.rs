@@ -275,7 +275,11 @@ fn main() -> anyhow::Result<()> {
             bind,
             record,
             replay,
-        } => serve(config.as_deref(), bind, record, replay)?,
+        } => {
+            #[cfg(all(target_os = "linux", target_env = "gnu"))]
+            with_fixed_mmap_threshold();
+            serve(config.as_deref(), bind, record, replay)?
+        }
         Command::Search {
             query,
             config,
@@ -309,6 +313,44 @@ fn main() -> anyhow::Result<()> {
 
 /// `metasift serve`: load the config, build the searcher, listen until
 /// Ctrl-C or SIGTERM, then let in-flight requests finish.
+/// What `serve` runs under when the environment names no `GLIBC_TUNABLES`:
+/// glibc's own default mmap threshold (128 KiB), fixed. Left dynamic,
+/// glibc raises it to the size of each large block freed, so after the
+/// first engine page (100 KB–1 MB) every later one comes from the
+/// per-thread arenas, which keep it: 60–75 MB under uncached load against
+/// 40–50 MB fixed (docs/decisions.md, "The server's memory").
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const MMAP_THRESHOLD_TUNABLE: &str = "glibc.malloc.mmap_threshold=131072";
+
+/// glibc reads its tunables only when a process starts, so `serve` runs
+/// itself again, once, with [`MMAP_THRESHOLD_TUNABLE`] — unless the
+/// operator set `GLIBC_TUNABLES` (theirs is kept as it is), or this is
+/// already the second run (`METASIFT_REEXEC`; a secure-mode start may drop
+/// the tunables). When the binary cannot be run again it goes on as it is.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn with_fixed_mmap_threshold() {
+    use std::os::unix::process::CommandExt as _;
+    if std::env::var_os("GLIBC_TUNABLES").is_some() || std::env::var_os("METASIFT_REEXEC").is_some()
+    {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let mut args = std::env::args_os();
+    let mut again = std::process::Command::new(exe);
+    if let Some(arg0) = args.next() {
+        again.arg0(arg0);
+    }
+    // Returns only when the binary could not be run.
+    let error = again
+        .args(args)
+        .env("GLIBC_TUNABLES", MMAP_THRESHOLD_TUNABLE)
+        .env("METASIFT_REEXEC", "1")
+        .exec();
+    tracing::warn!("running with glibc's dynamic mmap threshold ({error})");
+}
+
 fn serve(
     config_path: Option<&Path>,
     bind: Option<String>,

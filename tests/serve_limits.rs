@@ -279,3 +279,48 @@ fn the_defaults_alone_bound_silent_sockets_and_a_half_sent_request() {
     }
     drop(half);
 }
+
+/// `serve` runs with glibc's mmap threshold fixed (docs/decisions.md, "The
+/// server's memory"): read from the running server's environment — and an
+/// operator's own `GLIBC_TUNABLES` is kept as it is.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn serve_fixes_glibcs_mmap_threshold_unless_the_operator_set_tunables() {
+    let path = config("tunables", "");
+    let tunables = |server: &Server| {
+        let environ = std::fs::read(format!("/proc/{}/environ", server.child.id())).unwrap();
+        environ
+            .split(|b| *b == 0)
+            .filter_map(|v| std::str::from_utf8(v).ok())
+            .find_map(|v| v.strip_prefix("GLIBC_TUNABLES="))
+            .map(str::to_string)
+    };
+    let serve = |tunables: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_metasift"));
+        command
+            .args(["serve", "--config"])
+            .arg(&path)
+            .args(["--bind", "127.0.0.1:0"])
+            .env_remove("GLIBC_TUNABLES")
+            .env_remove("METASIFT_REEXEC");
+        if let Some(t) = tunables {
+            command.env("GLIBC_TUNABLES", t);
+        }
+        Server::spawn(command)
+    };
+
+    let server = serve(None);
+    assert_eq!(
+        tunables(&server).as_deref(),
+        Some("glibc.malloc.mmap_threshold=131072")
+    );
+    healthz(addr(&server), Duration::from_secs(10));
+    drop(server);
+
+    let server = serve(Some("glibc.malloc.arena_max=2"));
+    assert_eq!(
+        tunables(&server).as_deref(),
+        Some("glibc.malloc.arena_max=2")
+    );
+    healthz(addr(&server), Duration::from_secs(10));
+}

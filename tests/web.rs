@@ -1009,3 +1009,50 @@ async fn the_comparison_panel_snapshot() {
     ));
     assert!(html.contains("value=\"0.15\""));
 }
+
+/// A cached page's JSON (or CSV) is kept rendered with its cache entry
+/// (`ops::cache::Renders`), so repeated hits send the same bytes without
+/// rendering again — and each format and `limit` still gets its own answer.
+#[tokio::test]
+async fn cached_answers_are_sent_as_rendered_per_format_and_limit() {
+    let (app, engines) = js_engines().await;
+    let text = q("javascript tutorial");
+    let uri = format!("/search?format=json&q={text}");
+    // The fan-out, the first hit (rendered and kept), a hit sent as kept.
+    let answers = [
+        get_from(&app, &uri).await,
+        get_from(&app, &uri).await,
+        get_from(&app, &uri).await,
+    ];
+    assert_eq!(asked(&engines), [1; 6]);
+    for (resp, body) in &answers {
+        assert_eq!(resp.status(), StatusCode::OK);
+        assert_eq!(header_of(resp, header::CONTENT_TYPE), "application/json");
+        assert_eq!(header_of(resp, header::CACHE_CONTROL), "private, no-store");
+        assert_eq!(body, &answers[0].1, "the same answer, cached or not");
+    }
+    let full: serde_json::Value = serde_json::from_str(&answers[0].1).unwrap();
+    let n = full["results"].as_array().unwrap().len();
+    assert!(n > 2, "{n}");
+
+    // Another limit on the same entry: its own answer, not the kept one.
+    let v = json_of(app.clone(), &format!("{uri}&limit=2")).await;
+    assert_eq!(v["results"].as_array().unwrap().len(), 2);
+    assert_eq!(v["results"][1], full["results"][1]);
+    assert_eq!(get_from(&app, &uri).await.1, answers[0].1);
+
+    // Another format of the same entry: CSV, twice the same.
+    let csv_uri = format!("/search?format=csv&q={text}");
+    let (resp, csv) = get_from(&app, &csv_uri).await;
+    assert_eq!(
+        header_of(&resp, header::CONTENT_TYPE),
+        "text/csv; charset=utf-8"
+    );
+    assert!(
+        csv.starts_with("title,url,content,host,engine,score,type"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), n + 1);
+    assert_eq!(get_from(&app, &csv_uri).await.1, csv);
+    assert_eq!(asked(&engines), [1; 6]);
+}

@@ -107,36 +107,78 @@ impl<'a> AnswerParts<'a> {
     }
 }
 
-/// Everything that changes a fused page.
-#[derive(Serialize)]
-struct KeyParts<'a> {
-    #[serde(flatten)]
-    query: AnswerParts<'a>,
-    dedup: &'a dedup::Settings,
-    explain: bool,
+/// The JSON of dedup settings as the page key hashes it. Made once per
+/// configuration for its `[dedup]` settings, so a search that asks for no
+/// other settings does not write them again for every key.
+#[derive(Debug, Clone, Default)]
+pub struct SettingsJson(Vec<u8>);
+
+impl SettingsJson {
+    /// The JSON of `settings`.
+    pub fn of(settings: &dedup::Settings) -> Self {
+        SettingsJson(serde_json::to_vec(settings).unwrap_or_default())
+    }
 }
 
 /// The cache key of a search: `metasift:v1:` and a 128-bit hash of every
-/// part that changes the fused page.
+/// part that changes the fused page: the JSON of the query's
+/// [`AnswerParts`], the dedup settings and `explain`, as one object.
 pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> String {
-    let parts = KeyParts {
-        query: AnswerParts::of(query),
-        dedup: settings,
-        explain,
-    };
-    let json = serde_json::to_vec(&parts).unwrap_or_default();
-    format!("metasift:v1:{:032x}", xxhash_rust::xxh3::xxh3_128(&json))
+    page_key(query, &SettingsJson::of(settings), explain, None)
+}
+
+/// [`cache_key`] with the settings' JSON made beforehand, and `:` and
+/// `tag` in 16 hex digits after it when given (the configuration's tag),
+/// written into one string.
+pub(crate) fn page_key(
+    query: &Query,
+    settings: &SettingsJson,
+    explain: bool,
+    tag: Option<u64>,
+) -> String {
+    let mut json = Vec::with_capacity(160 + query.text.len() + settings.0.len());
+    if serde_json::to_writer(&mut json, &AnswerParts::of(query)).is_ok() {
+        // `{"text":…,"safesearch":null}` is open again for the rest.
+        json.pop();
+        json.extend_from_slice(b",\"dedup\":");
+        json.extend_from_slice(&settings.0);
+        json.extend_from_slice(if explain {
+            b",\"explain\":true}"
+        } else {
+            b",\"explain\":false}"
+        });
+    } else {
+        json.clear();
+    }
+    hashed_key("metasift:v1:", &json, tag)
 }
 
 /// The cache key of the engine answers to a query: `metasift:answers:v1:`
 /// and a 128-bit hash of [`cache_key`]'s parts without the dedup settings
-/// and `explain`, which only change how the answers are fused.
-pub(crate) fn answers_key(query: &Query) -> String {
+/// and `explain`, which only change how the answers are fused; `:` and
+/// `tag` after it when given.
+pub(crate) fn answers_key(query: &Query, tag: Option<u64>) -> String {
     let json = serde_json::to_vec(&AnswerParts::of(query)).unwrap_or_default();
-    format!(
-        "metasift:answers:v1:{:032x}",
-        xxhash_rust::xxh3::xxh3_128(&json)
-    )
+    hashed_key("metasift:answers:v1:", &json, tag)
+}
+
+/// `prefix`, the 128-bit xxh3 of `bytes` in 32 hex digits, and `:tag` in
+/// 16 when given.
+fn hashed_key(prefix: &str, bytes: &[u8], tag: Option<u64>) -> String {
+    fn hex(out: &mut String, value: u128, digits: u32) {
+        for i in (0..digits).rev() {
+            let nibble = (value >> (i * 4)) & 0xf;
+            out.push(char::from(b"0123456789abcdef"[nibble as usize]));
+        }
+    }
+    let mut key = String::with_capacity(prefix.len() + 32 + 17);
+    key.push_str(prefix);
+    hex(&mut key, xxhash_rust::xxh3::xxh3_128(bytes), 32);
+    if let Some(tag) = tag {
+        key.push(':');
+        hex(&mut key, u128::from(tag), 16);
+    }
+    key
 }
 
 /// Approximate heap bytes of a value, for the memory bound: its JSON
@@ -178,6 +220,11 @@ pub(crate) trait Cacheable:
     fn mark_cached(&mut self);
     /// Approximate heap bytes, for the memory bound.
     fn weight(&self) -> u32;
+    /// Approximate bytes of the one rendering kept with the entry
+    /// ([`Renders`]); 0 for values never rendered from the cache.
+    fn render_weight(&self) -> u32 {
+        0
+    }
 }
 
 impl Cacheable for SearchResponse {
@@ -192,6 +239,12 @@ impl Cacheable for SearchResponse {
     fn weight(&self) -> u32 {
         json_weight(self, self.results.len() * 8 + self.engines.len() * 2)
     }
+
+    /// SearXNG's JSON of a page is about as long as the page's own JSON,
+    /// which [`json_weight`] counts twice.
+    fn render_weight(&self) -> u32 {
+        self.weight() / 2
+    }
 }
 
 /// A value in the memory backend, with how long it may stay.
@@ -200,6 +253,43 @@ struct Stored {
     value: Arc<dyn Any + Send + Sync>,
     weight: u32,
     keep_for: Duration,
+    renders: Renders,
+}
+
+/// The bytes of a response rendered from one cached value, kept with its
+/// entry so that the next hits send them instead of rendering the value
+/// again; they leave the cache with it. Only for a rendering that is a pure
+/// function of the value and its `tag` (the web layer names the format and
+/// its options in the tag): SearXNG's JSON of a page, not the HTML page,
+/// which also depends on the reader's language and preferences. At most
+/// one rendering per entry, whose bytes the entry's weight counts
+/// ([`Cacheable::render_weight`]); a value rendered under another tag is
+/// rendered each time.
+#[derive(Clone, Default)]
+pub struct Renders(Arc<Mutex<Option<(u64, bytes::Bytes)>>>);
+
+impl Renders {
+    /// The bytes rendered under `tag`: kept ones, or `render`'s, which are
+    /// kept when no other rendering is. An error is returned, not kept.
+    pub fn get_or_render<E>(
+        &self,
+        tag: u64,
+        render: impl FnOnce() -> Result<bytes::Bytes, E>,
+    ) -> Result<bytes::Bytes, E> {
+        if let Some((t, bytes)) = &*self.0.lock().unwrap_or_else(|p| p.into_inner())
+            && *t == tag
+        {
+            return Ok(bytes.clone());
+        }
+        // Rendered outside the lock: two hits at once may both render; the
+        // first to finish is kept.
+        let bytes = render()?;
+        let mut slot = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            *slot = Some((tag, bytes.clone()));
+        }
+        Ok(bytes)
+    }
 }
 
 /// Each entry expires after its own `keep_for` (the TTL, or less for a
@@ -239,23 +329,32 @@ fn memory_cache(max_bytes: u64) -> Memory {
         .build()
 }
 
-async fn memory_get<V: Cacheable>(cache: &Memory, key: &str) -> Option<Arc<V>> {
-    cache
-        .get(key)
-        .await
-        .and_then(|stored| stored.value.downcast::<V>().ok())
+async fn memory_get<V: Cacheable>(cache: &Memory, key: &str) -> Option<(Arc<V>, Renders)> {
+    let stored = cache.get(key).await?;
+    let value = stored.value.downcast::<V>().ok()?;
+    Some((value, stored.renders))
 }
 
-async fn memory_put<V: Cacheable>(cache: &Memory, key: &str, value: &V, keep_for: Duration) {
+/// Stores a copy of `value` marked as cached; gives the entry's
+/// [`Renders`].
+async fn memory_put<V: Cacheable>(
+    cache: &Memory,
+    key: &str,
+    value: &V,
+    keep_for: Duration,
+) -> Renders {
     let mut stored = value.clone();
     stored.mark_cached();
-    let weight = stored.weight();
+    let weight = stored.weight().saturating_add(stored.render_weight());
+    let renders = Renders::default();
     let stored = Stored {
         value: Arc::new(stored),
         weight,
         keep_for,
+        renders: renders.clone(),
     };
     cache.insert(key.to_string(), stored).await;
+    renders
 }
 
 type SharedSearch<V> = Shared<BoxFuture<'static, Result<Arc<V>, Overloaded>>>;
@@ -454,11 +553,13 @@ impl Cache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<SearchResponse, Overloaded>> + Send + 'static,
     {
-        self.get_or_try_for(key, move || {
-            let search = produce();
-            async move { search.await.map(|r| (r, Duration::MAX)) }
-        })
-        .await
+        let found = self
+            .get_or_try_for(key, move || {
+                let search = produce();
+                async move { search.await.map(|r| (r, Duration::MAX)) }
+            })
+            .await;
+        (found.answer, found.source)
     }
 
     /// The value under `key`: from the backend, from an identical search in
@@ -467,18 +568,18 @@ impl Cache {
     /// TTL). A refusal ([`Overloaded`]) is shared with the searches that
     /// joined it and never stored; so is a value not
     /// [`Cacheable::worth_storing`].
-    pub(crate) async fn get_or_try_for<V, F, Fut>(
-        &self,
-        key: &str,
-        produce: F,
-    ) -> (Result<Arc<V>, Overloaded>, Source)
+    pub(crate) async fn get_or_try_for<V, F, Fut>(&self, key: &str, produce: F) -> Found<V>
     where
         V: Cacheable,
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<(V, Duration), Overloaded>> + Send + 'static,
     {
-        if let Some(hit) = self.inner.get::<V>(key).await {
-            return (Ok(hit), Source::Hit);
+        if let Some((hit, renders)) = self.inner.get::<V>(key).await {
+            return Found {
+                answer: Ok(hit),
+                source: Source::Hit,
+                renders,
+            };
         }
         let (shared, source) = {
             let mut in_flight = self
@@ -530,8 +631,23 @@ impl Cache {
         if source == Source::Coalesced {
             self.inner.stats.coalesced.fetch_add(1, Ordering::Relaxed);
         }
-        (shared.await, source)
+        Found {
+            answer: shared.await,
+            source,
+            renders: None,
+        }
     }
+}
+
+/// What [`Cache::get_or_try_for`] found.
+pub(crate) struct Found<V> {
+    /// The value, or the refusal of the search that was to produce it.
+    pub answer: Result<Arc<V>, Overloaded>,
+    /// Where it came from.
+    pub source: Source,
+    /// The entry's renderings, on a hit of the in-process cache (memory,
+    /// or the front of Redis, where a value read from Redis is put).
+    pub renders: Option<Renders>,
 }
 
 /// Takes a search out of the in-flight map when its task ends, by any path.
@@ -551,17 +667,18 @@ impl Drop for LeaveOnDrop {
 }
 
 impl Inner {
-    async fn get<V: Cacheable>(&self, key: &str) -> Option<Arc<V>> {
-        let found: Option<Arc<V>> = match &self.backend {
+    async fn get<V: Cacheable>(&self, key: &str) -> Option<(Arc<V>, Option<Renders>)> {
+        let in_process = |(v, r)| (v, Some(r));
+        let found = match &self.backend {
             Backend::Off => None,
-            Backend::Memory(cache) => memory_get(cache, key).await,
+            Backend::Memory(cache) => memory_get(cache, key).await.map(in_process),
             Backend::Redis {
                 manager,
                 front,
                 breaker,
             } => match front {
                 Some(front) => match memory_get(front, key).await {
-                    Some(hit) => Some(hit),
+                    Some(hit) => Some(in_process(hit)),
                     None => self.redis_get(manager, breaker, Some(front), key).await,
                 },
                 None => self.redis_get(manager, breaker, None, key).await,
@@ -577,14 +694,14 @@ impl Inner {
     }
 
     /// `GET` and `PTTL` in one round trip; a hit is kept in `front` for
-    /// what Redis has left of its life.
+    /// what Redis has left of its life (with that entry's [`Renders`]).
     async fn redis_get<V: Cacheable>(
         &self,
         manager: &redis::aio::ConnectionManager,
         breaker: &Breaker,
         front: Option<&Memory>,
         key: &str,
-    ) -> Option<Arc<V>> {
+    ) -> Option<(Arc<V>, Option<Renders>)> {
         if !breaker.allow() {
             return None;
         }
@@ -599,15 +716,16 @@ impl Inner {
                 // answer overwrites it.
                 let mut v = serde_json::from_slice::<V>(&bytes).ok()?;
                 v.mark_cached();
+                let mut renders = None;
                 if let Some(front) = front {
                     let left = u64::try_from(left_ms)
                         .map_or(self.ttl, Duration::from_millis)
                         .min(self.ttl);
                     if left >= Duration::from_millis(1) {
-                        memory_put(front, key, &v, left).await;
+                        renders = Some(memory_put(front, key, &v, left).await);
                     }
                 }
-                Some(Arc::new(v))
+                Some((Arc::new(v), renders))
             }
             Ok(Ok((None, _))) => {
                 breaker.succeeded();
@@ -635,7 +753,9 @@ impl Inner {
         }
         match &self.backend {
             Backend::Off => {}
-            Backend::Memory(cache) => memory_put(cache, key, &*value, keep_for).await,
+            Backend::Memory(cache) => {
+                memory_put(cache, key, &*value, keep_for).await;
+            }
             Backend::Redis {
                 manager,
                 front,
@@ -682,6 +802,138 @@ impl Inner {
 mod tests {
     use super::*;
 
+    /// The reference: the key as it was first written, from serde's
+    /// flattened struct; `page_key` writes the same JSON without it.
+    #[derive(Serialize)]
+    struct KeyParts<'a> {
+        #[serde(flatten)]
+        query: AnswerParts<'a>,
+        dedup: &'a dedup::Settings,
+        explain: bool,
+    }
+
+    fn reference_key(query: &Query, settings: &dedup::Settings, explain: bool) -> String {
+        let parts = KeyParts {
+            query: AnswerParts::of(query),
+            dedup: settings,
+            explain,
+        };
+        let json = serde_json::to_vec(&parts).unwrap();
+        format!("metasift:v1:{:032x}", xxhash_rust::xxh3::xxh3_128(&json))
+    }
+
+    #[test]
+    fn keys_are_the_reference_keys() {
+        let settings = [
+            dedup::Settings::default(),
+            dedup::Settings {
+                os1: 0.25,
+                method: dedup::Method::SimHash,
+                ..dedup::Settings::default()
+            },
+        ];
+        let queries = [
+            Query::default(),
+            Query {
+                text: "caf\u{e9} \"quoted\" \\ <x>".into(),
+                page: 3,
+                lang: Some("zh-CN".into()),
+                engines: vec!["b".into(), "a".into(), "b".into()],
+                categories: vec!["news".into()],
+                time_range: Some("day".into()),
+                safesearch: Some(2),
+            },
+        ];
+        for s in &settings {
+            for q in &queries {
+                for explain in [false, true] {
+                    let want = reference_key(q, s, explain);
+                    assert_eq!(cache_key(q, s, explain), want);
+                    let tagged = page_key(q, &SettingsJson::of(s), explain, Some(0xab));
+                    assert_eq!(tagged, format!("{want}:{:016x}", 0xab));
+                }
+            }
+            let json = serde_json::to_vec(&AnswerParts::of(&queries[1])).unwrap();
+            assert_eq!(
+                answers_key(&queries[1], Some(u64::MAX)),
+                format!(
+                    "metasift:answers:v1:{:032x}:{:016x}",
+                    xxhash_rust::xxh3::xxh3_128(&json),
+                    u64::MAX
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn renders_keep_one_rendering_by_its_tag() {
+        let renders = Renders::default();
+        let calls = std::cell::Cell::new(0);
+        let render = |text: &'static str| {
+            calls.set(calls.get() + 1);
+            Ok::<_, ()>(bytes::Bytes::from_static(text.as_bytes()))
+        };
+        assert_eq!(renders.get_or_render(1, || render("json")).unwrap(), "json");
+        assert_eq!(
+            renders.get_or_render(1, || render("again")).unwrap(),
+            "json"
+        );
+        assert_eq!(calls.get(), 1, "kept");
+        // Another tag is rendered each time, never served the kept bytes.
+        assert_eq!(renders.get_or_render(2, || render("csv")).unwrap(), "csv");
+        assert_eq!(renders.get_or_render(2, || render("csv")).unwrap(), "csv");
+        assert_eq!(calls.get(), 3);
+        assert_eq!(renders.get_or_render(1, || render("x")).unwrap(), "json");
+        // An error is returned, not kept.
+        let fresh = Renders::default();
+        assert_eq!(
+            fresh.get_or_render(1, || Err::<bytes::Bytes, _>("no")),
+            Err("no")
+        );
+        assert_eq!(fresh.get_or_render(1, || render("ok")).unwrap(), "ok");
+    }
+
+    #[tokio::test]
+    async fn a_hit_gives_its_entry_renders_and_the_weight_counts_one_rendering() {
+        let cache = Cache::memory(Duration::from_secs(60), 1 << 20);
+        let page = SearchResponse {
+            engines: vec![crate::model::EngineReport {
+                engine: "e".into(),
+                elapsed_ms: 1,
+                results: 0,
+                failure: None,
+                reason: None,
+            }],
+            ..SearchResponse::default()
+        };
+        let produced = cache
+            .get_or_try_for("k", || {
+                let page = page.clone();
+                async move { Ok((page, Duration::MAX)) }
+            })
+            .await;
+        assert_eq!(produced.source, Source::Produced);
+        assert!(produced.renders.is_none(), "a miss renders for itself");
+        let hit = cache
+            .get_or_try_for::<SearchResponse, _, _>("k", || async { Err(Overloaded) })
+            .await;
+        assert_eq!(hit.source, Source::Hit);
+        let renders = hit.renders.expect("a hit of the memory cache");
+        renders
+            .get_or_render(7, || Ok::<_, ()>(bytes::Bytes::from_static(b"{}")))
+            .unwrap();
+        let again = cache
+            .get_or_try_for::<SearchResponse, _, _>("k", || async { Err(Overloaded) })
+            .await;
+        let kept = again
+            .renders
+            .unwrap()
+            .get_or_render(7, || Err(()))
+            .expect("the same entry's rendering");
+        assert_eq!(kept, "{}");
+        assert_eq!(page.render_weight(), page.weight() / 2);
+    }
+
     #[test]
     fn key_covers_every_part_and_ignores_list_order() {
         let q = Query {
@@ -720,12 +972,12 @@ mod tests {
             engines: vec!["b".into(), "a".into()],
             ..Query::default()
         };
-        let k = answers_key(&q);
+        let k = answers_key(&q, None);
         assert!(k.starts_with("metasift:answers:v1:"));
         assert_ne!(k, cache_key(&q, &dedup::Settings::default(), false));
         let mut same = q.clone();
         same.engines = vec!["a".into(), "b".into()];
-        assert_eq!(k, answers_key(&same));
+        assert_eq!(k, answers_key(&same, None));
         for other in [
             Query {
                 page: 2,
@@ -748,7 +1000,7 @@ mod tests {
                 ..q.clone()
             },
         ] {
-            assert_ne!(k, answers_key(&other), "{other:?}");
+            assert_ne!(k, answers_key(&other, None), "{other:?}");
         }
     }
 }

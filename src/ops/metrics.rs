@@ -242,7 +242,13 @@ impl HttpMetrics {
     /// Counts one answer of `route` with `status` that took `elapsed`.
     pub fn observe(&self, route: &str, status: u16, elapsed: Duration) {
         let mut routes = self.routes.lock().unwrap_or_else(|p| p.into_inner());
-        let r = routes.entry(route.to_string()).or_default();
+        // The route's name is copied once, not per request.
+        if !routes.contains_key(route) {
+            routes.insert(route.to_string(), RouteStats::default());
+        }
+        let Some(r) = routes.get_mut(route) else {
+            return;
+        };
         *r.by_status.entry(status).or_default() += 1;
         let s = elapsed.as_secs_f64();
         if let Some(i) = HTTP_BUCKETS_S.iter().position(|b| s <= *b) {

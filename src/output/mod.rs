@@ -24,6 +24,9 @@ pub enum FormatError {
     /// A template failed to render.
     #[error("cannot render: {0}")]
     Render(#[from] askama::Error),
+    /// The JSON writer failed (it cannot on these types; kept total).
+    #[error("cannot write JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }
 
 /// Responses for the formats' tests.

@@ -183,6 +183,18 @@ pub fn answer(resp: &SearchResponse, limit: Option<usize>) -> SearxngResponse {
     answer
 }
 
+/// [`answer`] as the JSON text of `format=json`, with the settings
+/// comparison when one was asked for.
+pub fn to_json(
+    resp: &SearchResponse,
+    limit: Option<usize>,
+    comparison: Option<crate::fusion::compare::SettingsComparison>,
+) -> Result<Vec<u8>, super::FormatError> {
+    let mut answer = answer(resp, limit);
+    answer.comparison = comparison;
+    Ok(serde_json::to_vec(&answer)?)
+}
+
 /// Python's `urllib.parse.urlparse` parts of a link: scheme, netloc, path,
 /// params, query, fragment. A link that does not parse is all path.
 pub fn parsed_url(link: &str) -> [String; 6] {

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use crate::config::{Config, EngineConfig};
 use crate::engines::Engine;
 use crate::model::{Query, SearchResponse};
-use crate::ops::cache::{Cache, Source, answers_key, cache_key};
+use crate::ops::cache::{Cache, Renders, SettingsJson, Source, answers_key, page_key};
 use crate::ops::health::{Counters, Health, HealthPolicy};
 use crate::ops::limit::{InFlight, Overloaded};
 use metasift_dedup as dedup;
@@ -125,6 +125,8 @@ struct Inner {
     /// page size), mixed into cache keys so a reload never serves answers
     /// of the old engines, while processes on one file share entries.
     config_tag: u64,
+    /// `[dedup]` as the page keys hash it, written once.
+    dedup_json: Arc<SettingsJson>,
     /// Parses running at once: one per core. Parsing is pure CPU; more at
     /// once only slows each one and starves the threads that answer
     /// cached searches and 503s. A parse waiting here counts against its
@@ -150,6 +152,7 @@ impl Inner {
         );
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Inner {
+            dedup_json: Arc::new(SettingsJson::of(&config.dedup)),
             record_dir: config.server.record_dir.clone(),
             replay_dir: None,
             parse_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
@@ -282,6 +285,18 @@ impl Searcher {
         query: &Query,
         opts: &SearchOptions,
     ) -> Result<SearchResponse, Overloaded> {
+        self.page(query, opts, None).await.map(|(r, _)| owned(r))
+    }
+
+    /// [`Searcher::search`] without copying the page out of the cache: the
+    /// page as the cache holds it and, on a hit of the in-process cache,
+    /// the entry's [`Renders`], where a response rendered from the page
+    /// (a pure function of it) may be kept for the next hits.
+    pub async fn search_shared(
+        &self,
+        query: &Query,
+        opts: &SearchOptions,
+    ) -> Result<(Arc<SearchResponse>, Option<Renders>), Overloaded> {
         self.page(query, opts, None).await
     }
 
@@ -303,8 +318,8 @@ impl Searcher {
             }
         };
         let gathered = walked.gathered.clone();
-        let response = self.page(query, opts, Some(walked)).await?;
-        Ok((response, gathered))
+        let (response, _) = self.page(query, opts, Some(walked)).await?;
+        Ok((owned(response), gathered))
     }
 
     /// The one place that consults the page cache: the fused page, from
@@ -317,26 +332,21 @@ impl Searcher {
         query: &Query,
         opts: &SearchOptions,
         walked: Option<Walked>,
-    ) -> Result<SearchResponse, Overloaded> {
+    ) -> Result<(Arc<SearchResponse>, Option<Renders>), Overloaded> {
         let counters = self.inner.health.counters();
         Counters::bump(&counters.searches);
-        let settings = opts.dedup.as_ref().unwrap_or(&self.config().dedup);
+        let other_settings = opts.dedup.as_ref().map(SettingsJson::of);
+        let settings = other_settings.as_ref().unwrap_or(&self.inner.dedup_json);
         // Another page size slices the same fused list otherwise: its own
         // entry (the configured size keeps the key it always had).
         let per_page = self.config().server.page_size(opts.per_page);
-        let size = if per_page == self.config().server.results_per_page {
-            String::new()
-        } else {
-            format!(":n{per_page}")
-        };
-        let key = format!(
-            "{}:{:016x}{size}",
-            cache_key(query, settings, opts.explain),
-            self.inner.config_tag
-        );
+        let mut key = page_key(query, settings, opts.explain, Some(self.inner.config_tag));
+        if per_page != self.config().server.results_per_page {
+            key.push_str(&format!(":n{per_page}"));
+        }
         let this = self.clone();
         let (query, opts) = (query.clone(), opts.clone());
-        let (answer, source) = self
+        let found = self
             .inner
             .cache
             .get_or_try_for(&key, move || async move {
@@ -358,7 +368,8 @@ impl Searcher {
                 Ok((response, keep_for))
             })
             .await;
-        Counters::bump(match source {
+        let answer = found.answer;
+        Counters::bump(match found.source {
             Source::Hit => &counters.cache_hits,
             Source::Produced if answer.as_ref().is_ok_and(|r| r.cached) => &counters.cache_hits,
             Source::Produced => &counters.cache_misses,
@@ -373,7 +384,7 @@ impl Searcher {
             std::sync::atomic::Ordering::Relaxed,
         );
         match answer {
-            Ok(r) => Ok(Arc::try_unwrap(r).unwrap_or_else(|shared| (*shared).clone())),
+            Ok(r) => Ok((r, found.renders)),
             Err(Overloaded) => {
                 Counters::bump(&counters.overloaded);
                 Err(Overloaded)
@@ -400,10 +411,10 @@ impl Searcher {
         query: &Query,
         progress: Option<Progress>,
     ) -> Result<(Arc<Gathered>, bool), Overloaded> {
-        let key = format!("{}:{:016x}", answers_key(query), self.inner.config_tag);
+        let key = answers_key(query, Some(self.inner.config_tag));
         let this = self.clone();
         let query = query.clone();
-        let (answer, source) = self
+        let found = self
             .inner
             .cache
             .get_or_try_for(&key, move || async move {
@@ -411,7 +422,8 @@ impl Searcher {
                 Ok((this.gather(&query, progress).await, Duration::MAX))
             })
             .await;
-        answer.map(|g| (g, source == Source::Hit))
+        let hit = found.source == Source::Hit;
+        found.answer.map(|g| (g, hit))
     }
 
     /// Finds the fused list `query.page` is a slice of: fuses engine page
@@ -497,6 +509,11 @@ impl Walked {
             cached: false,
         }
     }
+}
+
+/// The page itself when no one else holds it, else a copy.
+fn owned(page: Arc<SearchResponse>) -> SearchResponse {
+    Arc::try_unwrap(page).unwrap_or_else(|shared| (*shared).clone())
 }
 
 fn millis(d: Duration) -> u64 {

@@ -50,7 +50,6 @@ use axum::extract::{DefaultBodyLimit, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::fusion::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
@@ -173,25 +172,31 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             public::access_log,
         ))
-        .layer(axum::middleware::from_fn(public::robots_tag))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(
-                "default-src 'none'; style-src 'self'; img-src 'self' data:; \
-                 form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-            ),
-        ))
         .with_state(state)
 }
+
+/// The security headers every answer carries unless its handler set its
+/// own: no sniffing, no referrer, and a Content-Security-Policy that
+/// forbids scripts. Set by the access-log layer ([`public::access_log`]):
+/// one layer for all, not a layer each.
+const SECURITY_HEADERS: [(header::HeaderName, HeaderValue); 3] = [
+    (
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ),
+    (
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    ),
+    (
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; style-src 'self'; img-src 'self' data:; \
+             form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ),
+    ),
+];
 
 fn html(body: String) -> Response {
     (
@@ -246,7 +251,6 @@ async fn search(
     let config = searcher.config();
     // Preferences are defaults: the request's own parameters win.
     let prefs = prefs::Prefs::from_headers(&headers);
-    let ui = prefs.ui(&headers);
     params.apply_defaults(&prefs);
     let mut query = searcher.parse_query(&params.q, params.page);
     if query.text.trim().is_empty() {
@@ -320,38 +324,76 @@ async fn search(
         .dedup
         .clone()
         .filter(|s| *s != config.dedup && matches!(params.format, Format::Html | Format::Json));
-    let run = {
-        let (searcher, query) = (searcher.clone(), query.clone());
-        let configured = config.dedup.clone();
-        async move {
-            match compare_with {
-                None => searcher.search(&query, &opts).await.map(|r| (r, None)),
-                Some(requested) => {
-                    let (resp, gathered) = searcher.answers(&query, &opts).await?;
-                    let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
-                    Ok((resp, Some(c)))
+    let configured = config.dedup.clone();
+    if params.format == Format::Html {
+        let run = {
+            let (searcher, query) = (searcher.clone(), query.clone());
+            async move {
+                match compare_with {
+                    None => searcher.search(&query, &opts).await.map(|r| (r, None)),
+                    Some(requested) => {
+                        let (resp, gathered) = searcher.answers(&query, &opts).await?;
+                        let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
+                        Ok((resp, Some(c)))
+                    }
                 }
             }
-        }
-    };
-    if params.format == Format::Html {
+        };
+        let ui = prefs.ui(&headers);
         return stream::results_page(searcher, query, params, ui, updates, run).await;
     }
-    let Ok((resp, comparison)) = run.await else {
+    // The page as the cache holds it (no copy) and, on a hit, where its
+    // rendering is kept: a JSON or CSV answer is a pure function of the
+    // page and `limit`, so repeated hits send the same bytes unrendered.
+    let answered = match compare_with {
+        None => searcher
+            .search_shared(&query, &opts)
+            .await
+            .map(|(r, renders)| (r, renders, None)),
+        Some(requested) => searcher
+            .answers(&query, &opts)
+            .await
+            .map(|(resp, gathered)| {
+                let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
+                (std::sync::Arc::new(resp), None, Some(c))
+            }),
+    };
+    let Ok((resp, renders, comparison)) = answered else {
         return Ok(ops::overloaded(params.format));
+    };
+    let rendered = |render: &dyn Fn() -> Result<Vec<u8>, crate::output::FormatError>| {
+        let render = || render().map(Bytes::from);
+        match &renders {
+            Some(renders) => {
+                renders.get_or_render(rendering_tag(params.format, params.limit), render)
+            }
+            None => render(),
+        }
     };
 
     let no_store = (header::CACHE_CONTROL, "private, no-store");
     let cached = resp.cached;
     let mut response = match params.format {
-        Format::Html => stream::whole(&resp, comparison.as_ref(), &params, config, &ui)?,
+        Format::Html => {
+            let ui = prefs.ui(&headers);
+            stream::whole(&resp, comparison.as_ref(), &params, config, &ui)?
+        }
         Format::Json => {
-            let mut answer = crate::output::searxng::answer(&resp, params.limit);
-            answer.comparison = comparison;
-            ([no_store], axum::Json(answer)).into_response()
+            let body = match comparison {
+                // The comparison is made for this request: never kept.
+                Some(c) => Bytes::from(crate::output::searxng::to_json(
+                    &resp,
+                    params.limit,
+                    Some(c),
+                )?),
+                None => rendered(&|| crate::output::searxng::to_json(&resp, params.limit, None))?,
+            };
+            ([(header::CONTENT_TYPE, "application/json"), no_store], body).into_response()
         }
         Format::Csv => {
-            let text = crate::output::csv::to_csv(&resp, params.limit)?;
+            let text = rendered(&|| {
+                crate::output::csv::to_csv(&resp, params.limit).map(String::into_bytes)
+            })?;
             (
                 [
                     (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
@@ -387,6 +429,26 @@ async fn search(
         response.extensions_mut().insert(ops::ServedFromCache);
     }
     Ok(response)
+}
+
+/// The name under which a rendering of a cached page is kept
+/// ([`crate::ops::cache::Renders`]): the format and `limit`, all it depends
+/// on besides the page.
+fn rendering_tag(format: Format, limit: Option<usize>) -> u64 {
+    let format: u64 = match format {
+        Format::Html => 0,
+        Format::Json => 1,
+        Format::Csv => 2,
+        Format::Rss => 3,
+    };
+    // Limits past 2^62 cut nothing a page holds: one tag for all of them.
+    let limit = limit.map_or(0, |n| {
+        u64::try_from(n)
+            .unwrap_or(u64::MAX)
+            .saturating_add(1)
+            .min((1 << 62) - 1)
+    });
+    (format << 62) | limit
 }
 
 async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {

@@ -380,6 +380,10 @@ async fn admit(
     next: Next,
     route: Limited,
 ) -> Response {
+    // No limit (`per_minute = 0`): nothing to count or take back.
+    if limiter.config().emission_interval().is_none() {
+        return next.run(request).await;
+    }
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()

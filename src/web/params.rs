@@ -9,7 +9,6 @@
 //! with a 400 that says what is accepted.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use url::form_urlencoded;
 
@@ -96,6 +95,25 @@ pub struct SearchParams {
     pub no_thumbnails: bool,
 }
 
+/// Every parameter name `/search` reads.
+const NAMES: [&str; 15] = [
+    "q",
+    "format",
+    "page",
+    "pageno",
+    "limit",
+    "method",
+    "os1",
+    "os2",
+    "language",
+    "lang",
+    "time_range",
+    "safesearch",
+    "explain",
+    "engines",
+    "categories",
+];
+
 impl SearchParams {
     /// Fills what the request left unset from the user's preferences.
     pub(crate) fn apply_defaults(&mut self, prefs: &super::prefs::Prefs) {
@@ -111,23 +129,32 @@ impl SearchParams {
         self.no_thumbnails = prefs.thumbnails == Some(false);
     }
 
-    /// Reads a query string and an optional form body.
+    /// Reads a query string and an optional form body. A name's first
+    /// value counts (the query string's before the body's); names
+    /// `/search` does not read are skipped.
     pub fn from_request(query: Option<&str>, body: &[u8]) -> Result<SearchParams, AppError> {
-        let mut map: HashMap<String, String> = HashMap::new();
+        let mut found: [Option<Cow<'_, str>>; NAMES.len()] = std::array::from_fn(|_| None);
         let pairs = form_urlencoded::parse(query.unwrap_or("").as_bytes())
             .chain(form_urlencoded::parse(body));
         for (k, v) in pairs {
-            map.entry(k.into_owned()).or_insert_with(|| v.into_owned());
+            if let Some(i) = NAMES.iter().position(|n| *n == k)
+                && found[i].is_none()
+            {
+                found[i] = Some(v);
+            }
         }
-        SearchParams::from_map(&map)
+        SearchParams::from_values(|k| {
+            let i = NAMES.iter().position(|n| *n == k)?;
+            found[i].as_deref()
+        })
     }
 
-    fn from_map(map: &HashMap<String, String>) -> Result<SearchParams, AppError> {
+    /// `value(name)`: the request's value of a name of [`NAMES`].
+    fn from_values<'a>(value: impl Fn(&str) -> Option<&'a str>) -> Result<SearchParams, AppError> {
         // An empty value counts as absent, as in an HTML form left blank.
         let get = |k: &str| {
-            map.get(k)
-                .map(String::as_str)
-                .filter(|v| !v.trim().is_empty())
+            debug_assert!(NAMES.contains(&k), "{k} is not in NAMES");
+            value(k).filter(|v| !v.trim().is_empty())
         };
         // The format is read first so every later error is rendered in it.
         let format = match get("format") {
@@ -334,6 +361,16 @@ mod tests {
         let p = parse("q=rust&pageno=3&page=&q=other").unwrap();
         assert_eq!(p.q, "rust");
         assert_eq!(p.page, 3);
+    }
+
+    #[test]
+    fn the_query_string_wins_over_the_body_and_other_names_are_skipped() {
+        let p = SearchParams::from_request(
+            Some("q=first&x=1&format=json"),
+            b"q=second&format=csv&page=2&unknown=%FF",
+        )
+        .unwrap();
+        assert_eq!((p.q.as_str(), p.format, p.page), ("first", Format::Json, 2));
     }
 
     #[test]

@@ -44,20 +44,11 @@ pub(super) async fn robots() -> Response {
         .into_response()
 }
 
-/// Middleware: `X-Robots-Tag: noindex, nofollow` on every answer but the
-/// front page without a query (and `robots.txt` itself).
-pub(super) async fn robots_tag(request: Request, next: Next) -> Response {
-    let path = request.uri().path();
-    let front =
-        (path == "/" && request.uri().query().is_none_or(str::is_empty)) || path == "/robots.txt";
-    let mut response = next.run(request).await;
-    if !front {
-        response.headers_mut().insert(
-            "x-robots-tag",
-            HeaderValue::from_static("noindex, nofollow"),
-        );
-    }
-    response
+/// Whether a request is for the front page without a query (or
+/// `robots.txt` itself): the only answers without `X-Robots-Tag`.
+fn indexable(uri: &axum::http::Uri) -> bool {
+    let path = uri.path();
+    (path == "/" && uri.query().is_none_or(str::is_empty)) || path == "/robots.txt"
 }
 
 /// Middleware of `/stats` and `/metrics`: on a public instance, loopback
@@ -126,7 +117,12 @@ pub(super) fn refuse_format(state: &AppState, format: Format) -> Option<Response
     ))
 }
 
-/// Middleware: one access-log line and the HTTP metrics per request.
+/// Middleware: one access-log line and the HTTP metrics per request, the
+/// security headers ([`super::SECURITY_HEADERS`]) where the handler set
+/// none, and `X-Robots-Tag: noindex, nofollow` on every answer but the
+/// front page without a query (and `robots.txt` itself). One layer for
+/// all: every layer costs each request a clone of its service and a
+/// future of its own.
 pub(super) async fn access_log(
     State(state): State<AppState>,
     request: Request,
@@ -134,22 +130,33 @@ pub(super) async fn access_log(
 ) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
-    let path = request.uri().path().to_string();
+    // Shares the request's bytes: no copy unless the line is written.
+    let uri = request.uri().clone();
     // The route pattern keeps the metric labels few (every unknown path is
     // one "unmatched").
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_string(), |m| m.as_str().to_string());
-    let response = next.run(request).await;
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    for (name, value) in &super::SECURITY_HEADERS {
+        if !headers.contains_key(name) {
+            headers.insert(name, value.clone());
+        }
+    }
+    if !indexable(&uri) {
+        response.headers_mut().insert(
+            "x-robots-tag",
+            HeaderValue::from_static("noindex, nofollow"),
+        );
+    }
     let elapsed = started.elapsed();
     let status = response.status().as_u16();
-    state.ops.http.observe(&route, status, elapsed);
+    state.ops.http.observe(route, status, elapsed);
     tracing::info!(
         target: "metasift::access",
         method = %method,
         route = %route,
-        path = %path,
+        path = %uri.path(),
         status,
         ms = elapsed.as_secs_f64() * 1000.0,
         "request"

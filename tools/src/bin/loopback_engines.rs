@@ -35,6 +35,7 @@ struct Args {
     seconds: u64,
     data: PathBuf,
     extra: String,
+    timeout_ms: u64,
 }
 
 fn args() -> Result<Args, String> {
@@ -45,6 +46,7 @@ fn args() -> Result<Args, String> {
         "/../tests/fixtures/serp"
     ));
     let mut extra = String::new();
+    let mut timeout_ms = 3000;
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         let mut value = || it.next().ok_or(format!("{a} needs a value"));
@@ -54,6 +56,11 @@ fn args() -> Result<Args, String> {
             "--data" => data = PathBuf::from(value()?),
             // Extra TOML put before the engines ([server], [cache], [limits]).
             "--extra" => extra = value()?,
+            // Each engine's timeout (3000 ms; longer under valgrind, where
+            // the server runs ~50 times slower).
+            "--timeout-ms" => {
+                timeout_ms = value()?.parse().map_err(|e| format!("--timeout-ms: {e}"))?
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -62,6 +69,7 @@ fn args() -> Result<Args, String> {
         seconds: seconds.clamp(1, 3600),
         data,
         extra,
+        timeout_ms,
     })
 }
 
@@ -104,7 +112,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .ok_or(format!("no preset {name:?} in engines.toml"))?
             .clone();
         preset.url = format!("http://{addr}/search?q={{query}}&p={{page}}");
-        preset.timeout_ms = 3000;
+        preset.timeout_ms = args.timeout_ms;
         preset.enabled = true;
         engines.engine.push(preset);
     }
