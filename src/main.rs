@@ -311,8 +311,6 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `metasift serve`: load the config, build the searcher, listen until
-/// Ctrl-C or SIGTERM, then let in-flight requests finish.
 /// What `serve` runs under when the environment names no `GLIBC_TUNABLES`:
 /// glibc's own default mmap threshold (128 KiB), fixed. Left dynamic,
 /// glibc raises it to the size of each large block freed, so after the
@@ -351,6 +349,8 @@ fn with_fixed_mmap_threshold() {
     tracing::warn!("running with glibc's dynamic mmap threshold ({error})");
 }
 
+/// `metasift serve`: load the config, build the searcher, listen until
+/// Ctrl-C or SIGTERM, then let in-flight requests finish.
 fn serve(
     config_path: Option<&Path>,
     bind: Option<String>,
