@@ -7,9 +7,12 @@
 //! JSON type the input gave the id. With `--unique` only kept records are
 //! written, each as its whole input line.
 //!
-//! The input is read line by line as bytes (`read_until`), so invalid UTF-8
-//! is one bad line, not the end of the run; output goes through a
-//! `BufWriter`. `--stats` reports wall-clock and CPU seconds (so a run on
+//! The input is read line by line as bytes, so invalid UTF-8 is one bad
+//! line, not the end of the run; output goes through a `BufWriter`. With
+//! `--threads` other than 1 (the default is one per core) worker threads
+//! parse and prepare batches of lines while the main thread decides and
+//! writes ([`parallel`]); the one-thread loop ([`process`]) is the reference
+//! it is tested against, byte for byte. `--stats` reports wall-clock and CPU seconds (so a run on
 //! a busy machine still shows the work done) and the peak resident memory
 //! (`VmHWM`). Nothing of a record but what the [`Deduper`] keeps (codes,
 //! hashes) and the id of a kept record (to name clusters) outlives its line.
@@ -35,7 +38,9 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
 use metasift_dedup::UrlFilter;
-use metasift_dedup::{Deduper, Doc, Method, Settings, Stage, Unit};
+use metasift_dedup::{Deduper, Doc, Method, Settings, Stage, Unit, Verdict};
+
+mod parallel;
 
 /// Arguments of `metasift dedup`.
 #[derive(Debug, Clone, clap::Args)]
@@ -88,6 +93,11 @@ pub struct DedupArgs {
     /// Bloom filter: number of records expected (it grows past it).
     #[arg(long, default_value_t = 1_000_000)]
     pub expected: u64,
+    /// Threads that parse and prepare records while the main thread decides
+    /// and writes (0: one per core; 1: no such thread, the one-thread loop).
+    /// The output is the same whatever the number.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 impl DedupArgs {
@@ -125,12 +135,8 @@ impl Id<'_> {
     /// Writes the id as JSON.
     fn write_json(&self, out: &mut Vec<u8>) {
         match self {
-            Id::Int(i) => {
-                let _ = write!(out, "{i}");
-            }
-            Id::UInt(u) => {
-                let _ = write!(out, "{u}");
-            }
+            Id::Int(i) => out.extend_from_slice(itoa::Buffer::new().format(*i).as_bytes()),
+            Id::UInt(u) => out.extend_from_slice(itoa::Buffer::new().format(*u).as_bytes()),
             Id::Str(s) => {
                 // Serializing a str into a Vec cannot fail.
                 let _ = serde_json::to_writer(&mut *out, s.as_ref());
@@ -198,8 +204,9 @@ struct KeptIds {
 }
 
 impl KeptIds {
-    fn push(&mut self, index: usize, id: &Id<'_>) {
-        id.write_json(&mut self.text);
+    /// Remembers the id (as JSON) of kept record `index`.
+    fn push(&mut self, index: usize, id: &[u8]) {
+        self.text.extend_from_slice(id);
         self.index.push(index as u64);
         self.ends.push(self.text.len() as u64);
     }
@@ -236,7 +243,7 @@ fn on_file(name: &str, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("{name}: {e}"))
 }
 
-fn open_input(path: &Path) -> io::Result<Box<dyn BufRead>> {
+fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     Ok(if path.as_os_str() == "-" {
         Box::new(BufReader::with_capacity(1 << 18, io::stdin()))
     } else {
@@ -262,13 +269,16 @@ pub fn peak_memory_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// CPU time this process has used so far, in seconds (Linux
-/// `/proc/self/schedstat`; the command is single-threaded). On a busy
+/// CPU time this process has used so far, all threads, in seconds (Linux
+/// `/proc/self/stat`: user + system time, in ticks of 1/100 s). On a busy
 /// machine it tells the work done apart from the time spent waiting.
 pub fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/schedstat").ok()?;
-    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let mut fields = after.split_whitespace().skip(11);
+    let user: f64 = fields.next()?.parse().ok()?;
+    let system: f64 = fields.next()?.parse().ok()?;
+    Some((user + system) / 100.0)
 }
 
 /// Runs the command; returns the process exit code (`0`: every line good,
@@ -297,7 +307,27 @@ pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
         input: shown(&args.input, "stdin"),
         output: shown(&args.output, "stdout"),
     };
-    let counts = process(input, &mut output, &settings, filter, args.unique, &names)?;
+    let workers = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let threads = workers.max(1);
+    let counts = if workers <= 1 {
+        process(input, &mut output, &settings, filter, args.unique, &names)?
+    } else {
+        // One preparing thread per core; this one decides and writes (a
+        // quarter of the work on the realistic stream), sharing the cores.
+        parallel::process(
+            input,
+            &mut output,
+            &settings,
+            filter,
+            args.unique,
+            &names,
+            workers,
+            parallel::BATCH_BYTES,
+        )?
+    };
     output.flush().map_err(|e| on_file(&names.output, e))?;
     let seconds = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds()
@@ -314,6 +344,7 @@ pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
             "seconds": seconds,
             "records_per_second": if seconds > 0.0 { counts.records as f64 / seconds } else { 0.0 },
             "cpu_seconds": cpu,
+            "threads": threads,
             "records_per_cpu_second": cpu.filter(|c| *c > 0.0).map(|c| counts.records as f64 / c),
             "peak_memory_bytes": peak_memory_bytes(),
         });
@@ -353,6 +384,7 @@ fn process(
     let mut counts = Counts::default();
     let mut buf = Vec::with_capacity(4096);
     let mut line_out = Vec::with_capacity(256);
+    let mut id_json = Vec::with_capacity(32);
     let mut stderr = io::stderr().lock();
     let mut line_no = 0u64;
     loop {
@@ -369,91 +401,142 @@ fn process(
         if line_no == 1 {
             line = line.strip_prefix(BOM).unwrap_or(line);
         }
-        while let [rest @ .., b'\n' | b'\r'] = line {
-            line = rest;
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let text = match std::str::from_utf8(line) {
-            Ok(t) => t,
-            Err(e) => {
+        let rec = match parse_line(line) {
+            Parsed::Blank => continue,
+            Parsed::Bad(msg) => {
                 counts.bad += 1;
-                writeln!(
-                    stderr,
-                    "{}: line {line_no}: invalid UTF-8 at byte {}",
-                    names.input,
-                    e.valid_up_to()
-                )?;
+                writeln!(stderr, "{}: line {line_no}: {msg}", names.input)?;
                 continue;
             }
-        };
-        let rec: InRecord<'_> = match serde_json::from_str(text) {
-            Ok(r) => r,
-            Err(e) => {
-                counts.bad += 1;
-                writeln!(stderr, "{}: line {line_no}: {e}", names.input)?;
-                continue;
-            }
+            Parsed::Record(rec) => rec,
         };
         let doc = Doc::new(&rec.url, &rec.title, &rec.snippet)
             .with_source(rec.engine.as_deref().unwrap_or_default());
         let index = deduper.len();
         let v = deduper.push_query(rec.query.as_deref(), doc);
-        counts.records += 1;
-        match v.stage {
-            None => {
-                counts.kept += 1;
-                if keep_ids {
-                    ids.push(index, &rec.id);
-                }
-            }
-            Some(Stage::Url) => counts.url += 1,
-            Some(Stage::Title) => counts.title += 1,
-            Some(Stage::Snippet) => counts.snippet += 1,
-        }
-        if unique {
-            if v.is_kept() {
-                output.write_all(line)?;
-                output.write_all(b"\n")?;
-            }
-            continue;
-        }
-        line_out.clear();
-        line_out.extend_from_slice(b"{\"id\":");
-        rec.id.write_json(&mut line_out);
-        line_out.extend_from_slice(b",\"cluster\":");
-        if v.is_kept() {
-            rec.id.write_json(&mut line_out);
-        } else if !v.cluster_known {
-            line_out.extend_from_slice(b"null");
-        } else {
-            match ids.get(v.cluster) {
-                Some(id) => line_out.extend_from_slice(id),
-                None => line_out.extend_from_slice(b"null"),
-            }
-        }
-        line_out.extend_from_slice(b",\"stage\":");
-        match v.stage {
-            Some(stage) => {
-                line_out.push(b'"');
-                line_out.extend_from_slice(stage.as_str().as_bytes());
-                line_out.push(b'"');
-            }
-            None => line_out.extend_from_slice(b"null"),
-        }
-        line_out.extend_from_slice(b",\"similarity\":");
-        match v.similarity {
-            Some(s) if s.is_finite() => {
-                // serde_json writes `1.0`, not `1`: the field stays a float.
-                let _ = serde_json::to_writer(&mut line_out, &s);
-            }
-            _ => line_out.extend_from_slice(b"null"),
-        }
-        line_out.extend_from_slice(b"}\n");
-        output.write_all(&line_out)?;
+        id_json.clear();
+        rec.id.write_json(&mut id_json);
+        write_verdict(
+            &v,
+            index,
+            &id_json,
+            trim_line_end(line),
+            unique,
+            keep_ids,
+            &mut ids,
+            &mut counts,
+            &mut line_out,
+            output,
+        )?;
     }
     Ok(counts)
+}
+
+/// `line` without its line end (`\n`, `\r`).
+fn trim_line_end(mut line: &[u8]) -> &[u8] {
+    while let [rest @ .., b'\n' | b'\r'] = line {
+        line = rest;
+    }
+    line
+}
+
+/// What one input line is.
+enum Parsed<'a> {
+    /// Only white space: skipped silently.
+    Blank,
+    /// Not a record: why (the caller adds the file and line).
+    Bad(String),
+    Record(InRecord<'a>),
+}
+
+/// Reads one line (its BOM already stripped). UTF-8 is checked by
+/// `simdutf8` (the fast check std's agrees with; std's finds the position of
+/// an error), then the record is read by serde, borrowing its strings.
+fn parse_line(line: &[u8]) -> Parsed<'_> {
+    let line = trim_line_end(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Parsed::Blank;
+    }
+    let text = match simdutf8::basic::from_utf8(line) {
+        Ok(t) => t,
+        Err(_) => {
+            let at = std::str::from_utf8(line).err().map_or(0, |e| e.valid_up_to());
+            return Parsed::Bad(format!("invalid UTF-8 at byte {at}"));
+        }
+    };
+    match serde_json::from_str(text) {
+        Ok(r) => Parsed::Record(r),
+        Err(e) => Parsed::Bad(e.to_string()),
+    }
+}
+
+/// Counts a verdict and writes its output line (`--unique`: the kept
+/// record's input line); `id` is the record's id as JSON.
+#[allow(clippy::too_many_arguments)]
+fn write_verdict(
+    v: &Verdict,
+    index: usize,
+    id: &[u8],
+    line: &[u8],
+    unique: bool,
+    keep_ids: bool,
+    ids: &mut KeptIds,
+    counts: &mut Counts,
+    line_out: &mut Vec<u8>,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    counts.records += 1;
+    match v.stage {
+        None => {
+            counts.kept += 1;
+            if keep_ids {
+                ids.push(index, id);
+            }
+        }
+        Some(Stage::Url) => counts.url += 1,
+        Some(Stage::Title) => counts.title += 1,
+        Some(Stage::Snippet) => counts.snippet += 1,
+    }
+    if unique {
+        if v.is_kept() {
+            output.write_all(line)?;
+            output.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
+    line_out.clear();
+    line_out.extend_from_slice(b"{\"id\":");
+    line_out.extend_from_slice(id);
+    line_out.extend_from_slice(b",\"cluster\":");
+    if v.is_kept() {
+        line_out.extend_from_slice(id);
+    } else if !v.cluster_known {
+        line_out.extend_from_slice(b"null");
+    } else {
+        match ids.get(v.cluster) {
+            Some(id) => line_out.extend_from_slice(id),
+            None => line_out.extend_from_slice(b"null"),
+        }
+    }
+    line_out.extend_from_slice(b",\"stage\":");
+    match v.stage {
+        Some(stage) => {
+            line_out.push(b'"');
+            line_out.extend_from_slice(stage.as_str().as_bytes());
+            line_out.push(b'"');
+        }
+        None => line_out.extend_from_slice(b"null"),
+    }
+    line_out.extend_from_slice(b",\"similarity\":");
+    match v.similarity {
+        Some(s) if s.is_finite() => {
+            // serde_json writes `1.0`, not `1`: the field stays a float.
+            let _ = serde_json::to_writer(&mut *line_out, &s);
+        }
+        _ => line_out.extend_from_slice(b"null"),
+    }
+    line_out.extend_from_slice(b"}\n");
+    output.write_all(line_out)
 }
 
 /// A writer whose errors name its file.
@@ -532,10 +615,122 @@ mod tests {
     #[test]
     fn kept_ids_found_by_index() {
         let mut ids = KeptIds::default();
-        ids.push(3, &Id::Int(30));
-        ids.push(9, &Id::Str("nine".into()));
+        ids.push(3, b"30");
+        ids.push(9, b"\"nine\"");
         assert_eq!(ids.get(3), Some(&b"30"[..]));
         assert_eq!(ids.get(9), Some(&b"\"nine\""[..]));
         assert_eq!(ids.get(4), None);
+    }
+
+    /// Lines from the real corpora (DuReader's Baidu lists under their
+    /// questions, with engines, shared and copied links; AG news in one
+    /// scope), with bad, blank and CRLF lines among them.
+    fn corpus_input() -> Vec<u8> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
+        let du = std::fs::read_to_string(format!("{root}/dureader_search_zh/search_results.jsonl"))
+            .expect("DuReader fixture");
+        let mut out = Vec::from(BOM);
+        let engines = ["baidu", "bing", "sogou"];
+        let mut n = 0u64;
+        for (q, line) in du.lines().enumerate() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("DuReader line");
+            for (e, engine) in engines.iter().enumerate() {
+                for (i, r) in v["results"].as_array().expect("results").iter().enumerate() {
+                    if (i + e) % 3 == 2 {
+                        continue;
+                    }
+                    // The same page across engines; every fifth on a copy site.
+                    let url = if (i + e) % 5 == 0 {
+                        format!("https://copy{e}.example/{q}/{i}")
+                    } else {
+                        format!("https://site{}.example/{q}/{i}", i % 4)
+                    };
+                    let id = if n % 7 == 3 {
+                        serde_json::json!(format!("r{n}"))
+                    } else {
+                        serde_json::json!(n)
+                    };
+                    let rec = serde_json::json!({
+                        "id": id, "url": url, "title": r["title"], "snippet": r["snippet"],
+                        "engine": engine, "query": v["question"],
+                    });
+                    out.extend_from_slice(rec.to_string().as_bytes());
+                    out.extend_from_slice(match n % 97 {
+                        5 => b"\r\n\n",
+                        9 => b"\n{\"id\": 1, \"url\": 3}\n",
+                        11 => b"\n\xff\xfe not UTF-8\n",
+                        _ => b"\n",
+                    });
+                    n += 1;
+                }
+            }
+        }
+        let ag = std::fs::read_to_string(format!("{root}/ag_news_en/test.csv")).expect("AG news");
+        for (i, row) in ag.lines().take(3000).enumerate() {
+            let cells: Vec<&str> = row.splitn(3, "\",\"").collect();
+            if cells.len() < 3 {
+                continue;
+            }
+            let rec = serde_json::json!({
+                "id": n, "url": format!("https://news{}.example/{}", i % 3, i / 2),
+                "title": cells[1], "snippet": cells[2].trim_end_matches('"'),
+            });
+            out.extend_from_slice(rec.to_string().as_bytes());
+            out.push(b'\n');
+            n += 1;
+        }
+        // The last line without its line end.
+        out.extend_from_slice(br#"{"id":"last","url":"https://z.example/","title":"t","snippet":"s"}"#);
+        out
+    }
+
+    /// The threaded stream writes exactly what the one-thread loop writes,
+    /// whatever the number of workers and wherever the batches are cut.
+    #[test]
+    fn the_threaded_stream_writes_what_the_one_thread_loop_writes() {
+        let input = corpus_input();
+        let names = Names {
+            input: "in.jsonl".into(),
+            output: "out.jsonl".into(),
+        };
+        for settings in [
+            Settings::default(),
+            Settings {
+                method: Method::SimHash,
+                ..Settings::default()
+            },
+        ] {
+            for unique in [false, true] {
+                let mut want = Vec::new();
+                let c = process(
+                    &input[..],
+                    &mut want,
+                    &settings,
+                    UrlFilter::Exact,
+                    unique,
+                    &names,
+                )
+                .unwrap();
+                assert!(c.records > 5_000 && c.bad > 20, "{c:?}");
+                assert!(c.kept < c.records * 4 / 5, "{c:?}");
+                assert!(c.snippet > 0 && c.title > 0 && c.url > 0, "{c:?}");
+                for (workers, batch) in [(1, 1 << 18), (2, 4096), (3, 777), (2, 1)] {
+                    let mut got = Vec::new();
+                    let g = parallel::process(
+                        &input[..],
+                        &mut got,
+                        &settings,
+                        UrlFilter::Exact,
+                        unique,
+                        &names,
+                        workers,
+                        batch,
+                    )
+                    .unwrap();
+                    assert_eq!(format!("{g:?}"), format!("{c:?}"), "{workers} workers, {batch} B");
+                    assert!(got == want, "{workers} workers, batches of {batch} B: output differs");
+                }
+            }
+        }
     }
 }

@@ -27,6 +27,7 @@
 //! | module | concept |
 //! | --- | --- |
 //! | `pipeline` | the stages tied together: `Deduper`, `Verdict`, `PairScore`, `UrlFilter`, `dedup`, `similarity` |
+//! | `prepare` | what the stages compute from a record alone (`Preparer`, `Prepared`), so a stream can prepare on one core and decide on another |
 //! | `url` | the URL key and normalization; `url/redirect.rs` unwraps engine redirects |
 //! | `title` | title folding; `title/sites.txt` lists the site names a title loses |
 //! | `features` | the feature-code extractor and `FeatureCode` |
@@ -49,6 +50,7 @@ mod features;
 mod hash;
 mod index;
 mod pipeline;
+mod prepare;
 mod rabin;
 mod simhash;
 mod site;
@@ -63,6 +65,7 @@ pub use features::{
     shared_codes, similarity as code_similarity,
 };
 pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, dedup, similarity};
+pub use prepare::{Prepared, Preparer};
 pub use title::{
     is_truncated as is_truncated_title, normalize as normalize_title,
     normalize_into as normalize_title_into,

@@ -49,7 +49,8 @@ use super::{Doc, Method, Settings, Stage, title, url};
 use crate::boilerplate::{QueryCounts, count_title};
 use crate::hash::{HashMap64, mix};
 use crate::index::{CodeFilter, CodeIndex};
-use crate::site::{member_key, source_key};
+use crate::prepare::{Prepared, Preparer};
+use crate::site::member_key;
 
 /// What the pipeline decided for one record.
 #[derive(Debug, Clone, PartialEq)]
@@ -201,7 +202,7 @@ fn decide(
 
 /// 64-bit hash of a normalized title; `0` for an empty one (never equal).
 /// `buf` is scratch space, reused so the hot path does not allocate.
-fn title_hash(t: &str, buf: &mut String) -> u64 {
+pub(crate) fn title_hash(t: &str, buf: &mut String) -> u64 {
     buf.clear();
     title::normalize_into(t, buf);
     if buf.is_empty() {
@@ -217,7 +218,7 @@ fn title_hash(t: &str, buf: &mut String) -> u64 {
 /// Unspaced (CJK) titles never are: on the DuReader lists, long question
 /// titles repeat over different answers (precision 0.984 → 0.951 when
 /// titles of 14 characters counted).
-fn informative(normalized: &str) -> bool {
+pub(crate) fn informative(normalized: &str) -> bool {
     // One pass over the bytes: normalized titles have one space between
     // words; a byte ≥ 0xE2 starts a character from U+2000 on (CJK, kana,
     // Hangul, and some signs: such titles are left out, conservatively).
@@ -314,7 +315,7 @@ const MAX_STORED_TITLE: usize = 1024;
 
 /// What of the normalized title in `normalized` (hash `title`, raw form
 /// `raw`) a record stores and compares for cut titles.
-fn title_form(title: u64, raw: &str, normalized: &str) -> TitleForm {
+pub(crate) fn title_form(title: u64, raw: &str, normalized: &str) -> TitleForm {
     if title == 0 || normalized.len() > MAX_STORED_TITLE {
         return TitleForm::default();
     }
@@ -336,7 +337,7 @@ fn title_form(title: u64, raw: &str, normalized: &str) -> TitleForm {
 
 /// The hash of the host of the normalized link `url_key` left in `buf`
 /// (`0` when there is none).
-fn host_hash(buf: &str) -> u64 {
+pub(crate) fn host_hash(buf: &str) -> u64 {
     let Some(n) = buf.strip_prefix("https://") else {
         return 0;
     };
@@ -349,7 +350,7 @@ fn host_hash(buf: &str) -> u64 {
 }
 
 /// [`url::key`], with a reused buffer.
-fn url_key(link: &str, buf: &mut String) -> url::UrlKey {
+pub(crate) fn url_key(link: &str, buf: &mut String) -> url::UrlKey {
     buf.clear();
     if url::normalize_into(link, buf) {
         url::key_of_normalized(buf)
@@ -389,11 +390,11 @@ impl Kept {
 
 /// The normalized title a record brings to the cut-title comparison.
 #[derive(Debug, Clone, Copy, Default)]
-struct TitleForm {
-    /// Bytes of the normalized title (in `Deduper::scratch`) to store and
-    /// compare: the kept prefix for a cut title, `0` for none.
-    len: usize,
-    cut: bool,
+pub(crate) struct TitleForm {
+    /// Bytes of the normalized title to store and compare: the kept prefix
+    /// for a cut title, `0` for none.
+    pub(crate) len: usize,
+    pub(crate) cut: bool,
 }
 
 /// Everything remembered for one query.
@@ -509,18 +510,14 @@ pub struct Deduper {
     /// Per code, the number of different titles it was kept under, and the
     /// (code, title) pairs already counted.
     counts: Option<(QueryCounts, ScalableBloom)>,
-    extractor: Extractor,
+    /// [`Deduper::push_query`]'s preparer and record.
+    preparer: Preparer,
+    prepared: Prepared,
     codes: Vec<FeatureCode>,
-    blocks: Vec<RabinFingerprint>,
-    normalized: String,
-    scratch: String,
     touched: Vec<u32>,
     /// Kept records whose titles are the new record's once a cut is allowed.
     alike: Vec<u32>,
 }
-
-/// Scope key of records without a query.
-const NO_QUERY: u64 = 0x0123_4567_89ab_cdef;
 
 impl Deduper {
     /// A deduplicator with these settings.
@@ -532,11 +529,9 @@ impl Deduper {
             scopes: HashMap64::default(),
             count: 0,
             counts: None,
-            extractor: Extractor::new().with_word_anchors(settings.word_anchors),
+            preparer: Preparer::new(settings),
+            prepared: Prepared::default(),
             codes: Vec::new(),
-            blocks: Vec::new(),
-            normalized: String::new(),
-            scratch: String::new(),
             touched: Vec::new(),
             alike: Vec::new(),
         }
@@ -585,107 +580,152 @@ impl Deduper {
     /// Decides for the next record of `query`; records of different queries
     /// are never duplicates.
     pub fn push_query(&mut self, query: Option<&str>, doc: Doc<'_>) -> Verdict {
+        let mut p = std::mem::take(&mut self.prepared);
+        self.preparer.url_half(query, doc, &mut p);
+        let idx = self.begin(&p);
+        // The snippet half only when the URL stage leaves the record.
+        let verdict = match self.url_stage(idx, &p) {
+            Some(v) => v,
+            None => {
+                if self.settings.method != Method::None {
+                    self.preparer.snippet_half(doc, &mut p);
+                }
+                self.after_url(idx, &p)
+            }
+        };
+        self.prepared = p;
+        verdict
+    }
+
+    /// Decides for the next record, prepared by a [`Preparer`] with the same
+    /// settings (on another thread, say): the verdict [`Deduper::push_query`]
+    /// gives for the same record, by the same code.
+    ///
+    /// A record [`Preparer::prepare_in_order`] left without its snippet half
+    /// is one the URL stage decides; pushed out of that order, it would be
+    /// judged as if its snippet had no codes (a debug build panics).
+    pub fn push_prepared(&mut self, p: &Prepared) -> Verdict {
+        let idx = self.begin(p);
+        match self.url_stage(idx, p) {
+            Some(v) => v,
+            None => {
+                debug_assert!(
+                    p.snippet_done || self.settings.method == Method::None,
+                    "a record without its snippet half reached the snippet stage"
+                );
+                self.after_url(idx, p)
+            }
+        }
+    }
+
+    /// The next record's index; opens its query's scope.
+    fn begin(&mut self, p: &Prepared) -> usize {
         let idx = self.count;
         self.count += 1;
-        let qkey = query.map_or(NO_QUERY, |q| crate::hash::xxh3(q.as_bytes()));
         // URL-only with a Bloom filter keeps nothing per query: no scope.
         let needs_scope = self.bloom.is_none() || self.settings.method != Method::None;
         if needs_scope {
-            self.scopes.entry(qkey).or_default();
+            self.scopes.entry(p.qkey).or_default();
         }
+        idx
+    }
 
-        // 1. URL. An empty link is no evidence: it would match every other
-        // empty link.
-        let has_url = !doc.url.trim().is_empty();
-        let ukey = url_key(doc.url, &mut self.scratch);
-        // The normalized link `url_key` leaves in `scratch` gives the host.
-        let host = if has_url { host_hash(&self.scratch) } else { 0 };
-        let src = source_key(doc.source, host);
-        if !has_url {
-        } else if let Some(bloom) = &mut self.bloom {
-            if bloom.check_and_insert(mix(ukey.0 ^ qkey)) {
-                return Verdict {
+    /// 1. URL: the verdict when the URL stage decides. An empty link is no
+    /// evidence: it would match every other empty link.
+    fn url_stage(&mut self, idx: usize, p: &Prepared) -> Option<Verdict> {
+        if !p.has_url {
+            return None;
+        }
+        if let Some(bloom) = &mut self.bloom {
+            if bloom.check_and_insert(mix(p.ukey.0 ^ p.qkey)) {
+                return Some(Verdict {
                     cluster: idx,
                     stage: Some(Stage::Url),
                     similarity: None,
                     shared_codes: Vec::new(),
                     cluster_known: false,
-                };
+                });
             }
-        } else if let Some(scope) = self.scopes.get_mut(&qkey)
-            && let Some(&c) = scope.urls.get(&ukey)
+        } else if let Some(scope) = self.scopes.get_mut(&p.qkey)
+            && let Some(&c) = scope.urls.get(&p.ukey)
         {
-            scope.join(c, src);
-            return Verdict {
-                cluster: c,
-                ..Verdict::kept(c)
-            }
-            .with_stage(Stage::Url);
+            scope.join(c, p.src);
+            return Some(
+                Verdict {
+                    cluster: c,
+                    ..Verdict::kept(c)
+                }
+                .with_stage(Stage::Url),
+            );
         }
+        None
+    }
 
+    /// The title and snippet stages, then the URL key remembered.
+    fn after_url(&mut self, idx: usize, p: &Prepared) -> Verdict {
         let verdict = if self.settings.method == Method::None {
             Verdict::kept(idx)
         } else {
-            self.snippet_stage(qkey, idx, doc, src, host)
+            self.snippet_stage(idx, p)
         };
-        if has_url
+        if p.has_url
             && self.bloom.is_none()
-            && let Some(scope) = self.scopes.get_mut(&qkey)
+            && let Some(scope) = self.scopes.get_mut(&p.qkey)
         {
-            scope.urls.insert(ukey, verdict.cluster);
+            scope.urls.insert(p.ukey, verdict.cluster);
         }
         verdict
     }
 
-    fn snippet_stage(
-        &mut self,
-        qkey: u64,
-        idx: usize,
-        doc: Doc<'_>,
-        src: u64,
-        host: u64,
-    ) -> Verdict {
+    fn snippet_stage(&mut self, idx: usize, p: &Prepared) -> Verdict {
         let s = &self.settings;
         let method = s.method;
-        let title = title_hash(doc.title, &mut self.scratch);
+        let (qkey, title, src, host) = (p.qkey, p.title, p.src, p.host);
         if method == Method::SimHash {
-            return self.simhash_stage(qkey, idx, title, doc, src);
+            return self.simhash_stage(qkey, idx, title, p.simhash, p.units, src);
         }
-        let named = title != 0 && host != 0 && informative(&self.scratch);
-        let form = title_form(title, doc.title, &self.scratch);
+        let named = p.named;
+        let form = p.form;
         let mut alike = std::mem::take(&mut self.alike);
         alike.clear();
         if let Some(scope) = self.scopes.get(&qkey) {
-            scope.alike_titles(&self.scratch[..form.len], form.cut, &mut alike);
+            scope.alike_titles(&p.title_text, form.cut, &mut alike);
         }
-        let mut codes = std::mem::take(&mut self.codes);
-        let evidence = fill_codes(
-            &mut self.extractor,
-            &mut self.blocks,
-            &mut self.normalized,
-            doc.snippet,
-            s,
-            &mut codes,
-        );
-        if self.scopes.len() > 1
+        let mut kept_codes = std::mem::take(&mut self.codes);
+        // The prepared codes as they are, unless boilerplate ones go.
+        let codes: &[FeatureCode] = if self.scopes.len() > 1
             && s.boilerplate_titles > 0
             && let Some((counts, _)) = &self.counts
         {
             let limit = s.boilerplate_titles.min(255) as u8;
-            codes.retain(|&c| counts.get(c) < limit);
-        }
+            kept_codes.clear();
+            kept_codes.extend(p.codes.iter().filter(|&&c| counts.get(c) < limit));
+            &kept_codes
+        } else {
+            &p.codes
+        };
         // Boilerplate codes dropped above take their evidence with them.
-        let evidence = evidence.min(codes.len()) as u32;
-        codes.sort_unstable();
-        let mut verdict = self.match_codes(qkey, idx, title, &codes, evidence, src, &alike);
+        let evidence = p.evidence.min(codes.len()) as u32;
+        let mut verdict = self.match_codes(qkey, idx, title, codes, evidence, src, &alike);
         if verdict.is_kept() && (named || !alike.is_empty()) {
-            let cut = form.cut.then(|| informative(&self.scratch[..form.len]));
-            verdict = self.match_title(qkey, idx, title, named, cut, &alike, &codes, host, src);
+            let cut = form.cut.then(|| informative(&p.title_text));
+            verdict = self.match_title(qkey, idx, title, named, cut, &alike, codes, host, src);
         }
         if verdict.is_kept() {
-            self.index_codes(qkey, idx, title, &codes, evidence, src, host, named, form);
+            self.index_codes(
+                qkey,
+                idx,
+                title,
+                codes,
+                evidence,
+                src,
+                host,
+                named,
+                form,
+                &p.title_text,
+            );
         }
-        self.codes = codes;
+        self.codes = kept_codes;
         self.alike = alike;
         verdict
     }
@@ -892,6 +932,7 @@ impl Deduper {
         host: u64,
         named: bool,
         form: TitleForm,
+        title_text: &str,
     ) {
         let multi = self.scopes.len() > 1 && self.settings.boilerplate_titles > 0;
         if multi && self.counts.is_none() {
@@ -920,7 +961,7 @@ impl Deduper {
             scope.titles.entry(title).or_insert(local);
         }
         let title_at = scope.title_text.len() as u32;
-        scope.title_text.push_str(&self.scratch[..form.len]);
+        scope.title_text.push_str(title_text);
         if form.cut {
             scope.cut.push(local);
         }
@@ -952,17 +993,16 @@ impl Deduper {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn simhash_stage(
         &mut self,
         qkey: u64,
         idx: usize,
         title: u64,
-        doc: Doc<'_>,
+        h: SimHash,
+        n: usize,
         src: u64,
     ) -> Verdict {
-        let units = self.extractor.units(doc.snippet, self.settings.unit);
-        let n = units.len();
-        let h = simhash::of_units(units);
         let settings = &self.settings;
         let Some(scope) = self.scopes.get_mut(&qkey) else {
             return Verdict::kept(idx);
@@ -1032,7 +1072,7 @@ impl Verdict {
 /// The codes (feature codes, or Rabin blocks as codes) of a snippet for the
 /// method in `settings`, in text order; returns the evidence count (codes
 /// at punctuation anchors and snippet ends; every block for Rabin).
-fn fill_codes(
+pub(crate) fn fill_codes(
     extractor: &mut Extractor,
     blocks: &mut Vec<RabinFingerprint>,
     normalized: &mut String,

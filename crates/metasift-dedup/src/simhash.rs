@@ -20,7 +20,7 @@
 use crate::hash::{HashMap64, mix};
 
 /// A 64-bit SimHash fingerprint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) struct SimHash(pub u64);
 
 /// Number of bits in which two fingerprints differ.

@@ -55,7 +55,7 @@ pub(crate) use redirect::unwrapped;
 use redirect::{may_wrap, unwrap_more, unwrap_once};
 
 /// 64-bit fingerprint of a normalized URL key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UrlKey(pub u64);
 
 /// The normalized form of `link` used only as a dedup key (never shown).

@@ -16,10 +16,17 @@
 //! under new query strings once the corpora run out, so a long stream keeps
 //! the real texts' duplicate structure. With `--no-query` every repetition
 //! also gets new links, so the stream is mostly distinct URLs.
+//!
+//! `--realistic` writes records shaped like real result lists instead: long
+//! Baidu snippets, more Chinese text, five engines' windows of each page,
+//! copy sites, the saved SERP pages' real lists (see `real.rs`):
+//! `cargo run --release -p metasift-tools --bin gen_records -- --realistic --records 1000000 > real.jsonl`
 
 use std::io::{BufWriter, Write};
 
 use serde::Deserialize;
+
+mod real;
 
 /// A small deterministic generator (splitmix64): the stream is reproducible.
 struct Rng(u64);
@@ -110,11 +117,13 @@ fn main() -> std::io::Result<()> {
     let mut with_query = true;
     let mut data = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures").to_string();
     let mut seed = 42u64;
+    let mut realistic = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--records" => records = args.next().and_then(|v| v.parse().ok()).unwrap_or(records),
             "--no-query" => with_query = false,
+            "--realistic" => realistic = true,
             "--data" => data = args.next().unwrap_or(data),
             "--seed" => seed = args.next().and_then(|v| v.parse().ok()).unwrap_or(seed),
             other => {
@@ -122,6 +131,9 @@ fn main() -> std::io::Result<()> {
                 std::process::exit(2);
             }
         }
+    }
+    if realistic {
+        return write_realistic(&data, seed, records);
     }
     let sets = load(&data)?;
     if sets.is_empty() {
@@ -219,6 +231,44 @@ fn main() -> std::io::Result<()> {
             }
         }
         q += 1;
+    }
+    out.flush()
+}
+
+/// `--realistic`: see `real.rs`.
+fn write_realistic(data: &str, seed: u64, records: u64) -> std::io::Result<()> {
+    let engines_toml = concat!(env!("CARGO_MANIFEST_DIR"), "/../engines.toml");
+    let pools = real::load(data, engines_toml).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut rng = Rng(seed);
+    let out = std::io::stdout().lock();
+    let mut out = BufWriter::with_capacity(1 << 20, out);
+    let mut written = 0u64;
+    let mut recs = Vec::new();
+    for q in 0.. {
+        recs.clear();
+        pools.list(&mut rng, q, &mut recs);
+        for r in &recs {
+            let id = if written % 10 == 9 {
+                serde_json::Value::from(format!("r{written}"))
+            } else {
+                serde_json::Value::from(written)
+            };
+            let rec = serde_json::json!({
+                "id": id,
+                "url": r.url,
+                "title": r.title,
+                "snippet": r.snippet,
+                "engine": r.engine,
+                "position": r.position,
+                "query": r.query,
+            });
+            serde_json::to_writer(&mut out, &rec)?;
+            out.write_all(b"\n")?;
+            written += 1;
+            if written >= records {
+                return out.flush();
+            }
+        }
     }
     out.flush()
 }
