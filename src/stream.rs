@@ -460,7 +460,9 @@ fn parse_line(line: &[u8]) -> Parsed<'_> {
     let text = match simdutf8::basic::from_utf8(line) {
         Ok(t) => t,
         Err(_) => {
-            let at = std::str::from_utf8(line).err().map_or(0, |e| e.valid_up_to());
+            let at = std::str::from_utf8(line)
+                .err()
+                .map_or(0, |e| e.valid_up_to());
             return Parsed::Bad(format!("invalid UTF-8 at byte {at}"));
         }
     };
@@ -680,7 +682,9 @@ mod tests {
             n += 1;
         }
         // The last line without its line end.
-        out.extend_from_slice(br#"{"id":"last","url":"https://z.example/","title":"t","snippet":"s"}"#);
+        out.extend_from_slice(
+            br#"{"id":"last","url":"https://z.example/","title":"t","snippet":"s"}"#,
+        );
         out
     }
 
@@ -727,8 +731,15 @@ mod tests {
                         batch,
                     )
                     .unwrap();
-                    assert_eq!(format!("{g:?}"), format!("{c:?}"), "{workers} workers, {batch} B");
-                    assert!(got == want, "{workers} workers, batches of {batch} B: output differs");
+                    assert_eq!(
+                        format!("{g:?}"),
+                        format!("{c:?}"),
+                        "{workers} workers, {batch} B"
+                    );
+                    assert!(
+                        got == want,
+                        "{workers} workers, batches of {batch} B: output differs"
+                    );
                 }
             }
         }

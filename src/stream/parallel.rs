@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use metasift_dedup::{Deduper, Doc, Method, Prepared, Preparer, Settings, UrlFilter};
 
-use super::{BOM, Counts, KeptIds, Names, NamedWriter, Parsed, on_file, parse_line, write_verdict};
+use super::{BOM, Counts, KeptIds, NamedWriter, Names, Parsed, on_file, parse_line, write_verdict};
 
 /// Bytes of input per batch (whole lines; a longer line makes a longer batch).
 pub(super) const BATCH_BYTES: usize = 1 << 18;
@@ -31,7 +31,10 @@ enum Item {
     Bad(String),
     /// A record: its line's bytes (for `--unique`) and its id's JSON, in the
     /// batch's buffers; its prepared form is the next of `prepared`.
-    Record { line: Range<usize>, id: Range<usize> },
+    Record {
+        line: Range<usize>,
+        id: Range<usize>,
+    },
 }
 
 /// Lines on their way through the threads, and what the worker made of them.
@@ -48,6 +51,7 @@ struct Batch {
 }
 
 /// Runs the stream with `workers` preparing threads; see the module docs.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn process(
     input: impl BufRead + Send,
     output: &mut impl Write,

@@ -630,8 +630,8 @@ impl Deduper {
         idx
     }
 
-    /// 1. URL: the verdict when the URL stage decides. An empty link is no
-    /// evidence: it would match every other empty link.
+    /// The URL stage (the first): its verdict when it decides. An empty
+    /// link is no evidence: it would match every other empty link.
     fn url_stage(&mut self, idx: usize, p: &Prepared) -> Option<Verdict> {
         if !p.has_url {
             return None;

@@ -13,10 +13,12 @@
 //! one-thread loop.
 
 use crate::features::{Extractor, FeatureCode};
-use crate::pipeline::{TitleForm, fill_codes, host_hash, informative, title_form, title_hash, url_key};
+use crate::hash::HashMap64;
+use crate::pipeline::{
+    TitleForm, fill_codes, host_hash, informative, title_form, title_hash, url_key,
+};
 use crate::rabin::RabinFingerprint;
 use crate::simhash::{self, SimHash};
-use crate::hash::HashMap64;
 use crate::site::source_key;
 use crate::{Doc, Method, Settings, url};
 
@@ -236,7 +238,11 @@ mod tests {
                     let got: Vec<_> = recs
                         .iter()
                         .map(|(q, u, t, sn, e)| {
-                            preparers[0].prepare(Some(q), Doc::new(u, t, sn).with_source(e), &mut p);
+                            preparers[0].prepare(
+                                Some(q),
+                                Doc::new(u, t, sn).with_source(e),
+                                &mut p,
+                            );
                             key(&d.push_prepared(&p))
                         })
                         .collect();

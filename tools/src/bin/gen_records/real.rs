@@ -55,13 +55,16 @@ struct Answer {
     hits: Vec<(String, String, String)>,
 }
 
+/// The saved SERP lists: each query with its engines' answers.
+type SerpLists = Vec<(String, Vec<Answer>)>;
+
 /// The pools, by kind.
 pub struct Pools {
     zh_qa: Vec<List>,
     zh_news: Vec<List>,
     en_news: Vec<List>,
     en_snippets: Vec<List>,
-    serp: Vec<(String, Vec<Answer>)>,
+    serp: SerpLists,
 }
 
 #[derive(Deserialize)]
@@ -225,10 +228,7 @@ pub fn load(data: &str, engines_toml: &str) -> Result<Pools, Box<dyn std::error:
 }
 
 /// The saved results pages of the golden table, parsed, grouped by query.
-fn load_serp(
-    data: &str,
-    engines_toml: &str,
-) -> Result<Vec<(String, Vec<Answer>)>, Box<dyn std::error::Error>> {
+fn load_serp(data: &str, engines_toml: &str) -> Result<SerpLists, Box<dyn std::error::Error>> {
     let root = std::path::Path::new(data).join("..").join("data");
     let config = metasift::config::Config::load(std::path::Path::new(engines_toml))?;
     let table: toml::Table = toml::from_str(&std::fs::read_to_string(root.join("parsers.toml"))?)?;
@@ -239,7 +239,7 @@ fn load_serp(
     }
     let index: Vec<Entry> =
         serde_json::from_str(&std::fs::read_to_string(format!("{data}/serp/index.json"))?)?;
-    let mut out: Vec<(String, Vec<Answer>)> = Vec::new();
+    let mut out: SerpLists = Vec::new();
     for case in table["case"].as_array().ok_or("parsers.toml: no cases")? {
         if case["expect"].as_str() != Some("results") {
             continue;
@@ -420,10 +420,19 @@ impl Pools {
         let engines = if list.zh { &ZH_ENGINES } else { &EN_ENGINES };
         let host = |i: usize| {
             if list.zh {
-                ["zhidao.baidu.com", "jingyan.baidu.com", "www.zhihu.com", "news.sina.com.cn"]
-                    [i % 4]
+                [
+                    "zhidao.baidu.com",
+                    "jingyan.baidu.com",
+                    "www.zhihu.com",
+                    "news.sina.com.cn",
+                ][i % 4]
             } else {
-                ["www.reuters.com", "apnews.com", "www.bbc.com", "example.org"][i % 4]
+                [
+                    "www.reuters.com",
+                    "apnews.com",
+                    "www.bbc.com",
+                    "example.org",
+                ][i % 4]
             }
         };
         let mut order: Vec<usize> = Vec::new();
