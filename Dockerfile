@@ -19,11 +19,14 @@ ARG DEBIAN=bookworm
 FROM rust:${RUST_VERSION}-slim-${DEBIAN} AS build
 WORKDIR /src
 COPY . .
-# BuildKit caches the registry and the build folder between builds.
+# BuildKit caches the registry and the build folder between builds. The
+# release profile keeps line tables (for profiling); the image does not need
+# them: without, the binary is 26 MB instead of 129 MB (function names stay,
+# so a panic's backtrace still names its functions).
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
     cargo build --release --locked --bin metasift \
-    && cp target/release/metasift /usr/local/bin/metasift
+    && objcopy --strip-debug target/release/metasift /usr/local/bin/metasift
 
 FROM debian:${DEBIAN}-slim
 # HTTPS to the engines is checked against the system's root certificates
