@@ -647,9 +647,14 @@ async fn js_app() -> (axum::Router, Vec<support::LoopbackEngine>) {
         (20, 50),
         "the defaults this test reads"
     );
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
-        metasift::ops::cache::Cache::memory(Duration::from_secs(60), 16 << 20),
-    );
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    )
+    .with_cache(metasift::ops::cache::Cache::memory(
+        Duration::from_secs(60),
+        16 << 20,
+    ));
     (web::router(AppState::new(searcher)), engines)
 }
 
