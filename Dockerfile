@@ -19,20 +19,29 @@ ARG DEBIAN=bookworm
 FROM rust:${RUST_VERSION}-slim-${DEBIAN} AS build
 WORKDIR /src
 COPY . .
-# BuildKit caches the registry and the build folder between builds.
+# BuildKit caches the registry and the build folder between builds. The
+# release profile keeps line tables (for profiling); the image does not need
+# them: without, the binary is 26 MB instead of 129 MB (function names stay,
+# so a panic's backtrace still names its functions).
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
     cargo build --release --locked --bin metasift \
-    && cp target/release/metasift /usr/local/bin/metasift
+    && objcopy --strip-debug target/release/metasift /usr/local/bin/metasift
 
 FROM debian:${DEBIAN}-slim
-# reqwest uses rustls with its own root certificates: no ca-certificates,
-# no apt run at all.
-RUN useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \
-        --shell /usr/sbin/nologin metasift \
+# HTTPS to the engines is checked against the system's root certificates
+# (rustls-platform-verifier reads /etc/ssl/certs): the slim image has none.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 metasift \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home \
+        --home-dir /nonexistent --shell /usr/sbin/nologin metasift \
     && mkdir -p /etc/metasift
 COPY --from=build /usr/local/bin/metasift /usr/local/bin/metasift
-USER metasift
+# Numeric, so an orchestrator can check "not root" without reading
+# /etc/passwd (Kubernetes runAsNonRoot).
+USER 10001:10001
 ENV METASIFT_BIND=0.0.0.0:8888 \
     METASIFT_LOG_FORMAT=json
 EXPOSE 8888

@@ -59,7 +59,10 @@ fn bench(c: &mut Criterion) {
         support::point_at(&mut config, "bing", &bing.base_url());
         (ddg, bing, config)
     });
-    let searcher = Searcher::new(Arc::new(config.clone()), reqwest::Client::new());
+    let searcher = Searcher::new(
+        Arc::new(config.clone()),
+        metasift::search::client_builder().build().unwrap(),
+    );
     let query = searcher.parse_query(QUERY, 1);
     let resp = rt
         .block_on(searcher.search(&query, &SearchOptions::default()))
@@ -159,9 +162,14 @@ fn recluster(c: &mut Criterion) {
         })
         .collect();
     let configured = config.dedup.clone();
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
-        metasift::ops::cache::Cache::memory(std::time::Duration::from_secs(3600), 64 << 20),
-    );
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    )
+    .with_cache(metasift::ops::cache::Cache::memory(
+        std::time::Duration::from_secs(3600),
+        64 << 20,
+    ));
     let query = searcher.parse_query("javascript tutorial", 1);
     let (_, gathered) = rt
         .block_on(searcher.answers(&query, &SearchOptions::default()))

@@ -230,7 +230,7 @@ fn healthcheck(url: Option<String>, config: Option<&Path>, timeout: u64) -> anyh
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let answer = runtime.block_on(async {
-        let client = reqwest::Client::builder()
+        let client = metasift::search::client_builder()
             .timeout(std::time::Duration::from_secs(timeout))
             .build()?;
         client.get(&url).send().await

@@ -336,7 +336,7 @@ async fn a_deeply_nested_title_does_not_abort_the_server() {
     )
     .unwrap();
     let server = serve::Server::start(&path);
-    let client = reqwest::Client::new();
+    let client = metasift::search::client_builder().build().unwrap();
     let resp: serde_json::Value = client
         .get(format!("{}/search?q=deep&format=json", server.base))
         .send()

@@ -216,8 +216,10 @@ fn no_catalog_leaves_an_english_sentence_untranslated() {
 async fn every_catalog_is_offered() {
     use tower::ServiceExt;
     let config = metasift::config::Config::parse("", Path::new("empty.toml")).unwrap();
-    let searcher =
-        metasift::search::Searcher::new(std::sync::Arc::new(config), reqwest::Client::new());
+    let searcher = metasift::search::Searcher::new(
+        std::sync::Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    );
     let app = metasift::web::router(metasift::web::AppState::new(searcher));
     let resp = app
         .oneshot(

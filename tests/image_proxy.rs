@@ -148,7 +148,10 @@ async fn app_over(images: &ImageServer) -> (axum::Router, LoopbackEngine) {
     let engine = LoopbackEngine::spawn(Behavior::page(body.to_string(), "application/json")).await;
     let mut config = Config::parse("", Path::new("test.toml")).unwrap();
     config.engines = vec![support::test_engine_config("sx", &engine.base_url())];
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    );
     (web::router(AppState::new(searcher)), engine)
 }
 
@@ -327,7 +330,10 @@ async fn local_addresses_are_out_of_reach_unless_an_engine_lives_there() {
     let images = image_server().await;
     let mut config = Config::parse("", Path::new("test.toml")).unwrap();
     config.engines = vec![support::test_engine_config("far", "https://search.example")];
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    );
     let app = web::router(AppState::new(searcher));
     let port = images.base.rsplit(':').next().unwrap();
     for target in [

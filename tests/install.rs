@@ -316,7 +316,7 @@ async fn the_binary_alone_searches_through_a_users_engine() {
         let _ = child.kill();
         panic!("serve did not start: {}", log.join().unwrap());
     };
-    let client = reqwest::Client::new();
+    let client = metasift::search::client_builder().build().unwrap();
     let health = client.get(format!("{base}/healthz")).send().await.unwrap();
     assert!(health.status().is_success());
     let body: serde_json::Value = client

@@ -40,7 +40,10 @@ snippet = "snippet"
 "#
     );
     let config = Config::parse(&text, Path::new("test.toml")).expect("test config is valid");
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    );
     web::router(AppState::new(searcher))
 }
 

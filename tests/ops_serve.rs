@@ -534,7 +534,7 @@ async fn two_serve_processes_share_cache_and_rate_limit_through_redis() {
     std::fs::write(&path, config_text(&[("shared", engine.base())], &extra)).unwrap();
     let one = Serve::start(&path);
     let two = Serve::start(&path);
-    let client = reqwest::Client::new();
+    let client = metasift::search::client_builder().build().unwrap();
     let ask = |base: &str, q: &str| {
         let url = format!("{base}/search?q={q}&format=json");
         let client = client.clone();
@@ -605,7 +605,7 @@ async fn serve_reloads_on_sighup_and_finishes_searches_on_sigterm() {
     };
     std::fs::write(&path, roomy(config_text(&[("a", a.base())], limits))).unwrap();
     let mut serve = Serve::start(&path);
-    let client = reqwest::Client::new();
+    let client = metasift::search::client_builder().build().unwrap();
     let search = |q: &str| {
         let request = client.get(format!("{}/search?q={q}&format=json", serve.base));
         async move {

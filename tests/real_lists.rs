@@ -51,8 +51,11 @@ async fn js_searcher() -> (Searcher, Vec<LoopbackEngine>) {
         support::point_at(&mut config, name, &server.base_url());
         servers.push(server);
     }
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new())
-        .with_cache(Cache::memory(Duration::from_secs(300), 64 << 20));
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    )
+    .with_cache(Cache::memory(Duration::from_secs(300), 64 << 20));
     (searcher, servers)
 }
 

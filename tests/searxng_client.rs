@@ -110,7 +110,10 @@ async fn searxng_search_client_reads_metasift_unchanged() {
     let mut config = web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    );
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -121,15 +124,19 @@ async fn searxng_search_client_reads_metasift_unchanged() {
     let base = format!("http://{addr}");
 
     let query = "does caffeine affect sleep";
-    let ours: Value = reqwest::get(format!(
-        "{base}/search?format=json&q={}",
-        query.replace(' ', "+")
-    ))
-    .await
-    .unwrap()
-    .json()
-    .await
-    .unwrap();
+    let ours: Value = metasift::search::client_builder()
+        .build()
+        .unwrap()
+        .get(format!(
+            "{base}/search?format=json&q={}",
+            query.replace(' ', "+")
+        ))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let ours = ours["results"].as_array().expect("results").clone();
     assert!(ours.len() >= 8, "metasift found {} results", ours.len());
 

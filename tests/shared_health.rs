@@ -49,7 +49,7 @@ async fn two_instances_rest_an_engine_that_blocked_one(tag: &str, blocker: Behav
     std::fs::write(&path, text).unwrap();
     let a = Server::start(&path);
     let b = Server::start(&path);
-    let client = reqwest::Client::new();
+    let client = metasift::search::client_builder().build().unwrap();
 
     // The first instance meets the block and rests the engine.
     let first = json(&client, &format!("{}/search?q=first&format=json", a.base)).await;

@@ -32,7 +32,10 @@ fn config(text: &str) -> Config {
 
 /// An app over `config` (engines, if any, must be on loopback).
 fn app_with(config: Config) -> axum::Router {
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    );
     web::router(AppState::new(searcher))
 }
 
@@ -432,7 +435,11 @@ async fn a_100k_character_get_over_a_real_socket_is_a_4xx() {
     let status_line = String::from_utf8_lossy(&answer[..answer.len().min(12)]).into_owned();
     assert!(status_line.starts_with("HTTP/1.1 4"), "{status_line:?}");
     // And the server is still up.
-    let ok = reqwest::get(format!("http://{addr}/healthz"))
+    let ok = metasift::search::client_builder()
+        .build()
+        .unwrap()
+        .get(format!("http://{addr}/healthz"))
+        .send()
         .await
         .unwrap();
     assert_eq!(ok.status(), 200);
@@ -827,9 +834,14 @@ async fn js_engines() -> (axum::Router, Vec<LoopbackEngine>) {
     // os2 = 0.2) were read off punctuation-only feature codes; the shipped
     // word anchors (issue #2) make the similarities finer and change them.
     config.dedup.word_anchors = 0;
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
-        metasift::ops::cache::Cache::memory(std::time::Duration::from_secs(60), 16 << 20),
-    );
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    )
+    .with_cache(metasift::ops::cache::Cache::memory(
+        std::time::Duration::from_secs(60),
+        16 << 20,
+    ));
     (web::router(AppState::new(searcher)), engines)
 }
 

@@ -25,7 +25,10 @@ fn config(text: &str) -> Config {
 }
 
 fn app_with(config: Config) -> axum::Router {
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new());
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    );
     web::router(AppState::new(searcher))
 }
 
@@ -145,9 +148,14 @@ fn web_engines() -> Config {
 
 /// Serves `config` on a loopback port; the base URL and the server task.
 async fn serve(config: Config) -> (String, tokio::task::JoinHandle<()>) {
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
-        metasift::ops::cache::Cache::memory(Duration::from_secs(60), 16 << 20),
-    );
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    )
+    .with_cache(metasift::ops::cache::Cache::memory(
+        Duration::from_secs(60),
+        16 << 20,
+    ));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let task = tokio::spawn(async move {
@@ -179,7 +187,7 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
     support::point_at(&mut config, "duckduckgo", &slow.base_url());
     support::point_at(&mut config, "bing", &fast.base_url());
     let (base, server) = serve(config).await;
-    let client = reqwest::Client::new();
+    let client = metasift::search::client_builder().build().unwrap();
 
     let started = Instant::now();
     let mut resp = client
@@ -639,9 +647,14 @@ async fn js_app() -> (axum::Router, Vec<support::LoopbackEngine>) {
         (20, 50),
         "the defaults this test reads"
     );
-    let searcher = Searcher::new(Arc::new(config), reqwest::Client::new()).with_cache(
-        metasift::ops::cache::Cache::memory(Duration::from_secs(60), 16 << 20),
-    );
+    let searcher = Searcher::new(
+        Arc::new(config),
+        metasift::search::client_builder().build().unwrap(),
+    )
+    .with_cache(metasift::ops::cache::Cache::memory(
+        Duration::from_secs(60),
+        16 << 20,
+    ));
     (web::router(AppState::new(searcher)), engines)
 }
 

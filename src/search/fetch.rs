@@ -22,13 +22,37 @@ use crate::model::{FailureKind, Query};
 /// for a few hops inside the engine's own site, short of any loop.
 pub const MAX_REDIRECTS: usize = 5;
 
+/// The start of every HTTP client metasift builds (the engines' client,
+/// `metasift healthcheck`, the tests' and benches' clients): reqwest's
+/// builder, after rustls has been given its crypto provider, ring.
+///
+/// reqwest is built with `rustls-no-provider` (ring builds in seconds where
+/// aws-lc-rs, reqwest 0.13's default, compiles a C library: see
+/// docs/decisions.md), so a client built before a provider is installed
+/// panics at its first use of TLS setup. Installing it here, once per
+/// process, means no path can build a client without it; clippy's
+/// `disallowed-methods` (clippy.toml) refuses `reqwest::Client::new`,
+/// `Client::builder` and `reqwest::get` everywhere else. Roots come from the
+/// operating system (rustls-platform-verifier), so HTTPS needs the system's
+/// CA certificates (the `ca-certificates` package on Debian).
+pub fn client_builder() -> reqwest::ClientBuilder {
+    static PROVIDER: std::sync::Once = std::sync::Once::new();
+    PROVIDER.call_once(|| {
+        // An error means another provider is installed already (by whoever
+        // embeds this library): that one is used, as rustls intends.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    #[allow(clippy::disallowed_methods)] // the one place a builder is made
+    reqwest::Client::builder()
+}
+
 /// The shared HTTP client every engine request goes through. It sends no
 /// `Referer` (it would carry the user's query to wherever a page links) and
 /// follows a redirect only inside the engine's own origin ([`redirect_refusal`]),
 /// so the headers an engine is configured with (API tokens) never reach
 /// another site.
 pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Error> {
-    reqwest::Client::builder()
+    client_builder()
         .user_agent(server.user_agent.as_str())
         .referer(false)
         .redirect(reqwest::redirect::Policy::custom(

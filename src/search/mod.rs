@@ -45,7 +45,7 @@ mod gather;
 mod query;
 pub mod recording;
 
-pub use fetch::{MAX_REDIRECTS, http_client, is_local_ip};
+pub use fetch::{MAX_REDIRECTS, client_builder, http_client, is_local_ip};
 pub use gather::Gathered;
 
 /// Per-search options that do not change which engines are asked.
@@ -535,7 +535,7 @@ mod tests {
                 "[[engine]]\nname = \"{name}\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/?q={{query}}\"\n"
             );
             let config = Config::parse(&text, std::path::Path::new("t.toml")).unwrap();
-            Searcher::new(Arc::new(config), reqwest::Client::new())
+            Searcher::new(Arc::new(config), client_builder().build().unwrap())
                 .inner
                 .config_tag
         };

@@ -205,7 +205,7 @@ fn client(config: &Config) -> reqwest::Result<reqwest::Client> {
         return Ok(c.clone());
     }
     let in_policy = allowed.clone();
-    let c = reqwest::Client::builder()
+    let c = crate::search::client_builder()
         .user_agent(config.server.user_agent.as_str())
         .referer(false)
         // A proxy from the environment would resolve names itself.
