@@ -39,7 +39,11 @@ use selectors::matching::{
 
 use super::text::collapse_whitespace;
 
+mod entity;
+mod front;
+mod rules;
 mod select;
+pub use front::counts as fast_counts;
 use select::El;
 pub(crate) use select::{List, Seen, compile};
 
@@ -115,6 +119,9 @@ pub enum Bail {
     Budget,
     /// The engine's deadline passed (the tree path then says so).
     Deadline,
+    /// The fast front end met markup outside the subset it follows
+    /// ([`front`]); the html5ever streaming path reads the page instead.
+    Outside(&'static str),
 }
 
 impl StreamPlan {
