@@ -555,6 +555,32 @@ impl Front<'_, '_> {
         }
         Ok(el)
     }
+
+    /// Inserts an element under the open element `stack[at - 1]` and puts
+    /// it at `at` on the stack (the adoption agency's clone).
+    pub(super) fn insert_at(
+        &mut self,
+        at: usize,
+        name: LocalName,
+        attrs: Vec<Attribute>,
+    ) -> Result<Rc<Node>, Bail> {
+        self.count()?;
+        let classes = classes(&name);
+        let el = self
+            .sink
+            .node(QualName::new(None, ns!(html), name), attrs, false);
+        let parent = self.stack[at - 1].node.clone();
+        self.sink.inserted(&parent, &el);
+        self.check()?;
+        self.stack.insert(
+            at,
+            Open {
+                node: el.clone(),
+                classes,
+            },
+        );
+        Ok(el)
+    }
 }
 
 /// Offset of the first `</name` (any case) at or after `from` (the

@@ -42,6 +42,7 @@ use super::text::collapse_whitespace;
 mod entity;
 mod front;
 mod rules;
+mod stack;
 mod select;
 pub use front::counts as fast_counts;
 use select::El;
@@ -318,6 +319,9 @@ impl<'p> Sink<'p> {
     }
 
     fn matches(&self, list: &List, el: &Node, scope: Option<&Node>) -> bool {
+        if !list.may_match(el) {
+            return false;
+        }
         let mut caches = self.caches.borrow_mut();
         let mut cx = MatchingContext::new(
             MatchingMode::Normal,
@@ -328,7 +332,7 @@ impl<'p> Sink<'p> {
             MatchingForInvalidation::No,
         );
         cx.scope_element = scope.map(|s| El(s).opaque());
-        matching::matches_selector_list(list, &El(el), &mut cx)
+        matching::matches_selector_list(&list.list, &El(el), &mut cx)
     }
 
     /// A new capture of `el`'s text; its index.

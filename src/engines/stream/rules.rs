@@ -6,13 +6,12 @@
 use std::borrow::Cow;
 use std::rc::Rc;
 
-use html5ever::{Attribute, LocalName, local_name};
+use html5ever::{LocalName, local_name};
 
 use super::Bail;
-use super::Node;
 use super::entity::decode;
 use super::front::{
-    BUTTON, CELL, Fmt, Front, HEADING, IMPLIED, LIST, MAX_FORMATTING, Mode, Open, Quirks,
+    CELL, Fmt, Front, HEADING, LIST, Mode, Open, Quirks,
     ROW_CTX, SCOPE, SPECIAL, TABLE_SCOPE, TABLE_TEXT, TBODY_CTX, Tag,
 };
 
@@ -258,7 +257,7 @@ impl Front<'_, '_> {
     }
 
     /// The "in head" rules for the tags [`in_head_tag`] names.
-    fn in_head(&mut self, tag: Tag) -> Result<Option<usize>, Bail> {
+    pub(super) fn in_head(&mut self, tag: Tag) -> Result<Option<usize>, Bail> {
         let end = tag.end;
         match tag.name {
             local_name!("title") => {
@@ -529,39 +528,6 @@ impl Front<'_, '_> {
         Ok(None)
     }
 
-    fn in_table(&mut self, tag: Tag) -> Result<Option<usize>, Bail> {
-        match tag.name {
-            local_name!("tbody") | local_name!("tfoot") | local_name!("thead") => {
-                self.clear_to(TABLE_SCOPE);
-                self.insert(tag.name, tag.attrs, true)?;
-                self.mode = Mode::InTableBody;
-                Ok(None)
-            }
-            local_name!("td") | local_name!("th") | local_name!("tr") => {
-                self.clear_to(TABLE_SCOPE);
-                self.insert(local_name!("tbody"), Vec::new(), true)?;
-                self.mode = Mode::InTableBody;
-                self.start_tag(tag)
-            }
-            local_name!("style") | local_name!("script") => self.in_head(tag),
-            local_name!("input")
-                if tag.attrs.iter().any(|a| {
-                    a.name.local == local_name!("type") && a.value.eq_ignore_ascii_case("hidden")
-                }) =>
-            {
-                self.insert(tag.name, tag.attrs, false)?;
-                Ok(None)
-            }
-            local_name!("form") => {
-                if self.form.is_none() {
-                    self.form = Some(self.insert(tag.name, tag.attrs, false)?);
-                }
-                Ok(None)
-            }
-            _ => Err(outside("a start tag in a table (foster parenting)")),
-        }
-    }
-
     /// An end tag.
     pub(super) fn end_tag(&mut self, name: LocalName) -> R {
         loop {
@@ -684,30 +650,6 @@ impl Front<'_, '_> {
         }
     }
 
-    fn end_in_table(&mut self, name: LocalName) -> R {
-        match name {
-            local_name!("table") => {
-                if self.in_scope_named(TABLE_SCOPE, &local_name!("table")) {
-                    self.pop_until(&local_name!("table"));
-                    self.reset_mode()?;
-                }
-                Ok(())
-            }
-            local_name!("body")
-            | local_name!("caption")
-            | local_name!("col")
-            | local_name!("colgroup")
-            | local_name!("html")
-            | local_name!("tbody")
-            | local_name!("td")
-            | local_name!("tfoot")
-            | local_name!("th")
-            | local_name!("thead")
-            | local_name!("tr") => Ok(()),
-            _ => Err(outside("an end tag in a table (foster parenting)")),
-        }
-    }
-
     fn end_in_body(&mut self, name: LocalName) -> R {
         match name {
             local_name!("template") => return Err(outside("<template>")),
@@ -818,287 +760,6 @@ impl Front<'_, '_> {
         Ok(())
     }
 
-    fn any_other_end_tag(&mut self, name: &LocalName) {
-        for i in (0..self.stack.len()).rev() {
-            let o = &self.stack[i];
-            if o.node.name.local == *name {
-                self.implied_end_except(Some(name));
-                self.stack.truncate(i);
-                return;
-            }
-            if o.classes & SPECIAL != 0 {
-                return;
-            }
-        }
-    }
-
-    /// The adoption agency when it moves nothing; a page where it would
-    /// move nodes is handed over.
-    fn adoption_agency(&mut self, subject: &LocalName) -> R {
-        let current = self.current().clone();
-        if current.name.local == *subject
-            && !self
-                .afe
-                .iter()
-                .any(|e| matches!(e, Fmt::El(n) if Rc::ptr_eq(n, &current)))
-        {
-            self.stack.pop();
-            return Ok(());
-        }
-        let mut found = None;
-        for (i, e) in self.afe.iter().enumerate().rev() {
-            match e {
-                Fmt::Marker => break,
-                Fmt::El(n) if n.name.local == *subject => {
-                    found = Some((i, n.clone()));
-                    break;
-                }
-                Fmt::El(_) => {}
-            }
-        }
-        let Some((fi, fmt)) = found else {
-            self.any_other_end_tag(subject);
-            return Ok(());
-        };
-        let Some(si) = self.stack.iter().rposition(|o| Rc::ptr_eq(&o.node, &fmt)) else {
-            self.afe.remove(fi);
-            return Ok(());
-        };
-        if !self.in_scope(SCOPE, |o| Rc::ptr_eq(&o.node, &fmt)) {
-            return Ok(());
-        }
-        if self.stack[si..].iter().any(|o| o.classes & SPECIAL != 0) {
-            return Err(outside("misnested formatting (the adoption agency moves nodes)"));
-        }
-        self.stack.truncate(si);
-        self.afe.remove(fi);
-        Ok(())
-    }
-
-    /// Inserts a formatting element and enters it in the list (at most
-    /// three equal ones after the last marker: the "Noah's Ark" clause).
-    fn formatting(&mut self, tag: Tag) -> R {
-        let mut first = None;
-        let mut count = 0;
-        for (i, e) in self.afe.iter().enumerate().rev() {
-            match e {
-                Fmt::Marker => break,
-                Fmt::El(n) if self.same_tag(n, &tag.name, &tag.attrs) => {
-                    first = Some(i);
-                    count += 1;
-                }
-                Fmt::El(_) => {}
-            }
-        }
-        if count >= 3
-            && let Some(i) = first
-        {
-            self.afe.remove(i);
-        }
-        let el = self.insert(tag.name, tag.attrs, true)?;
-        self.afe.push(Fmt::El(el));
-        if self.afe.len() > MAX_FORMATTING {
-            return Err(outside("too many formatting elements"));
-        }
-        Ok(())
-    }
-
-    /// Whether html5ever would hold `node`'s tag and this one equal: same
-    /// name and attributes, as the prefiltered page has them (of `class`
-    /// values only the class names the selectors name).
-    fn same_tag(&self, node: &Node, name: &LocalName, attrs: &[Attribute]) -> bool {
-        let norm = |a: &Attribute| -> Option<(LocalName, String)> {
-            if a.name.local == local_name!("class") {
-                let v = self.keep.class_value(&a.value)?;
-                return Some((a.name.local.clone(), v));
-            }
-            Some((a.name.local.clone(), a.value.to_string()))
-        };
-        if node.name.local != *name {
-            return false;
-        }
-        let mut x: Vec<_> = node.attrs.iter().filter_map(norm).collect();
-        let mut y: Vec<_> = attrs.iter().filter_map(norm).collect();
-        x.sort();
-        y.sort();
-        x == y
-    }
-
-    /// Reconstructs the active formatting elements.
-    fn reconstruct(&mut self) -> R {
-        let Some(last) = self.afe.last() else {
-            return Ok(());
-        };
-        if self.marker_or_open(last) {
-            return Ok(());
-        }
-        let mut i = self.afe.len() - 1;
-        while i > 0 {
-            i -= 1;
-            if self.marker_or_open(&self.afe[i]) {
-                i += 1;
-                break;
-            }
-        }
-        loop {
-            let Fmt::El(old) = &self.afe[i] else {
-                return Err(outside("a marker while reconstructing"));
-            };
-            let (name, attrs) = (old.name.local.clone(), old.attrs.clone());
-            let el = self.insert(name, attrs, true)?;
-            self.afe[i] = Fmt::El(el);
-            if i == self.afe.len() - 1 {
-                return Ok(());
-            }
-            i += 1;
-        }
-    }
-
-    fn marker_or_open(&self, e: &Fmt) -> bool {
-        match e {
-            Fmt::Marker => true,
-            Fmt::El(n) => self.stack.iter().rev().any(|o| Rc::ptr_eq(&o.node, n)),
-        }
-    }
-
-    /// The formatting elements after the last marker, last first.
-    fn afe_to_marker(&self) -> impl Iterator<Item = &Rc<Node>> {
-        self.afe
-            .iter()
-            .rev()
-            .take_while(|e| !matches!(e, Fmt::Marker))
-            .filter_map(|e| match e {
-                Fmt::El(n) => Some(n),
-                Fmt::Marker => None,
-            })
-    }
-
-    fn clear_afe_to_marker(&mut self) {
-        while let Some(e) = self.afe.pop() {
-            if matches!(e, Fmt::Marker) {
-                break;
-            }
-        }
-    }
-
-    fn top_classes(&self) -> u16 {
-        self.stack.last().map_or(0, |o| o.classes)
-    }
-
-    fn in_scope(&self, scope: u16, pred: impl Fn(&Open) -> bool) -> bool {
-        for o in self.stack.iter().rev() {
-            if pred(o) {
-                return true;
-            }
-            if o.classes & scope != 0 {
-                return false;
-            }
-        }
-        false
-    }
-
-    fn in_scope_named(&self, scope: u16, name: &LocalName) -> bool {
-        self.in_scope(scope, |o| o.node.name.local == *name)
-    }
-
-    fn p_in_button_scope(&self) -> bool {
-        self.in_scope_named(SCOPE | BUTTON, &local_name!("p"))
-    }
-
-    fn table_body_in_scope(&self) -> bool {
-        // html5ever's set: table, tbody, tfoot.
-        self.in_scope(TABLE_SCOPE, |o| {
-            matches!(
-                o.node.name.local,
-                local_name!("table") | local_name!("tbody") | local_name!("tfoot")
-            )
-        })
-    }
-
-    /// Pops elements implied closed (dd, dt, li, option, optgroup, p, rb,
-    /// rp, rt, rtc), but not `except`.
-    fn implied_end_except(&mut self, except: Option<&LocalName>) {
-        while let Some(o) = self.stack.last() {
-            if o.classes & IMPLIED == 0 || except.is_some_and(|e| o.node.name.local == *e) {
-                return;
-            }
-            self.stack.pop();
-        }
-    }
-
-    fn pop_until(&mut self, name: &LocalName) {
-        while let Some(o) = self.stack.pop() {
-            if o.node.name.local == *name {
-                return;
-            }
-        }
-    }
-
-    fn close_p(&mut self) {
-        self.implied_end_except(Some(&local_name!("p")));
-        self.pop_until(&local_name!("p"));
-    }
-
-    fn close_p_in_button_scope(&mut self) {
-        if self.p_in_button_scope() {
-            self.close_p();
-        }
-    }
-
-    /// Pops until the current node is in `set` (a table context).
-    fn clear_to(&mut self, set: u16) {
-        while self.stack.len() > 1 && self.top_classes() & set == 0 {
-            self.stack.pop();
-        }
-    }
-
-    /// Closes the current row if one is in table scope.
-    fn close_row(&mut self) -> bool {
-        if !self.in_scope_named(TABLE_SCOPE, &local_name!("tr")) {
-            return false;
-        }
-        self.clear_to(ROW_CTX);
-        self.stack.pop();
-        self.mode = Mode::InTableBody;
-        true
-    }
-
-    fn close_cell(&mut self) {
-        self.implied_end_except(None);
-        while let Some(o) = self.stack.pop() {
-            if o.classes & CELL != 0 {
-                break;
-            }
-        }
-        self.clear_afe_to_marker();
-        self.mode = Mode::InRow;
-    }
-
-    /// "Reset the insertion mode appropriately" after a table closed.
-    fn reset_mode(&mut self) -> R {
-        for (i, o) in self.stack.iter().enumerate().rev() {
-            let last = i == 0;
-            self.mode = match o.node.name.local {
-                local_name!("td") | local_name!("th") if !last => Mode::InCell,
-                local_name!("tr") => Mode::InRow,
-                local_name!("tbody") | local_name!("thead") | local_name!("tfoot") => {
-                    Mode::InTableBody
-                }
-                local_name!("table") => Mode::InTable,
-                local_name!("body") => Mode::InBody,
-                local_name!("caption")
-                | local_name!("colgroup")
-                | local_name!("template")
-                | local_name!("head")
-                | local_name!("frameset") => return Err(outside("an unusual table context")),
-                local_name!("html") => Mode::AfterHead,
-                _ => continue,
-            };
-            return Ok(());
-        }
-        self.mode = Mode::InBody;
-        Ok(())
-    }
 }
 
 /// The start tags the "in head" rules take (other than `<template>`).
