@@ -525,3 +525,18 @@ fn fast_front_end_hands_over_past_the_limits() {
     assert_eq!(engine.parse_fast(&wide), Err(Leave::Page(Bail::Budget)));
     assert!(engine.parse_fast(&format!("{result}{}", "<br>".repeat(1000))).is_ok());
 }
+
+/// Text under an SVG `<style>` (an `<svg>` the prefilter cannot cut, having
+/// no end tag) is skipped on every path, as `element_text` skips it by its
+/// name in any namespace (found by the hostile proptest: the html5ever
+/// streaming path skipped only HTML `<style>`).
+#[test]
+fn text_under_a_foreign_style_is_skipped_on_every_path() {
+    let engine = duckduckgo();
+    let page = "<div class=result><a class=result__a href=https://e.org/r>T</a>\
+                <div class=result__snippet>3<svg class=result><style>x</style>";
+    let tree = engine.parse_tree(page);
+    assert_eq!(tree.as_ref().unwrap().hits[0].snippet, "3");
+    assert_eq!(engine.parse_streamed(page), Ok(tree.clone()));
+    assert_eq!(engine.parse(page), tree);
+}

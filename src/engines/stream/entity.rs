@@ -83,9 +83,8 @@ fn numeric(b: &[u8], out: &mut String) -> usize {
 fn named(s: &str, attr: bool, out: &mut String) -> usize {
     // The longest full match along the chain of prefixes in the table.
     let mut best: Option<(usize, (u32, u32))> = None;
-    let mut end = 0;
     for (at, c) in s.char_indices().take(LONGEST) {
-        end = at + c.len_utf8();
+        let end = at + c.len_utf8();
         match NAMED_ENTITIES.get(&s[..end]) {
             Some(&m) => {
                 if m.0 != 0 {
@@ -95,7 +94,6 @@ fn named(s: &str, attr: bool, out: &mut String) -> usize {
             None => break,
         }
     }
-    let _ = end;
     let Some((len, (c1, c2))) = best else {
         return 0;
     };

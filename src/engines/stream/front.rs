@@ -452,7 +452,12 @@ impl Front<'_, '_> {
                 continue;
             }
             // Only ASCII bytes end a name, so these are char boundaries.
-            let attr_name = LocalName::from(s[start..name_end].to_ascii_lowercase());
+            let raw_name = &s[start..name_end];
+            let attr_name = if raw_name.bytes().any(|c| c.is_ascii_uppercase()) {
+                LocalName::from(raw_name.to_ascii_lowercase())
+            } else {
+                LocalName::from(raw_name)
+            };
             if attrs.iter().any(|a| a.name.local == attr_name) {
                 continue;
             }

@@ -425,14 +425,15 @@ impl<'p> Sink<'p> {
             el.excluded.set(true);
             return;
         }
-        let skipped = el.name.ns == ns!(html)
-            && matches!(
-                el.name.local,
-                local_name!("script")
-                    | local_name!("style")
-                    | local_name!("noscript")
-                    | local_name!("template")
-            );
+        // By local name in any namespace, as `element_text` skips them (an
+        // SVG `<style>` too).
+        let skipped = matches!(
+            el.name.local,
+            local_name!("script")
+                | local_name!("style")
+                | local_name!("noscript")
+                | local_name!("template")
+        );
         el.skip_id
             .set(if skipped { el.id } else { parent.skip_id.get() });
         el.captures_above.set(parent.captures_above.get());
