@@ -40,6 +40,13 @@ pub(super) fn decode(raw: &str, attr: bool) -> Cow<'_, str> {
 /// the bytes it used (0 = not a reference: the `&` stands as written).
 fn reference(s: &str, attr: bool, out: &mut String) -> usize {
     let b = s.as_bytes();
+    // The commonest ones, ended by `;` (no longer name can match then).
+    for (name, c) in [("amp;", '&'), ("quot;", '"'), ("lt;", '<'), ("gt;", '>'), ("nbsp;", '\u{a0}')] {
+        if b.starts_with(name.as_bytes()) {
+            out.push(c);
+            return name.len();
+        }
+    }
     match b.first() {
         Some(b'#') => numeric(b, out),
         Some(c) if c.is_ascii_alphanumeric() => named(s, attr, out),
@@ -119,11 +126,7 @@ fn named(s: &str, attr: bool, out: &mut String) -> usize {
 /// the tree path's page went through), CR and CRLF read as LF (the HTML
 /// input stream's rule), then the references decoded.
 pub(super) fn attr_value(raw: &str) -> Cow<'_, str> {
-    let b = raw.as_bytes();
-    let plain = !b.iter().enumerate().any(|(i, &c)| {
-        c == b'\r' || (c.is_ascii_whitespace() && b.get(i + 1).is_some_and(u8::is_ascii_whitespace))
-    });
-    if plain {
+    if plain(raw.as_bytes()) {
         return decode(raw, true);
     }
     let mut squeezed = String::with_capacity(raw.len());
@@ -136,6 +139,19 @@ pub(super) fn attr_value(raw: &str) -> Cow<'_, str> {
         prev_ws = ws;
     }
     Cow::Owned(decode(&squeezed, true).into_owned())
+}
+
+/// No CR and no run of two whitespace bytes.
+fn plain(b: &[u8]) -> bool {
+    let mut prev = false;
+    for &c in b {
+        let ws = matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
+        if c == b'\r' || (ws && prev) {
+            return false;
+        }
+        prev = ws;
+    }
+    true
 }
 
 #[cfg(test)]

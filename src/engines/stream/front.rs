@@ -205,6 +205,8 @@ pub(super) struct Tag {
 pub(super) struct Front<'p, 'a> {
     pub sink: Sink<'p>,
     pub keep: &'a Keep,
+    /// The kept attribute names and their atoms (`None` = every name).
+    pub kept: Option<Vec<(&'a str, LocalName)>>,
     pub page: &'a str,
     pub stack: Vec<Open>,
     pub afe: Vec<Fmt>,
@@ -244,6 +246,9 @@ impl StreamPlan {
         let mut f = Front {
             sink: Sink::new(self, page.len()),
             keep,
+            kept: keep
+                .names()
+                .map(|names| names.into_iter().map(|n| (n, LocalName::from(n))).collect()),
             page,
             stack: Vec::with_capacity(64),
             afe: Vec::new(),
@@ -448,15 +453,26 @@ impl Front<'_, '_> {
                     }
                 }
             }
-            if end_tag || !self.keep.keeps(&b[start..name_end]) {
+            if end_tag {
                 continue;
             }
-            // Only ASCII bytes end a name, so these are char boundaries.
-            let raw_name = &s[start..name_end];
-            let attr_name = if raw_name.bytes().any(|c| c.is_ascii_uppercase()) {
-                LocalName::from(raw_name.to_ascii_lowercase())
-            } else {
-                LocalName::from(raw_name)
+            let attr_name = match &self.kept {
+                Some(kept) => {
+                    let raw = &b[start..name_end];
+                    match kept.iter().find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(raw)) {
+                        Some((_, atom)) => atom.clone(),
+                        None => continue,
+                    }
+                }
+                None => {
+                    // Only ASCII bytes end a name, so these are char boundaries.
+                    let raw_name = &s[start..name_end];
+                    if raw_name.bytes().any(|c| c.is_ascii_uppercase()) {
+                        LocalName::from(raw_name.to_ascii_lowercase())
+                    } else {
+                        LocalName::from(raw_name)
+                    }
+                }
             };
             if attrs.iter().any(|a| a.name.local == attr_name) {
                 continue;
