@@ -81,7 +81,11 @@ fn bench_presets(c: &mut Criterion) {
             let fast = engine
                 .parse_fast(body)
                 .unwrap_or_else(|why| panic!("{name}: the fast front end handed over: {why:?}"));
-            assert_eq!(fast, Ok(tree), "{name}: the fast front end and the tree differ");
+            assert_eq!(
+                fast,
+                Ok(tree),
+                "{name}: the fast front end and the tree differ"
+            );
         }
         html.insert(name, engine);
     }

@@ -406,13 +406,75 @@ fn excluded_elements_are_gone_on_the_streaming_path() {
 fn hostile_piece() -> impl proptest::strategy::Strategy<Value = String> {
     use proptest::prelude::*;
     let tag = prop::sample::select(vec![
-        "div", "p", "a", "span", "li", "ul", "ol", "b", "i", "font", "nobr", "em", "h2", "h3",
-        "table", "tbody", "thead", "tr", "td", "th", "caption", "colgroup", "col", "br", "img",
-        "image", "hr", "input", "script", "style", "noscript", "title", "textarea", "iframe",
-        "xmp", "noembed", "noframes", "select", "option", "optgroup", "form", "button", "pre",
-        "listing", "svg", "math", "template", "plaintext", "frameset", "body", "html", "head",
-        "dl", "dd", "dt", "object", "marquee", "applet", "ruby", "rt", "meta", "link", "base",
-        "DIV", "A", "selectedcontent", "section", "nav", "center",
+        "div",
+        "p",
+        "a",
+        "span",
+        "li",
+        "ul",
+        "ol",
+        "b",
+        "i",
+        "font",
+        "nobr",
+        "em",
+        "h2",
+        "h3",
+        "table",
+        "tbody",
+        "thead",
+        "tr",
+        "td",
+        "th",
+        "caption",
+        "colgroup",
+        "col",
+        "br",
+        "img",
+        "image",
+        "hr",
+        "input",
+        "script",
+        "style",
+        "noscript",
+        "title",
+        "textarea",
+        "iframe",
+        "xmp",
+        "noembed",
+        "noframes",
+        "select",
+        "option",
+        "optgroup",
+        "form",
+        "button",
+        "pre",
+        "listing",
+        "svg",
+        "math",
+        "template",
+        "plaintext",
+        "frameset",
+        "body",
+        "html",
+        "head",
+        "dl",
+        "dd",
+        "dt",
+        "object",
+        "marquee",
+        "applet",
+        "ruby",
+        "rt",
+        "meta",
+        "link",
+        "base",
+        "DIV",
+        "A",
+        "selectedcontent",
+        "section",
+        "nav",
+        "center",
     ]);
     let attr = prop::sample::select(vec![
         "",
@@ -436,9 +498,8 @@ fn hostile_piece() -> impl proptest::strategy::Strategy<Value = String> {
         " =x",
         " a=\"1\"/",
     ]);
-    let start = (tag.clone(), attr.clone(), attr, prop::bool::ANY).prop_map(|(t, a, b, sc)| {
-        format!("<{t}{a}{b}{}>", if sc { "/" } else { "" })
-    });
+    let start = (tag.clone(), attr.clone(), attr, prop::bool::ANY)
+        .prop_map(|(t, a, b, sc)| format!("<{t}{a}{b}{}>", if sc { "/" } else { "" }));
     let end = tag.prop_map(|t| format!("</{t}>"));
     let text = prop::sample::select(vec![
         "text",
@@ -523,7 +584,11 @@ fn fast_front_end_hands_over_past_the_limits() {
     assert_eq!(engine.parse(&deep), engine.parse_tree(&deep));
     let wide = format!("{result}{}", "<br>".repeat(120_000));
     assert_eq!(engine.parse_fast(&wide), Err(Leave::Page(Bail::Budget)));
-    assert!(engine.parse_fast(&format!("{result}{}", "<br>".repeat(1000))).is_ok());
+    assert!(
+        engine
+            .parse_fast(&format!("{result}{}", "<br>".repeat(1000)))
+            .is_ok()
+    );
 }
 
 /// Text under an SVG `<style>` (an `<svg>` the prefilter cannot cut, having

@@ -41,7 +41,13 @@ pub(super) fn decode(raw: &str, attr: bool) -> Cow<'_, str> {
 fn reference(s: &str, attr: bool, out: &mut String) -> usize {
     let b = s.as_bytes();
     // The commonest ones, ended by `;` (no longer name can match then).
-    for (name, c) in [("amp;", '&'), ("quot;", '"'), ("lt;", '<'), ("gt;", '>'), ("nbsp;", '\u{a0}')] {
+    for (name, c) in [
+        ("amp;", '&'),
+        ("quot;", '"'),
+        ("lt;", '<'),
+        ("gt;", '>'),
+        ("nbsp;", '\u{a0}'),
+    ] {
         if b.starts_with(name.as_bytes()) {
             out.push(c);
             return name.len();
@@ -171,7 +177,11 @@ mod tests {
             ("&notit;", false, "¬it;"),
             ("&#39;&#x27;&#X27", false, "'''"),
             ("&#;&#x;&#xg", false, "&#;&#x;&#xg"),
-            ("&#128;&#0;&#xD800;&#x110000;", false, "€\u{fffd}\u{fffd}\u{fffd}"),
+            (
+                "&#128;&#0;&#xD800;&#x110000;",
+                false,
+                "€\u{fffd}\u{fffd}\u{fffd}",
+            ),
             ("&zz; & &", false, "&zz; & &"),
             ("&nbsp;&NotEqualTilde;", false, "\u{a0}≂\u{338}"),
         ] {

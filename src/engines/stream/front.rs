@@ -459,7 +459,10 @@ impl Front<'_, '_> {
             let attr_name = match &self.kept {
                 Some(kept) => {
                     let raw = &b[start..name_end];
-                    match kept.iter().find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(raw)) {
+                    match kept
+                        .iter()
+                        .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(raw))
+                    {
                         Some((_, atom)) => atom.clone(),
                         None => continue,
                     }

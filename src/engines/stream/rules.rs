@@ -11,8 +11,8 @@ use html5ever::{LocalName, local_name};
 use super::Bail;
 use super::entity::decode;
 use super::front::{
-    CELL, Fmt, Front, HEADING, LIST, Mode, Open, Quirks,
-    ROW_CTX, SCOPE, SPECIAL, TABLE_SCOPE, TABLE_TEXT, TBODY_CTX, Tag,
+    CELL, Fmt, Front, HEADING, LIST, Mode, Open, Quirks, ROW_CTX, SCOPE, SPECIAL, TABLE_SCOPE,
+    TABLE_TEXT, TBODY_CTX, Tag,
 };
 
 type R = Result<(), Bail>;
@@ -759,7 +759,6 @@ impl Front<'_, '_> {
         }
         Ok(())
     }
-
 }
 
 /// The start tags the "in head" rules take (other than `<template>`).

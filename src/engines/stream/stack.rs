@@ -10,8 +10,8 @@ use html5ever::{Attribute, LocalName, local_name};
 use super::Bail;
 use super::Node;
 use super::front::{
-    BUTTON, CELL, Fmt, Front, MAX_FORMATTING, Mode, Open, ROW_CTX, SCOPE, SPECIAL, TABLE_SCOPE,
-    Tag, IMPLIED,
+    BUTTON, CELL, Fmt, Front, IMPLIED, MAX_FORMATTING, Mode, Open, ROW_CTX, SCOPE, SPECIAL,
+    TABLE_SCOPE, Tag,
 };
 
 type R = Result<(), Bail>;
