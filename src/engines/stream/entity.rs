@@ -110,12 +110,12 @@ fn named(s: &str, attr: bool, out: &mut String) -> usize {
     let Some((len, (c1, c2))) = best else {
         return 0;
     };
-    if attr && !s[..len].ends_with(';') {
-        if let Some(&next) = s.as_bytes().get(len)
-            && (next == b'=' || next.is_ascii_alphanumeric())
-        {
-            return 0;
-        }
+    if attr
+        && !s[..len].ends_with(';')
+        && let Some(&next) = s.as_bytes().get(len)
+        && (next == b'=' || next.is_ascii_alphanumeric())
+    {
+        return 0;
     }
     for c in [c1, c2] {
         if c != 0

@@ -533,19 +533,19 @@ impl Front<'_, '_> {
         loop {
             match self.mode {
                 Mode::Initial | Mode::BeforeHtml | Mode::BeforeHead => {
-                    if matches!(
-                        name,
-                        local_name!("head")
-                            | local_name!("body")
-                            | local_name!("html")
-                            | local_name!("br")
-                    ) {
-                        self.anything_else_before_body()?;
-                    } else if self.mode == Mode::Initial {
-                        self.anything_else_before_body()?;
-                    } else {
+                    // Initial takes every token on; the other two only these.
+                    let on = self.mode == Mode::Initial
+                        || matches!(
+                            name,
+                            local_name!("head")
+                                | local_name!("body")
+                                | local_name!("html")
+                                | local_name!("br")
+                        );
+                    if !on {
                         return Ok(());
                     }
+                    self.anything_else_before_body()?;
                 }
                 Mode::InHead => match name {
                     local_name!("head") => {
