@@ -7,12 +7,16 @@
 //! throughput is reported in bytes of HTML (or JSON / RSS) per second. Each
 //! iteration asserts the result count the table expects, so a broken preset
 //! cannot look fast. `parse/<preset>` is what a search runs (for the `html`
-//! kind: the streaming path, the tree path for pages it leaves);
+//! kind: the streaming path's fast front end, then html5ever on the
+//! streaming path and the tree path for pages it hands over);
+//! `parse_html5ever/<preset>` is the streaming path with html5ever's
+//! tokenizer and tree builder (what `parse/` was before the fast front end);
 //! `parse_tree/<preset>` is the tree path alone, the reference. Before any
 //! timing, every page of every HTML preset is read by both paths and must
 //! give the same outcome, read by the streaming path itself (not by its
-//! fallback). `scraper_full_document` measures the plain approach
-//! (html5ever over the whole page, no pre-cut) on the same HTML pages, as the
+//! fallback), and by its fast front end itself (not handed over).
+//! `scraper_full_document` measures the plain approach (html5ever over the
+//! whole page, no pre-cut) on the same HTML pages, as the
 //! baseline the html kind is compared with.
 
 use std::collections::BTreeMap;
@@ -73,7 +77,15 @@ fn bench_presets(c: &mut Criterion) {
             let streamed = engine
                 .parse_streamed(body)
                 .unwrap_or_else(|why| panic!("{name}: the streaming path left: {why:?}"));
-            assert_eq!(streamed, Ok(tree), "{name}: the paths differ");
+            assert_eq!(streamed, Ok(tree.clone()), "{name}: the paths differ");
+            let fast = engine
+                .parse_fast(body)
+                .unwrap_or_else(|why| panic!("{name}: the fast front end handed over: {why:?}"));
+            assert_eq!(
+                fast,
+                Ok(tree),
+                "{name}: the fast front end and the tree differ"
+            );
         }
         html.insert(name, engine);
     }
@@ -87,6 +99,21 @@ fn bench_presets(c: &mut Criterion) {
             b.iter(|| {
                 for (body, count) in bodies {
                     let parsed = engine.parse(black_box(body)).unwrap();
+                    assert_eq!(parsed.hits.len(), *count, "{name}");
+                }
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("parse_html5ever");
+    for (name, engine) in &html {
+        let bodies = &pages[*name];
+        let bytes: usize = bodies.iter().map(|(b, _)| b.len()).sum();
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                for (body, count) in bodies {
+                    let parsed = engine.parse_streamed(black_box(body)).unwrap().unwrap();
                     assert_eq!(parsed.hits.len(), *count, "{name}");
                 }
             })

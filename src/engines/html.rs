@@ -411,6 +411,18 @@ impl HtmlEngine {
         self.outcome_of_stream(body, out).ok_or(Leave::NoResults)
     }
 
+    /// The page read by the streaming path's fast front end alone (no
+    /// prefilter, no html5ever): `Err` when it hands the page over or
+    /// leaves the streaming path as [`Self::parse_streamed`] does.
+    pub fn parse_fast(&self, body: &str) -> Result<Result<Parsed, ParseError>, Leave> {
+        if let Some(e) = self.blocked_by_text(body) {
+            return Ok(Err(e));
+        }
+        let plan = self.stream.as_ref().map_err(|_| Leave::TreeOnly)?;
+        let out = plan.run_fast(body, &self.keep).map_err(Leave::Page)?;
+        self.outcome_of_stream(body, out).ok_or(Leave::NoResults)
+    }
+
     fn blocked_by_text(&self, body: &str) -> Option<ParseError> {
         self.blocked_text
             .first_in(body)
@@ -546,9 +558,20 @@ impl Engine for HtmlEngine {
         if let Some(e) = self.blocked_by_text(body) {
             return Err(e);
         }
+        let Ok(plan) = &self.stream else {
+            return self.outcome_of_tree(body, &prefilter(body, &self.keep));
+        };
+        // The fast front end on the page as it came; a page it hands over
+        // is read again by html5ever on the streaming path, then the tree.
+        let fast = plan.run_fast(body, &self.keep);
+        if let Ok(out) = fast {
+            return match self.outcome_of_stream(body, out) {
+                Some(outcome) => outcome,
+                None => self.outcome_of_tree(body, &prefilter(body, &self.keep)),
+            };
+        }
         let cut = prefilter(body, &self.keep);
-        if let Ok(plan) = &self.stream
-            && let Ok(out) = plan.run(&cut)
+        if let Ok(out) = plan.run(&cut)
             && let Some(outcome) = self.outcome_of_stream(body, out)
         {
             return outcome;
@@ -597,5 +620,27 @@ mod tests {
             assert!(!message.contains("report this"), "{message}");
             assert!(!message.contains('\n'), "{message}");
         }
+    }
+
+    /// The fast front end stops at the engine's deadline as the other paths
+    /// do (the sink looks at the clock as elements are inserted), and the
+    /// tree path then refuses the page with its reason.
+    #[test]
+    fn the_fast_front_end_stops_at_the_deadline() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = crate::config::Config::load(&root.join("engines.toml")).unwrap();
+        let ddg = config
+            .engines
+            .into_iter()
+            .find(|e| e.name == "duckduckgo")
+            .unwrap();
+        let engine = super::HtmlEngine::new(ddg).unwrap();
+        let page = "<div class=result><a class=result__a href=https://e.org/a>a</a></div>";
+        assert!(engine.parse_fast(page).is_ok());
+        let past = std::time::Instant::now();
+        let fast = crate::engines::dom::with_deadline(past, || engine.parse_fast(page));
+        assert_eq!(fast, Err(super::Leave::Page(super::Bail::Deadline)));
+        let parsed = crate::engines::parse_until(&engine, page, past);
+        assert!(parsed.is_err(), "{parsed:?}");
     }
 }

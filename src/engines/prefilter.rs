@@ -117,13 +117,26 @@ impl Keep {
             .map(|v| v.iter().map(String::as_str).collect())
     }
 
-    fn keeps(&self, name: &[u8]) -> bool {
+    pub(crate) fn keeps(&self, name: &[u8]) -> bool {
         match &self.attrs {
             None => true,
             Some(names) => names
                 .iter()
                 .any(|n| n.as_bytes().eq_ignore_ascii_case(name)),
         }
+    }
+
+    /// A `class` value as the prefilter writes it (only the class names
+    /// kept, one space apart; `None` = no attribute left).
+    pub(crate) fn class_value(&self, value: &str) -> Option<String> {
+        if self.classes.is_none() {
+            return Some(value.to_string());
+        }
+        let kept: Vec<&str> = value
+            .split(|c: char| c.is_ascii_whitespace())
+            .filter(|t| !t.is_empty() && !t.contains('"') && self.keeps_class(t.as_bytes()))
+            .collect();
+        (!kept.is_empty()).then(|| kept.join(" "))
     }
 
     /// Whether a class token must stay: named by a selector (ASCII case
@@ -253,7 +266,7 @@ pub fn prefilter(body: &str, keep: &Keep) -> String {
 /// The offset after a comment whose `<!--` ends at `from`: html5ever ends a
 /// comment at `-->`, `--!>`, and right away at `<!-->` / `<!--->`; one
 /// without an end runs to the end of the page.
-fn skip_comment(b: &[u8], from: usize) -> usize {
+pub(crate) fn skip_comment(b: &[u8], from: usize) -> usize {
     let rest = &b[from..];
     if rest.starts_with(b">") {
         return from + 1;

@@ -39,7 +39,12 @@ use selectors::matching::{
 
 use super::text::collapse_whitespace;
 
+mod entity;
+mod front;
+mod rules;
 mod select;
+mod stack;
+pub use front::counts as fast_counts;
 use select::El;
 pub(crate) use select::{List, Seen, compile};
 
@@ -115,6 +120,9 @@ pub enum Bail {
     Budget,
     /// The engine's deadline passed (the tree path then says so).
     Deadline,
+    /// The fast front end met markup outside the subset it follows
+    /// ([`front`]); the html5ever streaming path reads the page instead.
+    Outside(&'static str),
 }
 
 impl StreamPlan {
@@ -311,6 +319,9 @@ impl<'p> Sink<'p> {
     }
 
     fn matches(&self, list: &List, el: &Node, scope: Option<&Node>) -> bool {
+        if !list.may_match(el) {
+            return false;
+        }
         let mut caches = self.caches.borrow_mut();
         let mut cx = MatchingContext::new(
             MatchingMode::Normal,
@@ -321,7 +332,7 @@ impl<'p> Sink<'p> {
             MatchingForInvalidation::No,
         );
         cx.scope_element = scope.map(|s| El(s).opaque());
-        matching::matches_selector_list(list, &El(el), &mut cx)
+        matching::matches_selector_list(&list.list, &El(el), &mut cx)
     }
 
     /// A new capture of `el`'s text; its index.
@@ -414,14 +425,15 @@ impl<'p> Sink<'p> {
             el.excluded.set(true);
             return;
         }
-        let skipped = el.name.ns == ns!(html)
-            && matches!(
-                el.name.local,
-                local_name!("script")
-                    | local_name!("style")
-                    | local_name!("noscript")
-                    | local_name!("template")
-            );
+        // By local name in any namespace, as `element_text` skips them (an
+        // SVG `<style>` too).
+        let skipped = matches!(
+            el.name.local,
+            local_name!("script")
+                | local_name!("style")
+                | local_name!("noscript")
+                | local_name!("template")
+        );
         el.skip_id
             .set(if skipped { el.id } else { parent.skip_id.get() });
         el.captures_above.set(parent.captures_above.get());

@@ -13,8 +13,83 @@ use selectors::{Element, OpaqueElement};
 
 use super::Node;
 
-/// A compiled selector list, as scraper compiles it.
-pub(crate) type List = SelectorList<Simple>;
+/// A compiled selector list, as scraper compiles it, with what an element
+/// needs for one of its selectors to match (read before the selectors
+/// crate is asked: most elements of a page fail it).
+#[derive(Debug)]
+pub(crate) struct List {
+    pub list: SelectorList<Simple>,
+    /// Per selector, the type, class and id its rightmost compound names
+    /// (all of which its element must have); `None` = no quick answer.
+    needs: Option<Vec<Need>>,
+}
+
+/// What an element must have for one selector to match it.
+#[derive(Debug, Default)]
+struct Need {
+    /// The name as written and lower-cased (an element outside the HTML
+    /// namespace is matched by the first).
+    name: Option<(LocalName, LocalName)>,
+    class: Option<LocalName>,
+    id: Option<LocalName>,
+}
+
+impl List {
+    fn new(list: SelectorList<Simple>) -> List {
+        let mut needs = Vec::new();
+        for sel in list.slice() {
+            let mut need = Need::default();
+            for c in sel.iter() {
+                match c {
+                    Component::LocalName(n) => {
+                        need.name = Some((n.name.0.clone(), n.lower_name.0.clone()));
+                    }
+                    Component::Class(c) => need.class = Some(c.0.clone()),
+                    Component::ID(id) => need.id = Some(id.0.clone()),
+                    _ => {}
+                }
+            }
+            if need.name.is_none() && need.class.is_none() && need.id.is_none() {
+                return List { list, needs: None };
+            }
+            needs.push(need);
+        }
+        List {
+            list,
+            needs: Some(needs),
+        }
+    }
+
+    /// False when no selector of the list can match `el`; true when one
+    /// might (the selectors crate then decides).
+    pub(super) fn may_match(&self, el: &Node) -> bool {
+        let Some(needs) = &self.needs else {
+            return true;
+        };
+        needs.iter().any(|n| {
+            n.name
+                .as_ref()
+                .is_none_or(|(x, lower)| *x == el.name.local || *lower == el.name.local)
+                && n.id.as_ref().is_none_or(|x| {
+                    el.attrs
+                        .iter()
+                        .find(|a| &*a.name.local == "id")
+                        .is_some_and(|a| *a.value == **x)
+                })
+                && n.class.as_ref().is_none_or(|x| {
+                    el.attrs
+                        .iter()
+                        .filter(|a| &*a.name.local == "class")
+                        .flat_map(|a| a.value.split_ascii_whitespace())
+                        .any(|c| c == &**x)
+                })
+        })
+    }
+
+    pub(crate) fn slice(&self) -> &[Selector<Simple>] {
+        self.list.slice()
+    }
+}
 
 /// Compiles `s` with scraper's parser (the same `SelectorList` scraper
 /// matches) and says why the streaming path cannot decide it on insertion,
@@ -26,7 +101,7 @@ pub(crate) fn compile(s: &str) -> Result<List, String> {
     for sel in list.slice() {
         decidable(sel).map_err(|why| format!("selector {s:?} uses {why}"))?;
     }
-    Ok(list)
+    Ok(List::new(list))
 }
 
 /// Whether a selector can be matched when its element is inserted: only the

@@ -16,9 +16,13 @@
 //! `cargo bench --bench parse` times.
 //!
 //! The second argument picks the path (`stream`, the default, is what a
-//! search runs: the streaming path with the tree path for pages it leaves;
-//! `tree` is the reference alone); the third keeps one preset's page. It
-//! prints the bytes read, so instructions per byte are the total ÷ that.
+//! search runs: the streaming path's fast front end, with html5ever on the
+//! streaming path and then the tree path for pages it hands over;
+//! `html5ever` is the streaming path without the fast front end; `tree` is
+//! the reference alone); the third keeps one preset's page. It prints the
+//! bytes read, so instructions per byte are the total ÷ that, and how many
+//! pages the fast front end read and handed over (a page that is always
+//! handed over shows here).
 
 use std::path::Path;
 
@@ -28,12 +32,21 @@ use metasift::config::Config;
 mod pages;
 use pages::JS_PAGES as PAGES;
 
+/// Which path reads the pages.
+#[derive(Clone, Copy)]
+enum Reader {
+    Stream,
+    Html5ever,
+    Tree,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds: usize = std::env::args().nth(1).map_or(Ok(1), |s| s.parse())?;
-    let tree = match std::env::args().nth(2).as_deref() {
-        None | Some("stream") => false,
-        Some("tree") => true,
-        Some(other) => return Err(format!("path {other:?}: stream or tree").into()),
+    let path = match std::env::args().nth(2).as_deref() {
+        None | Some("stream") => Reader::Stream,
+        Some("html5ever") => Reader::Html5ever,
+        Some("tree") => Reader::Tree,
+        Some(other) => return Err(format!("path {other:?}: stream, html5ever or tree").into()),
     };
     let only = std::env::args().nth(3);
     let golden = std::env::args().nth(4).as_deref() == Some("all");
@@ -80,10 +93,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for _ in 0..rounds {
         for (name, engine, text) in &pages {
             bytes += text.len();
-            let parsed = if tree {
-                engine.parse_tree(text)
-            } else {
-                metasift::engines::Engine::parse(engine, text)
+            let parsed = match path {
+                Reader::Tree => engine.parse_tree(text),
+                Reader::Html5ever => engine
+                    .parse_streamed(text)
+                    .map_err(|why| format!("{name}: left the streaming path: {why:?}"))?,
+                Reader::Stream => metasift::engines::Engine::parse(engine, text),
             }
             .map_err(|e| format!("{name}: {e}"))?;
             assert!(!parsed.hits.is_empty(), "{name}: no results");
@@ -91,5 +106,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!("{total} results, {bytes} bytes in {rounds} rounds");
+    let (read, handed) = metasift::engines::stream::fast_counts();
+    println!("fast front end: {read} pages read, {handed} handed over");
     Ok(())
 }
