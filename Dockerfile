@@ -20,13 +20,15 @@ FROM rust:${RUST_VERSION}-slim-${DEBIAN} AS build
 WORKDIR /src
 COPY . .
 # BuildKit caches the registry and the build folder between builds. The
-# release profile keeps line tables (for profiling); the image does not need
-# them: without, the binary is 26 MB instead of 129 MB (function names stay,
-# so a panic's backtrace still names its functions).
+# `dist` profile is `release` with fat LTO and one codegen unit (smaller and
+# 4-5 % fewer instructions; its link needs about 2.6 GB of memory: see
+# Cargo.toml). The profile keeps line tables (for profiling); the image does
+# not need them: without, the binary is 20 MB instead of 77 MB (function names
+# stay, so a panic's backtrace still names its functions).
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/src/target \
-    cargo build --release --locked --bin metasift \
-    && objcopy --strip-debug target/release/metasift /usr/local/bin/metasift
+    cargo build --profile dist --locked --bin metasift \
+    && objcopy --strip-debug target/dist/metasift /usr/local/bin/metasift
 
 FROM debian:${DEBIAN}-slim
 # HTTPS to the engines is checked against the system's root certificates
