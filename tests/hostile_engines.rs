@@ -258,10 +258,13 @@ async fn deep_nesting_is_refused_without_burning_the_deadline() {
             ("duckduckgo", bad.base_url()),
             ("brave_api", good.base_url()),
         ],
-        // Long enough that only the depth limit can refuse the page, even on
-        // a loaded machine (the deadline has its own test below).
+        // Long enough (the engine's and the search's) that only the depth
+        // limit can refuse the page, even on a loaded machine (the deadline
+        // has its own test below).
         10_000,
     );
+    let mut config = config;
+    config.server.deadline_ms = 10_000;
     let s = Searcher::new(Arc::new(config), http_client(&Default::default()).unwrap());
     let resp = search(&s, "deep").await;
     let r = report(&resp, "duckduckgo");

@@ -27,9 +27,24 @@ impl Alone {
         for d in ["bin", "home", "work"] {
             std::fs::create_dir_all(root.join(d)).unwrap();
         }
-        std::fs::copy(env!("CARGO_BIN_EXE_metasift"), root.join("bin/metasift"))
-            .expect("copy the binary");
-        Alone { root }
+        let bin = root.join("bin/metasift");
+        std::fs::copy(env!("CARGO_BIN_EXE_metasift"), &bin).expect("copy the binary");
+        // A binary just copied can be "busy" for a moment: another test
+        // thread's fork may still hold the copy's write descriptor until its
+        // exec (ETXTBSY, the known race of copy-then-run in threaded tests).
+        // Once it has run, every later run finds it free.
+        for _ in 0..100 {
+            match Command::new(&bin).arg("--version").output() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                result => {
+                    result.expect("run the copied binary");
+                    return Alone { root };
+                }
+            }
+        }
+        panic!("the copied binary stayed busy (ETXTBSY) for 2 s");
     }
 
     fn home(&self) -> PathBuf {
