@@ -17,12 +17,10 @@ use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
 use axum::http::{Request, Response, StatusCode, header};
-use http_body_util::BodyExt;
 use metasift::config::Config;
 use metasift::search::Searcher;
 use metasift::web::{self, AppState};
 use support::{Behavior, LoopbackEngine};
-use tower::ServiceExt;
 
 /// A 1×1 PNG (a red pixel), written out byte by byte.
 const PNG: &[u8] = &[
@@ -124,10 +122,7 @@ async fn image_server() -> ImageServer {
 }
 
 async fn send(app: &axum::Router, req: Request<Body>) -> (Response<()>, Bytes) {
-    let resp = app.clone().oneshot(req).await.expect("router never fails");
-    let (parts, body) = resp.into_parts();
-    let bytes = body.collect().await.expect("body").to_bytes();
-    (Response::from_parts(parts, ()), bytes)
+    support::router::send_bytes(app.clone(), req).await
 }
 
 async fn get(app: &axum::Router, uri: &str) -> (Response<()>, Bytes) {
@@ -146,13 +141,9 @@ async fn app_over(images: &ImageServer) -> (axum::Router, LoopbackEngine) {
         ]
     });
     let engine = LoopbackEngine::spawn(Behavior::page(body.to_string(), "application/json")).await;
-    let mut config = Config::parse("", Path::new("test.toml")).unwrap();
+    let mut config = support::router::config("");
     config.engines = vec![support::test_engine_config("sx", &engine.base_url())];
-    let searcher = Searcher::new(
-        Arc::new(config),
-        metasift::search::client_builder().build().unwrap(),
-    );
-    (web::router(AppState::new(searcher)), engine)
+    (support::router::app_with(config), engine)
 }
 
 /// The `src` of every thumbnail on a results page, `&amp;` undone.

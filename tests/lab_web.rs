@@ -7,17 +7,14 @@
 //!
 //! Run with `cargo test --test lab_web`.
 
+#[path = "support/router.rs"]
+mod router;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode, header};
-use http_body_util::BodyExt;
-use metasift::config::Config;
-use metasift::search::Searcher;
-use metasift::web::{self, AppState};
-use tower::ServiceExt;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lab");
 
@@ -39,22 +36,11 @@ url = "url"
 snippet = "snippet"
 "#
     );
-    let config = Config::parse(&text, Path::new("test.toml")).expect("test config is valid");
-    let searcher = Searcher::new(
-        Arc::new(config),
-        metasift::search::client_builder().build().unwrap(),
-    );
-    web::router(AppState::new(searcher))
+    router::app_with(router::config(&text))
 }
 
 async fn send(req: Request<Body>) -> (Response<()>, String) {
-    let resp = app().oneshot(req).await.expect("router never fails");
-    let (parts, body) = resp.into_parts();
-    let bytes = body.collect().await.expect("body").to_bytes();
-    (
-        Response::from_parts(parts, ()),
-        String::from_utf8_lossy(&bytes).into_owned(),
-    )
+    router::send(app(), req).await
 }
 
 async fn get(uri: &str) -> (Response<()>, String) {

@@ -11,33 +11,18 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::path::Path;
 use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode, header};
-use http_body_util::BodyExt;
 use metasift::config::Config;
 use metasift::model::SearchResponse;
 use metasift::output::{self, searxng};
 use metasift::search::Searcher;
 use metasift::web::{self, AppState, SearchParams, pages};
+use support::router::{app_with, config, get_from, header_of, send};
 use support::{Behavior, LoopbackEngine};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tower::ServiceExt;
-
-fn config(text: &str) -> Config {
-    Config::parse(text, Path::new("test.toml")).expect("test config is valid")
-}
-
-/// An app over `config` (engines, if any, must be on loopback).
-fn app_with(config: Config) -> axum::Router {
-    let searcher = Searcher::new(
-        Arc::new(config),
-        metasift::search::client_builder().build().unwrap(),
-    );
-    web::router(AppState::new(searcher))
-}
 
 /// An app with one engine that nothing listens for: every search fails fast.
 fn app() -> axum::Router {
@@ -59,25 +44,8 @@ snippet = "snippet"
     ))
 }
 
-async fn send(app: axum::Router, req: Request<Body>) -> (Response<()>, String) {
-    let resp = app.oneshot(req).await.expect("router never fails");
-    let (parts, body) = resp.into_parts();
-    let bytes = body.collect().await.expect("body").to_bytes();
-    (
-        Response::from_parts(parts, ()),
-        String::from_utf8_lossy(&bytes).into_owned(),
-    )
-}
-
 async fn get(uri: &str) -> (Response<()>, String) {
     send(app(), Request::get(uri).body(Body::empty()).unwrap()).await
-}
-
-fn header_of(resp: &Response<()>, name: header::HeaderName) -> String {
-    resp.headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default()
 }
 
 fn fixture_response() -> SearchResponse {
@@ -802,10 +770,6 @@ async fn hostile_engine_text_arrives_inert_and_suggestions_autocomplete() {
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v[0], "caffeine");
     assert_eq!(v[1][0], "caffeine half life");
-}
-
-async fn get_from(app: &axum::Router, uri: &str) -> (Response<()>, String) {
-    send(app.clone(), Request::get(uri).body(Body::empty()).unwrap()).await
 }
 
 /// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).

@@ -13,24 +13,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::http::{Request, Response, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Request, StatusCode, header};
 use metasift::config::Config;
 use metasift::search::Searcher;
 use metasift::web::{self, AppState};
-use tower::ServiceExt;
-
-fn config(text: &str) -> Config {
-    Config::parse(text, Path::new("test.toml")).expect("test config is valid")
-}
-
-fn app_with(config: Config) -> axum::Router {
-    let searcher = Searcher::new(
-        Arc::new(config),
-        metasift::search::client_builder().build().unwrap(),
-    );
-    web::router(AppState::new(searcher))
-}
+use support::router::{app_with, between, config, header_of, send};
 
 /// One engine that nothing listens for: every search fails fast.
 const NOWHERE: &str = r#"
@@ -60,23 +47,6 @@ url = "url"
 
 fn app() -> axum::Router {
     app_with(config(NOWHERE))
-}
-
-async fn send(app: axum::Router, req: Request<Body>) -> (Response<()>, String) {
-    let resp = app.oneshot(req).await.expect("router never fails");
-    let (parts, body) = resp.into_parts();
-    let bytes = body.collect().await.expect("body").to_bytes();
-    (
-        Response::from_parts(parts, ()),
-        String::from_utf8_lossy(&bytes).into_owned(),
-    )
-}
-
-fn header_of(resp: &Response<()>, name: header::HeaderName) -> String {
-    resp.headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default()
 }
 
 #[tokio::test]
@@ -579,13 +549,7 @@ async fn category_tabs_and_selectors_need_no_script() {
             .unwrap(),
     )
     .await;
-    let tabs = html
-        .split("<nav class=\"tabs\"")
-        .nth(1)
-        .expect("tabs")
-        .split("</nav>")
-        .next()
-        .unwrap();
+    let tabs = between(&html, "<nav class=\"tabs\"", "</nav>");
     assert!(tabs.contains(">General</a>"), "{tabs}");
     assert!(
         tabs.contains("<span class=\"tab current\" aria-current=\"page\">IT</span>"),
@@ -723,13 +687,7 @@ async fn results_per_page_is_the_searchers_choice_and_paging_stays_whole() {
             .unwrap(),
     )
     .await;
-    let pager = html
-        .split("<nav class=\"pager\"")
-        .nth(1)
-        .expect("page numbers")
-        .split("</nav>")
-        .next()
-        .unwrap();
+    let pager = between(&html, "<nav class=\"pager\"", "</nav>");
     let last = all.len().div_ceil(10);
     assert!(
         pager.contains(&format!("page={last}\">{last}</a>")),
@@ -744,13 +702,11 @@ async fn results_per_page_is_the_searchers_choice_and_paging_stays_whole() {
             .unwrap(),
     )
     .await;
-    let select = form
-        .split("<select id=\"p-results\" name=\"results\">")
-        .nth(1)
-        .unwrap()
-        .split("</select>")
-        .next()
-        .unwrap();
+    let select = between(
+        &form,
+        "<select id=\"p-results\" name=\"results\">",
+        "</select>",
+    );
     assert_eq!(
         select,
         "<option value=\"10\">10</option><option value=\"20\">20 (the server&#39;s default)</option>\

@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub mod pages;
+pub mod router;
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, Request, Response, StatusCode, header};
