@@ -20,9 +20,7 @@ mod support;
 #[path = "support/chromium.rs"]
 mod chromium;
 
-use std::path::Path;
-
-use chromium::{Browser, Server, TempDir, chromium_or_skip};
+use chromium::{Browser, Server, TempDir, chromium_or_skip, screenshots};
 use serde_json::json;
 use support::{Behavior, LoopbackEngine};
 
@@ -46,7 +44,7 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
     .await;
     // And a third that fails, to be reported on the page.
     let broken = LoopbackEngine::spawn(Behavior::Status(503)).await;
-    let mut config = web_engines();
+    let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
     let mut mirror = support::test_engine_config("mirror", &broken.base_url());
@@ -54,13 +52,8 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
     mirror.shortcut = metasift::config::OneOrMany::One("mi".into());
     config.engines.push(mirror);
     let dir = TempDir::new("browser-config");
-    let config_path = dir.0.join("engines.toml");
-    // The whole configuration, not laid over the built-in engines.
-    config.use_defaults = Some(false);
-    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
-
-    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
-    std::fs::create_dir_all(&shots).unwrap();
+    let config_path = dir.whole_config(config);
+    let shots = screenshots("browser");
 
     // The browser blocks on pipes: keep it off the runtime's threads.
     let result = tokio::task::spawn_blocking(move || {
@@ -191,12 +184,8 @@ async fn chromium_reclusters_with_another_os2() {
         engines.push(engine);
     }
     let dir = TempDir::new("browser-recluster");
-    let config_path = dir.0.join("engines.toml");
-    // The whole configuration, not laid over the built-in engines.
-    config.use_defaults = Some(false);
-    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
-    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
-    std::fs::create_dir_all(&shots).unwrap();
+    let config_path = dir.whole_config(config);
+    let shots = screenshots("browser");
 
     let asked = |engines: &[LoopbackEngine]| -> Vec<usize> {
         engines.iter().map(LoopbackEngine::requests).collect()
@@ -292,11 +281,4 @@ async fn chromium_reclusters_with_another_os2() {
         json!(["bing #10", "brave #18", "ecosia #6"])
     );
     drop((engines, dir));
-}
-
-/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
-fn web_engines() -> metasift::config::Config {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
-    metasift::config::Config::load(std::path::Path::new(path))
-        .expect("tests/data/web_engines.toml loads")
 }

@@ -16,9 +16,7 @@
 #[path = "support/chromium.rs"]
 mod chromium;
 
-use std::path::Path;
-
-use chromium::{Browser, Server, TempDir, chromium_or_skip};
+use chromium::{Browser, Server, TempDir, chromium_or_skip, screenshots};
 use serde_json::json;
 
 #[test]
@@ -112,8 +110,7 @@ snippet = "snippet"
     );
     assert_eq!(state["title"], json!("lab/pawsx_zh_dev200.tsv"));
 
-    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
-    std::fs::create_dir_all(&shots).expect("screenshot dir");
+    let shots = screenshots("browser");
     browser.screenshot(&shots.join("lab.png"), 1280, 1500, false);
     browser.screenshot(&shots.join("lab-en.png"), 1280, 1500, false);
     eprintln!("screenshot: {}", shots.join("lab.png").display());

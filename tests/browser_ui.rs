@@ -17,7 +17,7 @@ mod chromium;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use chromium::{Browser, Server, TempDir, chromium_or_skip};
+use chromium::{Browser, Server, TempDir, chromium_or_skip, screenshots};
 use serde_json::json;
 use support::{Behavior, LoopbackEngine};
 
@@ -40,17 +40,12 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
         "bing/celina2026_does-caffeine-affect-sleep.html",
     ))
     .await;
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
-    let mut config = metasift::config::Config::load(Path::new(path)).unwrap();
+    let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
     let dir = TempDir::new("browser-ui-config");
-    let config_path = dir.0.join("engines.toml");
-    // The whole configuration, not laid over the built-in engines.
-    config.use_defaults = Some(false);
-    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
-    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-ui");
-    std::fs::create_dir_all(&shots).unwrap();
+    let config_path = dir.whole_config(config);
+    let shots = screenshots("browser-ui");
 
     let result = tokio::task::spawn_blocking(move || {
         let server = Server::start(&config_path);
@@ -240,10 +235,8 @@ async fn thumbnails_show_through_the_image_proxy() {
         metasift::config::Config::parse("use_defaults = false\n", Path::new("t.toml")).unwrap();
     config.engines = vec![support::test_engine_config("searx", &engine.base_url())];
     let dir = TempDir::new("browser-ui-thumbs");
-    let config_path = dir.0.join("engines.toml");
-    std::fs::write(&config_path, toml::to_string(&config).unwrap()).unwrap();
-    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-ui");
-    std::fs::create_dir_all(&shots).unwrap();
+    let config_path = dir.whole_config(config);
+    let shots = screenshots("browser-ui");
 
     tokio::task::spawn_blocking(move || {
         let server = Server::start(&config_path);

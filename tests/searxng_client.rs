@@ -107,7 +107,7 @@ async fn searxng_search_client_reads_metasift_unchanged() {
         "bing/celina2026_does-caffeine-affect-sleep.html",
     ))
     .await;
-    let mut config = web_engines();
+    let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
     let searcher = Searcher::new(
@@ -173,11 +173,4 @@ async fn searxng_search_client_reads_metasift_unchanged() {
 
     server.abort();
     drop((ddg, bing));
-}
-
-/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
-fn web_engines() -> metasift::config::Config {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
-    metasift::config::Config::load(std::path::Path::new(path))
-        .expect("tests/data/web_engines.toml loads")
 }

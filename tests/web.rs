@@ -467,7 +467,7 @@ async fn caffeine_engines(
 ) -> (axum::Router, LoopbackEngine, LoopbackEngine) {
     let ddg = LoopbackEngine::spawn(ddg).await;
     let bing = LoopbackEngine::spawn(bing).await;
-    let mut config = web_engines();
+    let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());
     edit(&mut config);
@@ -656,7 +656,7 @@ async fn the_query_string_reclusters_the_same_results() {
 #[tokio::test]
 async fn a_shortcut_asks_only_its_engine() {
     let (app, ddg, bing) = caffeine_engines(ddg_page(), bing_page(), |_| {}).await;
-    let shortcut = web_engines()
+    let shortcut = support::web_engines()
         .engines
         .iter()
         .find(|e| e.name == "bing")
@@ -770,13 +770,6 @@ async fn hostile_engine_text_arrives_inert_and_suggestions_autocomplete() {
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v[0], "caffeine");
     assert_eq!(v[1][0], "caffeine half life");
-}
-
-/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
-fn web_engines() -> metasift::config::Config {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
-    metasift::config::Config::load(std::path::Path::new(path))
-        .expect("tests/data/web_engines.toml loads")
 }
 
 // ---- re-clustering the cached answers (issue #6) ----------------------------

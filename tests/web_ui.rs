@@ -8,7 +8,6 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -110,12 +109,6 @@ async fn config_has_searxngs_shape() {
     assert!(v["instance_name"].is_string());
 }
 
-/// DuckDuckGo and Bing tables for loopback servers (`tests/data/web_engines.toml`).
-fn web_engines() -> Config {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
-    Config::load(Path::new(path)).expect("tests/data/web_engines.toml loads")
-}
-
 /// Serves `config` on a loopback port; the base URL and the server task.
 async fn serve(config: Config) -> (String, tokio::task::JoinHandle<()>) {
     let searcher = Searcher::new(
@@ -153,7 +146,7 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
         "bing/celina2026_does-caffeine-affect-sleep.html",
     ))
     .await;
-    let mut config = web_engines();
+    let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &slow.base_url());
     support::point_at(&mut config, "bing", &fast.base_url());
     let (base, server) = serve(config).await;

@@ -270,6 +270,23 @@ impl TempDir {
         std::fs::create_dir_all(&dir).expect("create temp dir");
         TempDir(dir)
     }
+
+    /// Writes `config` whole (`use_defaults = false`: not laid over the
+    /// built-in engines) as `engines.toml` in this folder; its path.
+    pub fn whole_config(&self, mut config: metasift::config::Config) -> PathBuf {
+        config.use_defaults = Some(false);
+        let path = self.0.join("engines.toml");
+        std::fs::write(&path, toml::to_string(&config).unwrap()).unwrap();
+        path
+    }
+}
+
+/// The folder a browser test saves its screenshots in
+/// (`target/tmp/<name>/`), created.
+pub fn screenshots(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 impl Drop for TempDir {

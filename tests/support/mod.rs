@@ -268,6 +268,13 @@ pub fn rehost(template: &str, base: &str) -> String {
     format!("{base}{}", &template[path_start..])
 }
 
+/// DuckDuckGo and Bing, the engines of the web tests
+/// (`tests/data/web_engines.toml`), for [`point_at`] to aim at loopback servers.
+pub fn web_engines() -> Config {
+    let path = crate_dir().join("tests/data/web_engines.toml");
+    Config::load(&path).expect("tests/data/web_engines.toml loads")
+}
+
 /// Points engine `name` of `config` at `base` and enables it; panics when
 /// the config has no such engine (a preset was renamed: fix the test).
 pub fn point_at(config: &mut Config, name: &str, base: &str) {
