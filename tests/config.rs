@@ -1,27 +1,16 @@
 //! `engines.toml` validation: the shipped file loads, and every bad file of
 //! `tests/data/bad_configs.toml` is refused with the right line and message.
 
+#[path = "support/bad_configs.rs"]
+mod bad_configs;
+
 use std::path::{Path, PathBuf};
 
 use metasift::config::{Config, ConfigError};
 use metasift::engines;
-use serde::Deserialize;
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-#[derive(Debug, Deserialize)]
-struct Cases {
-    case: Vec<Case>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Case {
-    name: String,
-    text: String,
-    line: usize,
-    message: String,
 }
 
 #[test]
@@ -54,11 +43,10 @@ fn an_empty_file_is_all_defaults() {
 
 #[test]
 fn bad_files_are_refused_with_file_line_and_key() {
-    let table = std::fs::read_to_string(crate_dir().join("tests/data/bad_configs.toml")).unwrap();
-    let cases: Cases = toml::from_str(&table).unwrap();
-    assert!(cases.case.len() >= 30);
+    let cases = bad_configs::cases();
+    assert!(cases.len() >= 30);
     let mut failures = Vec::new();
-    for case in &cases.case {
+    for case in &cases {
         let path = Path::new("bad.toml");
         match engines::check_config(&case.text, path).map_err(|mut e| e.swap_remove(0)) {
             Ok(_) => failures.push(format!("{}: accepted", case.name)),

@@ -4,11 +4,13 @@
 //! overrides. The lookup order and the binary alone are in
 //! `tests/install.rs`.
 
+#[path = "support/bad_configs.rs"]
+mod bad_configs;
+
 use std::path::{Path, PathBuf};
 
 use metasift::config::{BUILT_IN, CacheBackend, Config, ConfigError, ConfigSource};
 use metasift::engines;
-use serde::Deserialize;
 
 fn no_env(_: &str) -> Option<String> {
     None
@@ -113,19 +115,6 @@ fn use_defaults_false_starts_from_nothing() {
     );
 }
 
-#[derive(Debug, Deserialize)]
-struct Cases {
-    case: Vec<Case>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Case {
-    name: String,
-    text: String,
-    line: usize,
-    message: String,
-}
-
 /// Every bad file of `tests/data/bad_configs.toml`, laid over the built-in
 /// defaults, is refused at the same line of the user's file with the same
 /// message as when read alone: the merge happens on TOML values, and the
@@ -135,12 +124,7 @@ struct Case {
 /// are accepted — that is what layering is for.
 #[test]
 fn layered_errors_still_name_the_users_file_line_and_key() {
-    let table = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/bad_configs.toml"
-    ))
-    .unwrap();
-    let cases: Cases = toml::from_str(&table).unwrap();
+    let cases = bad_configs::cases();
     // Good once the built-in engines are under them.
     const GOOD_LAYERED: [&str; 4] = [
         "an empty file serves nothing",
@@ -150,7 +134,7 @@ fn layered_errors_still_name_the_users_file_line_and_key() {
         "autocomplete names no engine",
     ];
     let mut failures = Vec::new();
-    for case in &cases.case {
+    for case in &cases {
         let path = Path::new("bad.toml");
         let result = engines::check_config_layered(&case.text, path, &no_env)
             .map_err(|mut e| e.swap_remove(0));
