@@ -43,22 +43,7 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'}');
 
 /// A MediaWiki title in a path: `/` separates subpages and stays.
-const WIKI_SEGMENT: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'[')
-    .add(b']')
-    .add(b'\\')
-    .add(b'^')
-    .add(b'`')
-    .add(b'{')
-    .add(b'|')
-    .add(b'}');
+const WIKI_SEGMENT: &AsciiSet = &SEGMENT.remove(b'/');
 
 /// Where a result's part is found in an item.
 #[derive(Debug, Clone, PartialEq)]
