@@ -19,7 +19,9 @@
 # MEMORY_MB=16, OUT=/tmp/metasift-callgrind (the dump and an annotation by
 # function, inclusive and self, are left there), SERVER=path (another build
 # of the server, e.g. a copy of an earlier one to compare; nothing is built
-# then, the loopback engines already built are used).
+# then, the loopback engines already built are used), PROFILE=release (the
+# cargo profile the server is built with: `PROFILE=dist` is what `cargo
+# install` and the container image ship; the engines are always `release`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,10 +36,11 @@ TARGET=${CARGO_TARGET_DIR:-target}
 
 command -v valgrind >/dev/null || { echo "valgrind is missing" >&2; exit 1; }
 SERVER=${SERVER:-}
+PROFILE=${PROFILE:-release}
 if [ -z "$SERVER" ]; then
-  cargo build --release --quiet --bin metasift
+  cargo build --profile "$PROFILE" --quiet --bin metasift
   cargo build --release --quiet -p metasift-tools --bin loopback_engines
-  SERVER="$TARGET/release/metasift"
+  SERVER="$TARGET/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")/metasift"
 fi
 
 mkdir -p "$OUT"
@@ -93,6 +96,6 @@ dump="$OUT/callgrind.out.1"
 total=$(awk '/^summary:/ {print $2}' "$dump")
 callgrind_annotate --threshold=100 --inclusive=yes "$dump" >"$OUT/$KIND-inclusive.txt" 2>/dev/null || true
 callgrind_annotate --threshold=100 --inclusive=no "$dump" >"$OUT/$KIND-self.txt" 2>/dev/null || true
-echo "== $KIND, $N requests, $CONNS connection(s), cache $BACKEND$([ "$BACKEND" = redis ] && echo " (front_mb $FRONT_MB)"); $(date -u +%Y-%m-%dT%H:%MZ); load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== $KIND, $N requests, $CONNS connection(s), server $SERVER, cache $BACKEND$([ "$BACKEND" = redis ] && echo " (front_mb $FRONT_MB)"); $(date -u +%Y-%m-%dT%H:%MZ); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "server instructions: $total in all, $(awk -v t="$total" -v n="$N" 'BEGIN {printf "%.0f", t / n}') per request ($(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", b - a}') s under valgrind)"
 echo "dump: $dump; by function: $OUT/$KIND-inclusive.txt, $OUT/$KIND-self.txt"

@@ -23,7 +23,9 @@
 #
 # Run with:  scripts/load.sh   (env: DURATION=60 CONNS=8 CACHED_CONNS=64 MAX_IN_FLIGHT=8
 #             TTL_S=600 MEMORY_MB=16 REDIS=1 FRONT_MB=16; BUILD=0 runs the binaries
-#             already built)
+#             already built; PROFILE=dist runs the server built with that cargo
+#             profile, the one `cargo install` and the container image use —
+#             the loopback engines stay `release`, they are not what is measured)
 # Instructions per request (callgrind), the figure that does not move with
 # the machine's load: scripts/callgrind_server.sh.
 set -euo pipefail
@@ -40,6 +42,10 @@ MEMORY_MB=${MEMORY_MB:-16}
 REDIS=${REDIS:-1}
 FRONT_MB=${FRONT_MB:-16}
 TARGET=${CARGO_TARGET_DIR:-target}
+PROFILE=${PROFILE:-release}
+# cargo's folder for a profile: `dev` builds into debug/, every other into its name.
+profile_dir=$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
+SERVER="$TARGET/$profile_dir/metasift"
 if [ "$REDIS" != 0 ] && ! command -v redis-server >/dev/null; then
   echo "redis-server is missing: the Redis phase is skipped (apt-get install redis-server)" >&2
   REDIS=0
@@ -50,8 +56,8 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 
 if [ "${BUILD:-1}" != 0 ]; then
-  echo "== building (release)"
-  cargo build --release --quiet --bin metasift
+  echo "== building (server: $PROFILE, engines: release)"
+  cargo build --profile "$PROFILE" --quiet --bin metasift
   cargo build --release --quiet -p metasift-tools --bin loopback_engines
 fi
 
@@ -73,8 +79,8 @@ pids+=($!)
 for _ in $(seq 1 100); do grep -q ready "$work/engines.out" 2>/dev/null && break; sleep 0.1; done
 grep -q ready "$work/engines.out" || { cat "$work/engines.out"; exit 1; }
 
-echo "== starting metasift serve"
-RUST_LOG=warn "$TARGET/release/metasift" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \
+echo "== starting metasift serve ($SERVER)"
+RUST_LOG=warn "$SERVER" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \
   >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 pids+=($server)
@@ -181,7 +187,7 @@ redis_phase() { # label front_mb
   sed -e "s|^backend = \"memory\"|backend = \"redis\"\nurl = \"redis://127.0.0.1:$redis_port/\"\nfront_mb = $front|" \
     "$work/engines.toml" >"$config"
   grep -q '^backend = "redis"' "$config" || { echo "no [cache] backend in $work/engines.toml" >&2; exit 1; }
-  RUST_LOG=warn "$TARGET/release/metasift" serve --config "$config" --bind 127.0.0.1:0 \
+  RUST_LOG=warn "$SERVER" serve --config "$config" --bind 127.0.0.1:0 \
     >"$work/serve-$label.out" 2>"$work/serve-$label.err" &
   pid=$!
   pids+=($pid)
@@ -213,7 +219,7 @@ if [ "$REDIS" != 0 ]; then
 fi
 
 echo
-echo "== summary ($(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ); load average at start $load_start, after the uncached phase $load_uncached, now $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "== summary (server: profile $PROFILE, $(stat -c %s "$SERVER") bytes; $(nproc) cores; $(date -u +%Y-%m-%dT%H:%MZ); load average at start $load_start, after the uncached phase $load_uncached, now $(cut -d' ' -f1-3 /proc/loadavg))"
 summary "$work/cached.txt" cached
 summary "$work/uncached.txt" uncached
 summary "$work/overload.txt" overload
