@@ -8,7 +8,8 @@
 #      (`--scale metasift=2`): both healthy; an engine that answers HTTP 429 to
 #      one instance is rested on both (counted at the engine, and /stats of the
 #      other names who met it); a page one instance fetched is answered by the
-#      other from the shared cache (the engine is not asked again).
+#      other from the shared cache (the engine is not asked again); with Redis
+#      stopped both answer alone, and once it is back they share again.
 #
 #   scripts/container_check.sh          # all three
 #   BUILD=0 scripts/container_check.sh  # 2 and 3 on the metasift:latest already built
@@ -219,13 +220,16 @@ assert urls == ["https://example.org/good"], d
 assert "blocky" in json.dumps(d["unresponsive_engines"]), d
 print("== search: 1 result from the loopback engine, the 429 engine reported unresponsive")
 PY
-P logs "$PROJECT-single" 2>&1 | grep -q 'configuration: /etc/metasift/engines.toml' \
+# Logs to a file first: `grep -q` ending a pipe early fails it under pipefail.
+P logs "$PROJECT-single" >"$work/single.log" 2>&1
+grep -q 'configuration: /etc/metasift/engines.toml' "$work/single.log" \
   || fail "the log does not name /etc/metasift/engines.toml"
 s0=$(date +%s%N)
 P stop -t 15 "$PROJECT-single" >/dev/null
 s1=$(date +%s%N)
 code=$(P inspect --format '{{.State.ExitCode}}' "$PROJECT-single")
-P logs "$PROJECT-single" 2>&1 | grep -q 'metasift stopped' || fail "no 'metasift stopped' in the log"
+P logs "$PROJECT-single" >"$work/single.log" 2>&1
+grep -q 'metasift stopped' "$work/single.log" || fail "no 'metasift stopped' in the log"
 [ "$code" = 0 ] || fail "exit code $code after SIGTERM"
 say "SIGTERM: 'metasift stopped', exit code 0, in $(((s1 - s0) / 1000000)) ms"
 P rm -f "$PROJECT-single" >/dev/null
@@ -298,13 +302,15 @@ for q in second third; do curl -fsS "$b/search?q=$q&format=json" >"$work/b-$q.js
 blocky=$(($(count_of blocky) - before))
 [ "$blocky" = 1 ] || fail "the 429 engine was asked $blocky times, not once (the second instance did not adopt the rest)"
 curl -fsS "$b/stats?format=json" >"$work/b-stats.json"
-python3 - "$work/b-stats.json" "${ms[0]}" <<'PY'
+# The first instance's name on /stats: HOSTNAME:PORT, the container's hostname.
+python3 - "$work/b-stats.json" "$(P inspect --format '{{.Config.Hostname}}' "${ms[0]}"):8888" <<'PY'
 import json, sys
 stats = json.load(open(sys.argv[1]))
 row = next(e for e in stats["engines"] if e["name"] == "blocky")
 assert row["suspended"] is True, row
+assert row["suspended_by"] == sys.argv[2], (row, sys.argv[2])
 print(f"== health shared: the 429 engine asked once for 3 searches on 2 instances; "
-      f"/stats of the second: suspended, suspended_by {row['suspended_by']!r}")
+      f"/stats of the second: suspended, suspended_by {row['suspended_by']!r} (the first)")
 PY
 good0=$(count_of good)
 curl -fsS "$a/search?q=shared+page&format=json" >/dev/null
@@ -313,12 +319,41 @@ good=$(($(count_of good) - good0))
 [ "$good" = 1 ] || fail "the engine was asked $good times for one page searched on both instances (cache not shared)"
 grep -q '"https://example.org/good"' "$work/b-shared.json" || fail "the second instance's cached answer: $(cat "$work/b-shared.json")"
 say "cache shared: a page searched on both instances asked the engine once"
+# Redis away, then back (docs/operations.md, "When Redis restarts"): the
+# instances answer alone meanwhile, and share the cache again after.
+say "redis at $(P inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' \
+  "$(P ps -a -q --filter "label=com.docker.compose.project=$PROJECT" --filter "label=com.docker.compose.service=redis")"), stopping it"
+timeout 60 "${compose_cmd[@]}" stop -t 5 redis >/dev/null 2>&1 || fail "compose stop redis"
+for url in "$a" "$b"; do
+  answer=$(curl -fsS -m 10 "$url/search?q=redis+away&format=json") || fail "$url: no answer with Redis stopped"
+  case "$answer" in *'"https://example.org/good"'*) ;; *) fail "$url with Redis stopped: $answer" ;; esac
+done
+redis_c=$(P ps -a -q --filter "label=com.docker.compose.project=$PROJECT" --filter "label=com.docker.compose.service=redis")
+timeout 60 "${compose_cmd[@]}" start redis >/dev/null 2>&1 || fail "compose start redis"
+say "redis started again at $(P inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$redis_c")"
+# The first search on each instance after Redis is back finds the old
+# connection broken (one failed call: that page is not shared) and reconnects;
+# a failed call makes the instance leave Redis alone for 0.5 s, doubling to
+# 5 s while failures follow each other (src/ops/redis.rs): then it is back.
+sleep 1
+for url in "$a" "$b"; do curl -fsS -m 10 "$url/search?q=redis+warm&format=json" >/dev/null; done
+sleep 6
+good0=$(count_of good)
+curl -fsS "$a/search?q=redis+back&format=json" >/dev/null
+curl -fsS "$b/search?q=redis+back&format=json" >/dev/null
+good=$(($(count_of good) - good0))
+if [ "$good" != 1 ]; then
+  for c in "${ms[@]}"; do echo "-- $c"; P logs "$c" 2>&1 | grep -v '"metasift::access"' | tail -6; done
+  fail "after Redis came back, one page on both instances asked the engine $good times"
+fi
+say "Redis stopped: both instances answered alone; started again: the cache is shared again"
 touch "$work/stop-health"
 d0=$(date +%s)
 timeout 120 "${compose_cmd[@]}" stop -t 15 >"$work/compose-stop.log" 2>&1 || { cat "$work/compose-stop.log"; fail "compose stop"; }
 for c in "${ms[@]}"; do
   code=$(P inspect --format '{{.State.ExitCode}}' "$c")
-  P logs "$c" 2>&1 | grep -q 'metasift stopped' || fail "$c: no 'metasift stopped' in its log"
+  P logs "$c" >"$work/$c.log" 2>&1
+  grep -q 'metasift stopped' "$work/$c.log" || fail "$c: no 'metasift stopped' in its log"
   [ "$code" = 0 ] || fail "$c: exit code $code after compose stop"
 done
 say "compose stop: both instances 'metasift stopped', exit code 0, in $(($(date +%s) - d0))s"
