@@ -22,7 +22,7 @@ command -v podman >/dev/null || { echo "podman is missing" >&2; exit 1; }
 if [ -z "$ROOT" ]; then
   command -v debootstrap >/dev/null || { echo "debootstrap is missing: apt-get install debootstrap" >&2; exit 1; }
   ROOT=$(mktemp -d /tmp/debian-slim.XXXXXX)
-  trap 'rm -rf "$ROOT"' EXIT
+  trap 'rm -rf "$ROOT" "$ROOT.log"' EXIT
   debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" >"$ROOT.log" 2>&1 \
     || { tail -20 "$ROOT.log" >&2; exit 1; }
 fi
