@@ -9,7 +9,6 @@ use crate::pipeline::fill_codes;
 use crate::simhash;
 use crate::{Doc, Method, Settings, Stage, title, url};
 
-
 /// The similarity of two records as the pipeline sees it (for the lab's pair
 /// evaluation and `explain`).
 #[derive(Debug, Clone, PartialEq)]
