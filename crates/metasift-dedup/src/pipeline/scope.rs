@@ -129,6 +129,19 @@ impl Scope {
         }
     }
 
+    /// Forgets the stored titles (the deduper's title store is full): no
+    /// kept record of this scope is alike to a cut title from now on, until
+    /// new ones are kept.
+    pub(super) fn forget_titles(&mut self) {
+        self.title_text = String::new();
+        self.cut = Vec::new();
+        for k in &mut self.kept {
+            k.title_at = 0;
+            k.title_len = 0;
+            k.cut = false;
+        }
+    }
+
     /// How many of `codes` (multiset) are site codes.
     pub(super) fn site_count(&self, codes: &[FeatureCode]) -> u32 {
         if self.site.is_empty() {
