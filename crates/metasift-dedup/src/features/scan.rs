@@ -221,12 +221,18 @@ fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize) -> u
         char_unit((u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F))
     };
     let n = (end - i) / 3;
-    // The stretch is the caller's unit and these `n`.
-    if n < keep.saturating_mul(2) {
-        units.extend((0..n).map(unit_at));
+    // The stretch is the caller's unit and these `n`: its first `keep`
+    // and last `keep` units, or all of them.
+    let (head, tail) = if n < keep.saturating_mul(2) {
+        (n, n)
     } else {
-        units.extend((0..keep - 1).map(unit_at));
-        units.extend((n - keep..n).map(unit_at));
+        (keep - 1, n - keep)
+    };
+    for k in 0..head {
+        units.push(unit_at(k));
+    }
+    for k in tail..n {
+        units.push(unit_at(k));
     }
     end
 }
