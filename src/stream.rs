@@ -185,12 +185,26 @@ struct InRecord<'a> {
     #[serde(borrow)]
     snippet: Cow<'a, str>,
     #[serde(default, borrow)]
-    query: Option<Cow<'a, str>>,
+    query: Option<Text<'a>>,
     #[serde(default, borrow)]
-    engine: Option<Cow<'a, str>>,
+    engine: Option<Text<'a>>,
     #[allow(dead_code)]
     #[serde(default)]
     position: Option<u64>,
+}
+
+/// An optional string field, borrowed from the line when it has no escape.
+/// serde borrows a `Cow<str>` field marked `borrow`, but not one inside an
+/// `Option`: that one was copied into a new `String` for every record (two
+/// allocations a line for `query` and `engine`).
+#[derive(Debug, Deserialize)]
+struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
 }
 
 /// Ids of kept records, by record index: one byte arena, no per-id allocation.
@@ -591,6 +605,36 @@ mod tests {
             out.starts_with(r#"{"id":1,"cluster":1,"stage":null"#),
             "{out}"
         );
+    }
+
+    /// The strings of a line are borrowed from it, `query` and `engine`
+    /// too (they were copied into a `String` each, per record), unless an
+    /// escape needs them rewritten; a wrong type is still a clear error.
+    #[test]
+    fn optional_strings_are_borrowed_from_the_line() {
+        let line = br#"{"id": 1, "url": "u", "title": "t", "snippet": "s", "query": "q", "engine": "bing"}"#;
+        let Parsed::Record(rec) = parse_line(line) else {
+            panic!("not a record");
+        };
+        assert!(
+            matches!(rec.query, Some(Text(Cow::Borrowed("q")))),
+            "{rec:?}"
+        );
+        assert!(
+            matches!(rec.engine, Some(Text(Cow::Borrowed("bing")))),
+            "{rec:?}"
+        );
+        let line = br#"{"id": 1, "url": "u", "title": "t", "snippet": "s", "query": "a\"b", "engine": null}"#;
+        let Parsed::Record(rec) = parse_line(line) else {
+            panic!("not a record");
+        };
+        assert_eq!(rec.query.as_deref(), Some("a\"b"));
+        assert!(rec.engine.is_none());
+        let line = br#"{"id": 1, "url": "u", "title": "t", "snippet": "s", "query": 5}"#;
+        let Parsed::Bad(msg) = parse_line(line) else {
+            panic!("a number for a query is no record");
+        };
+        assert!(msg.contains("expected a string"), "{msg}");
     }
 
     #[test]
