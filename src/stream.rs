@@ -225,11 +225,28 @@ impl KeptIds {
         self.ends.push(self.text.len() as u64);
     }
 
+    /// The id of kept record `index`. A duplicate's kept record is almost
+    /// always a recent one (a query's records come together), so the last
+    /// [`KeptIds::RECENT`] kept records, whose cache lines are warm, are
+    /// searched first: a binary search over all of them (367,000 for the
+    /// realistic million) takes ~19 steps over lines long out of the
+    /// first-level cache, on the thread that decides, for every duplicate
+    /// (200,000 realistic records: 80.4 M → 73.5 M instructions and
+    /// 317 k → 218 k first-level read misses in `write_verdict`).
     fn get(&self, index: usize) -> Option<&[u8]> {
-        let i = self.index.binary_search(&(index as u64)).ok()?;
+        let key = index as u64;
+        let recent = self.index.len().saturating_sub(Self::RECENT);
+        let i = if self.index.get(recent).is_some_and(|&first| first <= key) {
+            recent + self.index[recent..].binary_search(&key).ok()?
+        } else {
+            self.index[..recent].binary_search(&key).ok()?
+        };
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
         self.text.get(start..self.ends[i] as usize)
     }
+
+    /// Kept records searched first by [`KeptIds::get`].
+    const RECENT: usize = 256;
 }
 
 /// Counts for `--stats`.
@@ -666,6 +683,17 @@ mod tests {
         assert_eq!(ids.get(3), Some(&b"30"[..]));
         assert_eq!(ids.get(9), Some(&b"\"nine\""[..]));
         assert_eq!(ids.get(4), None);
+        // Past the recent window too: every kept id found, no other.
+        let mut ids = KeptIds::default();
+        let n = 3 * KeptIds::RECENT;
+        for k in 0..n {
+            ids.push(2 * k + 1, k.to_string().as_bytes());
+        }
+        for k in 0..n {
+            assert_eq!(ids.get(2 * k + 1), Some(k.to_string().as_bytes()), "{k}");
+            assert_eq!(ids.get(2 * k), None, "{k}");
+        }
+        assert_eq!(ids.get(2 * n + 1), None);
     }
 
     /// Lines from the real corpora (DuReader's Baidu lists under their
