@@ -8,7 +8,7 @@
 //! the postings map — never its text, so a stream of millions of records fits
 //! in memory.
 //!
-//! 1. **URL.** [`url::key`] compared exactly (a map from key to kept index),
+//! 1. **URL.** [`crate::url::key`] compared exactly (a map from key to kept index),
 //!    or by a [`ScalableBloom`] filter ([`UrlFilter::Bloom`]), which cannot
 //!    say which record a URL duplicates: the verdict then has
 //!    `cluster_known = false`.
@@ -45,12 +45,21 @@ use super::bloom::ScalableBloom;
 use super::features::{Extractor, FeatureCode};
 use super::rabin::{self, RabinFingerprint};
 use super::simhash::{self, BandIndex, SimHash};
-use super::{Doc, Method, Settings, Stage, title, url};
+use std::collections::VecDeque;
+
+use super::{Doc, Method, Settings, Stage};
 use crate::boilerplate::{QueryCounts, count_title};
 use crate::hash::{HashMap64, mix};
-use crate::index::{CodeFilter, CodeIndex};
 use crate::prepare::{Prepared, Preparer};
 use crate::site::member_key;
+
+mod keys;
+mod pair;
+mod scope;
+
+pub(crate) use keys::{TitleForm, host_hash, informative, title_form, title_hash, url_key};
+pub use pair::{PairScore, similarity};
+use scope::{Kept, Scope, shared_with};
 
 /// What the pipeline decided for one record.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,74 +111,6 @@ pub enum UrlFilter {
     },
 }
 
-/// The similarity of two records as the pipeline sees it (for the lab's pair
-/// evaluation and `explain`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PairScore {
-    /// Equal URL keys.
-    pub url_equal: bool,
-    /// Equal, non-empty normalized titles (selects `os1`).
-    pub title_equal: bool,
-    /// One title is the other as an engine cut it ("…"): it selects `os1`
-    /// as equal titles do (the site rules still want equal titles).
-    pub title_cut: bool,
-    /// The method's snippet similarity (`K / M`, share of blocks, or
-    /// `1 − distance/64`); `None` for method `none` or when a snippet has no
-    /// codes.
-    pub similarity: Option<f64>,
-    /// `M`: the smaller code (block, unit) count of the two snippets.
-    pub codes: usize,
-    /// The smaller count of codes at punctuation anchors or a snippet's ends
-    /// (what `min_codes` judges; content-defined word anchors add codes but
-    /// not evidence). Equal to `codes` for Rabin and SimHash.
-    pub evidence: usize,
-    /// SimHash only: the Hamming distance.
-    pub distance: Option<u32>,
-    /// Both records name the same source (engine) and their links the same
-    /// host: with different URL keys and titles they are different pages
-    /// (see [`Doc::source`]).
-    pub same_source: bool,
-    /// Equal informative titles (six or more words of a spaced script) on
-    /// two hosts: the same story, whatever the snippets share (feature codes
-    /// and Rabin only, as in the stream).
-    pub named_copy: bool,
-    /// The stage that would attach `b` to `a` with the settings given, or
-    /// `None` when they would both be kept.
-    pub stage: Option<Stage>,
-    /// Codes the two snippets share, ascending (multiset).
-    pub shared_codes: Vec<FeatureCode>,
-}
-
-impl PairScore {
-    /// The stage that would attach the pair under other thresholds (the
-    /// method stays the one the score was computed with) — lets a threshold
-    /// sweep reuse one score.
-    pub fn stage_at(&self, settings: &Settings, method: Method) -> Option<Stage> {
-        if self.url_equal {
-            return Some(Stage::Url);
-        }
-        if self.named_copy && matches!(method, Method::FeatureCode | Method::Rabin) {
-            let by_snippet = self.similarity.and_then(|sim| {
-                decide(method, settings, true, sim, self.codes, self.evidence, None)
-            });
-            return by_snippet.or(Some(Stage::Title));
-        }
-        let sim = self.similarity?;
-        if self.same_source && !self.title_equal {
-            return None;
-        }
-        decide(
-            method,
-            settings,
-            self.title_equal || self.title_cut,
-            sim,
-            self.codes,
-            self.evidence,
-            self.distance,
-        )
-    }
-}
-
 /// The one decision rule, shared by the stream and the pair score.
 fn decide(
     method: Method,
@@ -200,305 +141,6 @@ fn decide(
     ok.then_some(stage)
 }
 
-/// 64-bit hash of a normalized title; `0` for an empty one (never equal).
-/// `buf` is scratch space, reused so the hot path does not allocate.
-pub(crate) fn title_hash(t: &str, buf: &mut String) -> u64 {
-    buf.clear();
-    title::normalize_into(t, buf);
-    if buf.is_empty() {
-        0
-    } else {
-        crate::hash::xxh3(buf.as_bytes()) | 1
-    }
-}
-
-/// Whether a normalized title says enough to name one page on its own: at
-/// least [`INFORMATIVE_WORDS`] words of a spaced script. "JavaScript
-/// Tutorial" (two words, on three sites) is not; a news headline is.
-/// Unspaced (CJK) titles never are: on the DuReader lists, long question
-/// titles repeat over different answers (precision 0.984 → 0.951 when
-/// titles of 14 characters counted).
-pub(crate) fn informative(normalized: &str) -> bool {
-    // One pass over the bytes: normalized titles have one space between
-    // words; a byte ≥ 0xE2 starts a character from U+2000 on (CJK, kana,
-    // Hangul, and some signs: such titles are left out, conservatively).
-    let mut spaces = 0;
-    for &b in normalized.as_bytes() {
-        if b >= 0xE2 {
-            return false;
-        }
-        spaces += usize::from(b == b' ');
-    }
-    spaces + 1 >= INFORMATIVE_WORDS
-}
-
-/// Words of a spaced-script title that make it [`informative`].
-const INFORMATIVE_WORDS: usize = 6;
-
-/// How much of the normalized title `normalized` of a title an engine cut
-/// ("Supreme Court rules on the new border ca…") is sure to be the page's:
-/// the length of that prefix, or `None` when it says too little to compare.
-/// A spaced-script title loses its last word, which the cut may have split
-/// ("ca" of "case"), unless the engine cut after it (`last_word_whole`: a
-/// space before the mark); an unspaced (CJK) one keeps every character. What is
-/// left must be [`CUT_WORDS`] words or [`CUT_CHARS`] characters, so a cut
-/// "JavaScript Tutorial…" matches nothing.
-fn cut_prefix_len(normalized: &str, last_word_whole: bool) -> Option<usize> {
-    let last = normalized.chars().next_back()?;
-    let len = if last_word_whole || title_char_is_unspaced(last) {
-        normalized.len()
-    } else {
-        normalized.rfind(' ')?
-    };
-    let head = &normalized[..len];
-    let spaced_words = head.split(' ').count();
-    let chars = head.chars().count();
-    let unspaced = head.chars().filter(|&c| title_char_is_unspaced(c)).count();
-    (spaced_words >= CUT_WORDS || unspaced >= CUT_CHARS || chars >= 4 * CUT_CHARS).then_some(len)
-}
-
-/// Words a cut title's kept prefix needs to be compared ([`cut_prefix_len`]).
-const CUT_WORDS: usize = 4;
-/// Unspaced (CJK) characters a cut title's kept prefix needs instead.
-const CUT_CHARS: usize = 10;
-
-/// Characters of scripts written without spaces (normalized titles keep no
-/// space next to them): ideographs, kana, and the CJK symbols block.
-fn title_char_is_unspaced(c: char) -> bool {
-    matches!(c,
-        '\u{3000}'..='\u{30ff}'
-        | '\u{31f0}'..='\u{31ff}'
-        | '\u{3400}'..='\u{4dbf}'
-        | '\u{4e00}'..='\u{9fff}'
-        | '\u{f900}'..='\u{faff}'
-        | '\u{20000}'..='\u{3ffff}')
-}
-
-/// Whether the normalized title `full` begins with `prefix`, the kept part of
-/// a cut title, and goes on (if at all) with a new word: `prefix` ends with a
-/// whole word, so "border" must not match "borderlands".
-fn extends(full: &str, prefix: &str) -> bool {
-    if prefix.is_empty() || !full.starts_with(prefix) {
-        return false;
-    }
-    let rest = &full[prefix.len()..];
-    match (prefix.chars().next_back(), rest.chars().next()) {
-        (_, None) => true,
-        (Some(p), Some(r)) => {
-            r == ' '
-                || title_char_is_unspaced(p)
-                || title_char_is_unspaced(r)
-                || !r.is_alphanumeric()
-        }
-        (None, _) => false,
-    }
-}
-
-/// Whether two normalized titles name one page once an engine's cut is
-/// allowed for: `a` and `b` are the stored titles ([`Kept::title_at`]), the
-/// kept prefix for a cut one. A whole title must go on past a cut one's
-/// prefix (the cut title had more: the word it split, at least): "Border
-/// case ruling in the Supreme Court" is no cut of "Border case ruling in the
-/// Supreme…". Two cut titles are alike when one prefix begins the other.
-/// Equal whole titles are the hash's business.
-fn titles_alike(a: &str, a_cut: bool, b: &str, b_cut: bool) -> bool {
-    match (a_cut, b_cut) {
-        (true, true) => extends(a, b) || extends(b, a),
-        (true, false) => b.len() > a.len() && extends(b, a),
-        (false, true) => a.len() > b.len() && extends(a, b),
-        (false, false) => false,
-    }
-}
-
-/// Longest normalized title kept for the cut-title comparison (bytes).
-const MAX_STORED_TITLE: usize = 1024;
-
-/// What of the normalized title in `normalized` (hash `title`, raw form
-/// `raw`) a record stores and compares for cut titles.
-pub(crate) fn title_form(title: u64, raw: &str, normalized: &str) -> TitleForm {
-    if title == 0 || normalized.len() > MAX_STORED_TITLE {
-        return TitleForm::default();
-    }
-    if title::is_truncated(raw) {
-        // "… the border …": the cut fell between words, the last one is whole.
-        let before_mark = raw.trim_end().trim_end_matches(['.', '…', '⋯', '．']);
-        let last_word_whole = before_mark.ends_with(char::is_whitespace);
-        match cut_prefix_len(normalized, last_word_whole) {
-            Some(len) => TitleForm { len, cut: true },
-            None => TitleForm::default(),
-        }
-    } else {
-        TitleForm {
-            len: normalized.len(),
-            cut: false,
-        }
-    }
-}
-
-/// The hash of the host of the normalized link `url_key` left in `buf`
-/// (`0` when there is none).
-pub(crate) fn host_hash(buf: &str) -> u64 {
-    let Some(n) = buf.strip_prefix("https://") else {
-        return 0;
-    };
-    let host = &n[..n.find(['/', '?', '#']).unwrap_or(n.len())];
-    if host.is_empty() {
-        0
-    } else {
-        crate::hash::xxh3(host.as_bytes()) | 1
-    }
-}
-
-/// [`url::key`], with a reused buffer.
-pub(crate) fn url_key(link: &str, buf: &mut String) -> url::UrlKey {
-    buf.clear();
-    if url::normalize_into(link, buf) {
-        url::key_of_normalized(buf)
-    } else {
-        url::key_of_normalized(link.trim())
-    }
-}
-
-/// Kept record of one query scope.
-#[derive(Debug, Clone)]
-struct Kept {
-    index: usize,
-    title: u64,
-    codes: u32,
-    evidence: u32,
-    simhash: SimHash,
-    /// Its source key: engine and host (`0`: unknown engine).
-    source: u64,
-    /// Its link's host hash (`0`: none).
-    host: u64,
-    /// How many of its codes (multiset) are site codes.
-    site: u32,
-    /// Where its normalized title is in [`Scope::title_text`] (the kept
-    /// prefix when an engine cut it; empty when not stored).
-    title_at: u32,
-    title_len: u16,
-    /// Its title was cut by the engine ("…").
-    cut: bool,
-}
-
-impl Kept {
-    fn stored_title<'a>(&self, text: &'a str) -> &'a str {
-        let at = self.title_at as usize;
-        &text[at..at + usize::from(self.title_len)]
-    }
-}
-
-/// The normalized title a record brings to the cut-title comparison.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct TitleForm {
-    /// Bytes of the normalized title to store and compare: the kept prefix
-    /// for a cut title, `0` for none.
-    pub(crate) len: usize,
-    pub(crate) cut: bool,
-}
-
-/// Everything remembered for one query.
-#[derive(Debug, Default)]
-struct Scope {
-    urls: HashMap64<url::UrlKey, usize>,
-    kept: Vec<Kept>,
-    postings: CodeIndex,
-    /// The posting lists of codes held by more than one kept record.
-    lists: Vec<Vec<u32>>,
-    /// Which codes `postings` may hold, so most lookups skip the tree.
-    present: CodeFilter,
-    bands: Option<BandIndex>,
-    /// Running `K` per kept record while one record is matched.
-    acc: Vec<u32>,
-    /// The part of `acc` from site codes.
-    acc_site: Vec<u32>,
-    /// [`member_key`]s: which source keys each group (by local index) holds.
-    members: HashMap64<u64, ()>,
-    /// Codes a source gave to two of its links: no snippet-stage evidence.
-    site: HashMap64<u64, ()>,
-    /// The first kept record of each informative normalized title.
-    titles: HashMap64<u64, u32>,
-    /// The kept records' normalized titles, one after another.
-    title_text: String,
-    /// Kept records whose titles an engine cut ("…").
-    cut: Vec<u32>,
-}
-
-impl Scope {
-    /// Records that the group kept at push index `cluster` holds a record
-    /// of source key `src`.
-    fn join(&mut self, cluster: usize, src: u64) {
-        if src == 0 {
-            return;
-        }
-        // Kept records are in push order.
-        if let Ok(local) = self.kept.binary_search_by_key(&cluster, |k| k.index) {
-            self.members.insert(member_key(src, local as u32), ());
-        }
-    }
-
-    /// Whether the group of kept record `local` holds a record of `src`.
-    fn holds(&self, local: u32, src: u64) -> bool {
-        src != 0 && self.members.contains_key(&member_key(src, local))
-    }
-
-    /// Makes the codes the new record (`codes`, sorted) shares with kept
-    /// record `cand` site codes; returns whether any code was new.
-    fn flag_site_codes(&mut self, codes: &[FeatureCode], cand: u32) -> bool {
-        let mut added = false;
-        for code in shared_with(self, codes, cand).chunk_by(|a, b| a == b) {
-            let code = code[0];
-            if self.site.insert(code.0, ()).is_some() {
-                continue;
-            }
-            added = true;
-            if let Some(p) = self.postings.get(code) {
-                for holder in p.holders(&self.lists).chunk_by(|a, b| a == b) {
-                    if let Some(k) = self.kept.get_mut(holder[0] as usize) {
-                        k.site += holder.len() as u32;
-                    }
-                }
-            }
-        }
-        added
-    }
-
-    /// Fills `out` with the kept records whose titles are alike to `title`
-    /// ([`titles_alike`]; `cut`: the new record's title was cut, `title` is
-    /// its kept prefix). Only a cut title scans every kept title; a whole one
-    /// is compared with the few cut ones.
-    fn alike_titles(&self, title: &str, cut: bool, out: &mut Vec<u32>) {
-        if title.is_empty() {
-            return;
-        }
-        if cut {
-            for (local, k) in self.kept.iter().enumerate() {
-                if titles_alike(title, true, k.stored_title(&self.title_text), k.cut) {
-                    out.push(local as u32);
-                }
-            }
-        } else {
-            for &local in &self.cut {
-                let k = &self.kept[local as usize];
-                if titles_alike(title, false, k.stored_title(&self.title_text), true) {
-                    out.push(local);
-                }
-            }
-        }
-    }
-
-    /// How many of `codes` (multiset) are site codes.
-    fn site_count(&self, codes: &[FeatureCode]) -> u32 {
-        if self.site.is_empty() {
-            return 0;
-        }
-        codes
-            .iter()
-            .filter(|c| self.site.contains_key(&c.0))
-            .count() as u32
-    }
-}
-
 /// Streaming deduplicator: push records in fused-rank order.
 #[derive(Debug)]
 pub struct Deduper {
@@ -517,7 +159,24 @@ pub struct Deduper {
     touched: Vec<u32>,
     /// Kept records whose titles are the new record's once a cut is allowed.
     alike: Vec<u32>,
+    /// Bytes of normalized titles the scopes store for the cut-title rule,
+    /// and the scopes storing some, in the order they stored their first
+    /// (see [`TITLE_BUDGET`]).
+    title_bytes: usize,
+    title_order: VecDeque<u64>,
+    /// [`TITLE_BUDGET`], smaller in tests.
+    title_budget: usize,
 }
+
+/// Bytes of normalized titles kept for the cut-title rule over all scopes.
+/// Past it the scopes that stored their first title earliest (never the
+/// current record's) forget theirs: their kept records are then alike to no
+/// cut title. A stream takes its queries' records together, so the queries
+/// forgotten are those done long before: the 1,000,000 realistic records
+/// of `gen_records --realistic` keep 366,915 records under 36,754 queries,
+/// ~20 MB of titles, ~560 bytes a query, so 1 MiB holds the last ~1,800
+/// queries' titles (before, the store grew with the stream: VmHWM 237 MB).
+const TITLE_BUDGET: usize = 1 << 20;
 
 impl Deduper {
     /// A deduplicator with these settings.
@@ -534,6 +193,9 @@ impl Deduper {
             codes: Vec::new(),
             touched: Vec::new(),
             alike: Vec::new(),
+            title_bytes: 0,
+            title_order: VecDeque::new(),
+            title_budget: TITLE_BUDGET,
         }
     }
 
@@ -961,6 +623,7 @@ impl Deduper {
             scope.titles.entry(title).or_insert(local);
         }
         let title_at = scope.title_text.len() as u32;
+        let first_title = scope.title_text.is_empty() && !title_text.is_empty();
         scope.title_text.push_str(title_text);
         if form.cut {
             scope.cut.push(local);
@@ -989,6 +652,31 @@ impl Deduper {
             }
             if let Some((counts, pairs)) = &mut self.counts {
                 count_title(counts, pairs, run[0], title);
+            }
+        }
+        if first_title {
+            self.title_order.push_back(qkey);
+        }
+        self.title_bytes += title_text.len();
+        if self.title_bytes > self.title_budget {
+            self.forget_titles(qkey);
+        }
+    }
+
+    /// Makes the scopes that stored titles first forget them until the
+    /// store is within [`TITLE_BUDGET`], sparing the scope `current`.
+    fn forget_titles(&mut self, current: u64) {
+        while self.title_bytes > self.title_budget && self.title_order.len() > 1 {
+            let Some(q) = self.title_order.pop_front() else {
+                break;
+            };
+            if q == current {
+                self.title_order.push_back(q);
+                continue;
+            }
+            if let Some(scope) = self.scopes.get_mut(&q) {
+                self.title_bytes -= scope.title_text.len();
+                scope.forget_titles();
             }
         }
     }
@@ -1093,108 +781,6 @@ pub(crate) fn fill_codes(
     }
 }
 
-/// The codes of `snippet` the method in `settings` compares (feature codes
-/// in text order, or Rabin block fingerprints as codes; empty for SimHash
-/// and `none`), and how many of them count as evidence for `min_codes`.
-fn codes_and_evidence(snippet: &str, settings: &Settings) -> (Vec<FeatureCode>, usize) {
-    let mut out = Vec::new();
-    let evidence = fill_codes(
-        &mut Extractor::new().with_word_anchors(settings.word_anchors),
-        &mut Vec::new(),
-        &mut String::new(),
-        snippet,
-        settings,
-        &mut out,
-    );
-    (out, evidence)
-}
-
-/// The sorted codes of the new record that kept record `cand` also holds.
-fn shared_with(scope: &Scope, codes: &[FeatureCode], cand: u32) -> Vec<FeatureCode> {
-    let mut out = Vec::new();
-    for run in codes.chunk_by(|a, b| a == b) {
-        if let Some(p) = scope.postings.get(run[0]) {
-            let m = p
-                .holders(&scope.lists)
-                .iter()
-                .filter(|&&x| x == cand)
-                .count();
-            out.extend(std::iter::repeat_n(run[0], run.len().min(m)));
-        }
-    }
-    out
-}
-
-/// How record `b` relates to record `a` under `settings`: what
-/// `dedup(&[a, b])` would decide for `b`, plus the raw similarity so a
-/// threshold sweep can reuse it ([`PairScore::stage_at`]).
-pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
-    let url_equal =
-        !a.url.trim().is_empty() && !b.url.trim().is_empty() && url::key(a.url) == url::key(b.url);
-    let mut buf = String::new();
-    let (ta, tb) = (title_hash(a.title, &mut buf), title_hash(b.title, &mut buf));
-    let title_equal = ta != 0 && ta == tb;
-    let (ha, hb) = (url::host(a.url), url::host(b.url));
-    buf.clear();
-    title::normalize_into(a.title, &mut buf);
-    let mut other = String::new();
-    title::normalize_into(b.title, &mut other);
-    let (fa, fb) = (
-        title_form(ta, a.title, &buf),
-        title_form(tb, b.title, &other),
-    );
-    let (sa, sb) = (&buf[..fa.len], &other[..fb.len]);
-    let title_cut = !title_equal && titles_alike(sa, fa.cut, sb, fb.cut);
-    // As in the stream: each cut title's prefix must be informative.
-    let informative_titles = if title_cut {
-        (!fa.cut || informative(sa)) && (!fb.cut || informative(sb))
-    } else {
-        title_equal && informative(&buf)
-    };
-    let named_copy = informative_titles && ha.is_some() && hb.is_some() && ha != hb;
-    let mut score = PairScore {
-        title_cut,
-        named_copy,
-        url_equal,
-        title_equal,
-        same_source: !a.source.is_empty() && a.source == b.source && ha == hb,
-        similarity: None,
-        codes: 0,
-        evidence: 0,
-        distance: None,
-        stage: None,
-        shared_codes: Vec::new(),
-    };
-    match settings.method {
-        Method::None => {}
-        Method::SimHash => {
-            let mut ex = Extractor::new();
-            let ua = ex.units(a.snippet, settings.unit).to_vec();
-            let ub = ex.units(b.snippet, settings.unit).to_vec();
-            if !ua.is_empty() && !ub.is_empty() {
-                let (ha, hb) = (simhash::of_units(&ua), simhash::of_units(&ub));
-                score.distance = Some(simhash::hamming_distance(ha, hb));
-                score.similarity = Some(simhash::similarity(ha, hb));
-                score.codes = ua.len().min(ub.len());
-                score.evidence = score.codes;
-            }
-        }
-        Method::FeatureCode | Method::Rabin => {
-            let (ca, ea) = codes_and_evidence(a.snippet, settings);
-            let (cb, eb) = codes_and_evidence(b.snippet, settings);
-            let m = ca.len().min(cb.len());
-            if m > 0 {
-                score.shared_codes = super::features::shared_codes(&ca, &cb);
-                score.similarity = Some(score.shared_codes.len() as f64 / m as f64);
-                score.codes = m;
-                score.evidence = ea.min(eb);
-            }
-        }
-    }
-    score.stage = score.stage_at(settings, settings.method);
-    score
-}
-
 /// Deduplicates a whole list at once (one scope).
 pub fn dedup(docs: &[Doc<'_>], settings: &Settings) -> Vec<Verdict> {
     let mut d = Deduper::new(settings);
@@ -1203,6 +789,7 @@ pub fn dedup(docs: &[Doc<'_>], settings: &Settings) -> Vec<Verdict> {
 
 #[cfg(test)]
 mod tests {
+    use super::pair::codes_and_evidence;
     use super::*;
 
     /// The codes of `snippet` the method in `settings` compares: feature codes in
@@ -1413,6 +1000,53 @@ mod tests {
             "Markets had priced it in.",
         );
         let (v, _) = stream_and_pair(cut, shorter, &s);
+        assert_eq!(v.stage, Some(Stage::Title), "{v:?}");
+    }
+
+    /// The cut-title store is bounded: past its budget the queries that
+    /// stored titles first forget them (their records are then alike to no
+    /// cut title), never the current query, and the bytes held stay within
+    /// the budget and the current query's titles.
+    #[test]
+    fn the_title_store_forgets_the_oldest_queries_past_its_budget() {
+        let s = Settings::default();
+        let whole = doc(
+            "https://news.example/a",
+            "Central bank raises rates again on Tuesday as inflation stays high",
+            "The central bank raised rates on Tuesday, citing inflation.",
+        );
+        let cut = doc(
+            "https://wire.example/b",
+            "Central bank raises rates again on Tuesday as infl...",
+            "Bonds slid; analysts at three banks expect two more hikes.",
+        );
+        let filler = |i: usize| format!("Other story number {i} about markets and the weather");
+        for (budget, folds) in [(TITLE_BUDGET, true), (400, false)] {
+            let mut d = Deduper::new(&s);
+            d.title_budget = budget;
+            assert!(d.push_query(Some("rates"), whole).is_kept());
+            for i in 0..20 {
+                let (url, title) = (format!("https://x.example/{i}"), filler(i));
+                let other = doc(&url, &title, "Something else entirely, said nobody.");
+                assert!(d.push_query(Some(&format!("q{i}")), other).is_kept());
+                assert!(
+                    d.title_bytes <= budget.max(60),
+                    "{} bytes held",
+                    d.title_bytes
+                );
+            }
+            let v = d.push_query(Some("rates"), cut);
+            assert_eq!(
+                v.stage == Some(Stage::Title),
+                folds,
+                "budget {budget}: {v:?}"
+            );
+        }
+        // The current query's titles are never forgotten, even past the budget.
+        let mut d = Deduper::new(&s);
+        d.title_budget = 10;
+        assert!(d.push_query(Some("rates"), whole).is_kept());
+        let v = d.push_query(Some("rates"), cut);
         assert_eq!(v.stage, Some(Stage::Title), "{v:?}");
     }
 

@@ -60,9 +60,6 @@
 #[cfg(feature = "jieba")]
 use std::sync::LazyLock;
 
-use unicode_normalization::UnicodeNormalization;
-use unicode_segmentation::UnicodeSegmentation;
-
 use crate::Unit;
 use crate::hash::mix;
 
@@ -225,213 +222,6 @@ fn hash_str(s: &str) -> u64 {
     h.finish()
 }
 
-/// Marks that anchor a window.
-#[inline]
-fn is_anchor(c: char) -> bool {
-    matches!(
-        c,
-        ',' | '.'
-            | '!'
-            | '?'
-            | ';'
-            | ':'
-            | '，'
-            | '。'
-            | '！'
-            | '？'
-            | '；'
-            | '：'
-            | '、'
-            | '…'
-            | '｡'
-            | '､'
-    )
-}
-
-/// Symbols that only separate units in both scanners: quotes, dashes,
-/// brackets, arrows, math and box-drawing signs, bullets. Unicode word
-/// boundaries give them the class `Other` (unlike `·` or `’`, which can join
-/// letters), they are not letters or digits (`①`, `Ⅳ` are), and NFKC leaves
-/// them alone — so a snippet with an arrow in it need not take the general
-/// normalizer (it did for 65 of the 2,000 benchmark records).
-#[inline]
-fn is_fast_separator(c: char) -> bool {
-    match c as u32 {
-        0x201A..=0x201D | 0x2013 | 0x2014 | 0x2022 | 0x2030 | 0x2039 | 0x203A => true,
-        0x300A..=0x3011 | 0x3014..=0x3017 | 0xD7 | 0xF7 => true,
-        0x2190..=0x21FF | 0x2200..=0x22FF | 0x2500..=0x25FF | 0x2600..=0x26FF => {
-            !c.is_alphanumeric()
-                && unicode_normalization::is_nfkc_quick(std::iter::once(c))
-                    == unicode_normalization::IsNormalized::Yes
-        }
-        _ => false,
-    }
-}
-
-/// Classes of an ASCII byte for the fast scanner, one table lookup for all.
-const WORD: u8 = 1;
-const DIGIT: u8 = 2;
-const ALNUM: u8 = 4;
-const ANCHOR: u8 = 8;
-const LETTER: u8 = 16;
-/// `·`: joins two letters into one word, like `'` (Unicode's `MidLetter`).
-const MID_LETTER: u8 = 32;
-
-/// [`WORD`] (letter, digit or `_`), [`DIGIT`], [`ALNUM`], [`ANCHOR`] and
-/// [`LETTER`] per ASCII byte.
-static ASCII_CLASS: [u8; 128] = {
-    let mut t = [0u8; 128];
-    let mut i = 0;
-    while i < 128 {
-        let b = i as u8;
-        let mut k = 0;
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            k |= WORD;
-        }
-        if b.is_ascii_digit() {
-            k |= DIGIT;
-        }
-        if b.is_ascii_alphanumeric() {
-            k |= ALNUM;
-        }
-        if matches!(b, b',' | b'.' | b'!' | b'?' | b';' | b':') {
-            k |= ANCHOR;
-        }
-        if b.is_ascii_alphabetic() {
-            k |= LETTER;
-        }
-        t[i] = k;
-        i += 1;
-    }
-    t
-};
-
-/// How the fast scanner takes a character outside ASCII, CJK and the
-/// full-width forms, when it can.
-enum Other {
-    /// A Latin or Greek letter NFKC leaves alone, by its lowercase: it
-    /// belongs to a word like an ASCII letter (`café`, `straße`, `β`).
-    Letter(char),
-    /// A sign that only separates units: those of [`is_fast_separator`],
-    /// and Latin-1 signs such as `§` `©` `®` `°` `«` `»` that NFKC leaves
-    /// alone (Unicode word boundaries give them the class `Other`).
-    Separator,
-}
-
-/// [`Other`] for `code`, or `None` when the general normalizer must take
-/// the snippet: compatibility forms (`①`, `ª`, `²`), combining marks, other
-/// scripts. A character NFKC leaves alone on its own stays so in any
-/// context unless a combining mark follows, and a mark sends the snippet to
-/// the general path anyway.
-fn other_char(code: u32) -> Option<Other> {
-    let c = char::from_u32(code)?;
-    if is_fast_separator(c) {
-        return Some(Other::Separator);
-    }
-    let stable = || {
-        unicode_normalization::is_nfkc_quick(std::iter::once(c))
-            == unicode_normalization::IsNormalized::Yes
-    };
-    match code {
-        0xC0..=0x24F | 0x370..=0x3FF if c.is_alphabetic() && stable() => {
-            let mut lower = c.to_lowercase();
-            match (lower.next(), lower.next()) {
-                (Some(l), None) => Some(Other::Letter(l)),
-                _ => None,
-            }
-        }
-        // Not the soft hyphen: word boundaries skip it inside a word.
-        0xA1..=0xBF if code != 0xAD && !c.is_alphanumeric() && stable() => Some(Other::Separator),
-        _ => None,
-    }
-}
-
-/// The code point of the multi-byte UTF-8 sequence starting at `bytes[i]`
-/// (valid: the bytes come from a `&str`), and its length.
-#[inline]
-fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
-    let b0 = u32::from(bytes[i]);
-    let cont = |j: usize| u32::from(bytes.get(i + j).copied().unwrap_or(0x80) & 0x3F);
-    if b0 < 0xE0 {
-        (((b0 & 0x1F) << 6) | cont(1), 2)
-    } else if b0 < 0xF0 {
-        (((b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
-    } else {
-        (
-            ((b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
-            4,
-        )
-    }
-}
-
-/// Characters that are a unit each in `Unit::Char` mode: Han ideographs (and
-/// the kana and Hangul syllables, which Unicode word boundaries would also
-/// split or keep; we treat them like Han, one per unit).
-#[inline]
-fn is_cjk(c: char) -> bool {
-    is_cjk_code(c as u32)
-}
-
-/// [`is_cjk`] of a code point.
-#[inline]
-fn is_cjk_code(c: u32) -> bool {
-    matches!(c,
-        0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2EBEF | 0xF900..=0xFAFF
-        | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3)
-}
-
-/// The unit of a CJK character in `Unit::Char` mode: its code point. The
-/// window hash mixes every unit in, and SimHash every pair of units, so a
-/// hash of its own would only cost time (the bulk of a Chinese snippet is
-/// such characters); words and jieba words are hashed, being strings.
-#[inline]
-fn char_unit(c: u32) -> u64 {
-    u64::from(c)
-}
-
-/// Hashes the run of common ideographs (U+4E00–U+9FFF, three bytes each)
-/// at `bytes[i..]` into `units`, one unit each; returns where it stops.
-/// The bulk of a Chinese snippet, without the scanner's per-character
-/// dispatch.
-#[inline]
-fn ideograph_run(bytes: &[u8], mut i: usize, units: &mut Vec<u64>) -> usize {
-    while let Some(&[b0, b1, b2]) = bytes.get(i..i + 3) {
-        // U+4E00 is E4 B8 80, U+9FFF is E9 BF BF.
-        if !(0xE4..=0xE9).contains(&b0) || (b0 == 0xE4 && b1 < 0xB8) {
-            break;
-        }
-        let code =
-            (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
-        units.push(char_unit(code));
-        i += 3;
-    }
-    i
-}
-
-/// Hashes the run of ASCII word bytes (letters, digits, `_`) at `bytes[i..]`
-/// into the word hash `h`, lowercased; returns where it stops, leaves the
-/// class of the last byte in `last` and or-s all classes into `seen`.
-#[inline]
-fn ascii_word_run(
-    bytes: &[u8],
-    mut i: usize,
-    h: &mut UnitHash,
-    last: &mut u8,
-    seen: &mut u8,
-) -> usize {
-    while let Some(&b) = bytes.get(i) {
-        let k = ASCII_CLASS[usize::from(b & 0x7F)];
-        if b >= 0x80 || k & WORD == 0 {
-            break;
-        }
-        h.push(char::from(b.to_ascii_lowercase()));
-        *last = k;
-        *seen |= k;
-        i += 1;
-    }
-    i
-}
-
 /// Turns snippets into feature strings; keeps its buffers between calls so
 /// the hot path does not allocate.
 #[derive(Debug)]
@@ -479,9 +269,23 @@ impl Extractor {
         unit: Unit,
         out: &mut Vec<FeatureCode>,
     ) -> usize {
+        self.codes_keeping(snippet, window, unit, out, window.max(1))
+    }
+
+    /// [`Extractor::codes_into`], the stream keeping the units `keep` or
+    /// fewer away from an anchor (`usize::MAX`: all; what the codes need:
+    /// `window`).
+    fn codes_keeping(
+        &mut self,
+        snippet: &str,
+        window: usize,
+        unit: Unit,
+        out: &mut Vec<FeatureCode>,
+        keep: usize,
+    ) -> usize {
         out.clear();
         let window = window.max(1);
-        self.scan(snippet, unit);
+        self.scan(snippet, unit, keep);
         let s = &mut self.stream;
         let punct = s.finish();
         if punct == 0 {
@@ -514,7 +318,7 @@ impl Extractor {
     /// hash of its one character here. A word hash below `0x110000` (one in
     /// 2^44) would be rehashed too, harmlessly.
     pub fn units(&mut self, text: &str, unit: Unit) -> &[u64] {
-        self.scan(text, unit);
+        self.scan(text, unit, usize::MAX);
         for u in &mut self.stream.units {
             if *u < 0x11_0000 {
                 let mut h = UnitHash::new();
@@ -523,233 +327,6 @@ impl Extractor {
             }
         }
         &self.stream.units
-    }
-
-    /// Fills `self.stream` from `text`.
-    fn scan(&mut self, text: &str, unit: Unit) {
-        self.stream.reset(self.word_anchors);
-        if !self.scan_fast(text, unit) {
-            self.stream.reset(self.word_anchors);
-            let mut normalized = std::mem::take(&mut self.normalized);
-            normalized.clear();
-            // Most snippets that reach here hold a letter such as `é` or `β`
-            // that NFKC leaves alone: a quick check (a table lookup per
-            // character) is then enough, and recomposition is skipped. ASCII
-            // and Han need no lookup (both are NFKC starters, so leaving them
-            // out can only turn a "yes" into a "maybe", never the reverse).
-            let plain = |c: &char| c.is_ascii() || (0x4E00..=0x9FFF).contains(&u32::from(*c));
-            if unicode_normalization::is_nfkc_quick(text.chars().filter(|c| !plain(c)))
-                == unicode_normalization::IsNormalized::Yes
-            {
-                text.chars().for_each(|c| push_lower(&mut normalized, c));
-            } else {
-                text.nfkc().for_each(|c| push_lower(&mut normalized, c));
-            }
-            self.scan_general(&normalized, unit);
-            self.normalized = normalized;
-        }
-    }
-
-    /// ASCII, Han and full-width text, in one pass over the bytes: the
-    /// normalization is a per-character map (full-width to ASCII, ASCII
-    /// lowercase), and words follow the Unicode word-boundary rules that
-    /// matter for ASCII (letters and digits, `_` joins, `.` `'` between
-    /// letters or digits and `,` `;` between digits stay inside a word).
-    /// Returns `false` at the first character that needs the general
-    /// normalizer.
-    fn scan_fast(&mut self, text: &str, unit: Unit) -> bool {
-        let bytes = text.as_bytes();
-        let s = &mut self.stream;
-        let mut h = UnitHash::new();
-        let mut in_word = false;
-        // A `.` `'` `,` `;` `·` right after a word character, waiting to see
-        // whether the next character continues the word; `\0` for none.
-        let mut pending = '\0';
-        // The class of the word's last character.
-        let mut last = 0u8;
-        // The classes of all its characters, or-ed.
-        let mut seen = 0u8;
-        let mut run_start: Option<usize> = None;
-        let mut i = 0;
-        while i < bytes.len() {
-            let at = i;
-            let b = bytes[i];
-            // One classification per character: CJK units are finished here,
-            // everything else is mapped to the character the rules below see
-            // and its class.
-            let (c, k) = if b < 0x80 {
-                i += 1;
-                let c = b.to_ascii_lowercase();
-                (char::from(c), ASCII_CLASS[usize::from(c)])
-            } else {
-                let (code, len) = decode(bytes, i);
-                i += len;
-                // The common ideographs first: one range test instead of the
-                // seven-range match.
-                if (0x4E00..=0x9FFF).contains(&code) || is_cjk_code(code) {
-                    if in_word {
-                        in_word = false;
-                        s.word_of(h, seen);
-                        if is_anchor(std::mem::take(&mut pending)) {
-                            s.mark();
-                        }
-                    }
-                    if unit == Unit::Word {
-                        run_start.get_or_insert(at);
-                    } else {
-                        s.unit(char_unit(code));
-                        i = ideograph_run(bytes, i, &mut s.units);
-                    }
-                    continue;
-                }
-                match code {
-                    // Full-width ASCII, by offset.
-                    0xFF01..=0xFF5E => {
-                        let c = ((code - 0xFEE0) as u8).to_ascii_lowercase();
-                        (char::from(c), ASCII_CLASS[usize::from(c)])
-                    }
-                    // The ideographic and the no-break space (NFKC: a space).
-                    0x3000 | 0xA0 => (' ', 0),
-                    // `、` `。` `…`: anchors that never join a word, like `!`.
-                    0x3001 | 0x3002 | 0x2026 => ('!', ANCHOR),
-                    // The middle dot joins letters (`MidLetter`).
-                    0xB7 => ('·', MID_LETTER),
-                    // Typographic apostrophes: see [`push_lower`].
-                    0x2018 | 0x2019 => ('\'', ASCII_CLASS[usize::from(b'\'')]),
-                    _ => match other_char(code) {
-                        Some(Other::Letter(l)) => (l, WORD | ALNUM | LETTER),
-                        Some(Other::Separator) => (' ', 0),
-                        None => return false,
-                    },
-                }
-            };
-            if let Some(start) = run_start.take() {
-                push_jieba(s, &text[start..at]);
-            }
-            if in_word {
-                if pending != '\0' {
-                    let p = std::mem::take(&mut pending);
-                    let joins = match p {
-                        ',' | ';' => k & DIGIT != 0,
-                        '·' => k & LETTER != 0,
-                        _ => k & ALNUM != 0,
-                    };
-                    if joins {
-                        h.push(p);
-                        h.push(c);
-                        last = k;
-                        seen |= k;
-                        continue;
-                    }
-                    in_word = false;
-                    s.word_of(h, seen);
-                    if is_anchor(p) {
-                        s.mark();
-                    }
-                } else if k & WORD != 0 {
-                    h.push(c);
-                    last = k;
-                    seen |= k;
-                    i = ascii_word_run(bytes, i, &mut h, &mut last, &mut seen);
-                    continue;
-                } else if c == '.'
-                    || c == '\''
-                    || ((c == ',' || c == ';') && last & DIGIT != 0)
-                    || (k & MID_LETTER != 0 && last & LETTER != 0)
-                {
-                    pending = c;
-                    continue;
-                } else {
-                    in_word = false;
-                    s.word_of(h, seen);
-                }
-            }
-            if k & WORD != 0 {
-                h = UnitHash::new();
-                h.push(c);
-                last = k;
-                seen = k;
-                in_word = true;
-                i = ascii_word_run(bytes, i, &mut h, &mut last, &mut seen);
-            } else if k & ANCHOR != 0 {
-                s.mark();
-            }
-        }
-        if in_word {
-            s.word_of(h, seen);
-            if is_anchor(pending) {
-                s.mark();
-            }
-        }
-        if let Some(start) = run_start {
-            push_jieba(s, &text[start..]);
-        }
-        true
-    }
-
-    /// Any other text, already NFKC-normalized and lowercased: Unicode word
-    /// boundaries from unicode-segmentation.
-    fn scan_general(&mut self, text: &str, unit: Unit) {
-        let mut run = std::mem::take(&mut self.run);
-        run.clear();
-        for seg in text.split_word_bounds() {
-            let mut cs = seg.chars();
-            let first = cs.next().unwrap_or(' ');
-            let single = cs.next().is_none();
-            if single && is_cjk(first) {
-                if unit == Unit::Word {
-                    run.push(first);
-                } else {
-                    self.stream.unit(char_unit(u32::from(first)));
-                }
-                continue;
-            }
-            if !run.is_empty() {
-                push_jieba(&mut self.stream, &run);
-                run.clear();
-            }
-            if seg.chars().any(char::is_alphanumeric) {
-                self.stream.word(hash_str(seg));
-            } else if seg.chars().any(is_anchor) {
-                self.stream.mark();
-            }
-        }
-        if !run.is_empty() {
-            push_jieba(&mut self.stream, &run);
-            run.clear();
-        }
-        self.run = run;
-    }
-}
-
-/// Pushes `c` lowercased, with the typographic apostrophes `‘` `’` folded
-/// to `'`: sites print `don't` and `don’t` for the same text, and Unicode
-/// word boundaries treat all three alike (between letters or digits they
-/// join one word). `char::to_lowercase` searches a table of about 1,400
-/// ranges; ASCII and CJK (the most of any snippet) skip it.
-#[inline]
-fn push_lower(out: &mut String, c: char) {
-    if c.is_ascii() {
-        out.push(c.to_ascii_lowercase());
-    } else if is_cjk(c) {
-        out.push(c);
-    } else if matches!(c, '\u{2018}' | '\u{2019}') {
-        out.push('\'');
-    } else {
-        out.extend(c.to_lowercase());
-    }
-}
-
-/// Splits a run of CJK text into jieba words, one unit each. Built without
-/// the `jieba` feature: one unit per character, exactly as `Unit::Char`.
-fn push_jieba(stream: &mut Stream, run: &str) {
-    #[cfg(feature = "jieba")]
-    for token in JIEBA.cut(run, false) {
-        stream.unit(hash_str(token.word));
-    }
-    #[cfg(not(feature = "jieba"))]
-    for c in run.chars() {
-        stream.unit(char_unit(u32::from(c)));
     }
 }
 
@@ -792,7 +369,11 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
     shared_codes(a, b).len() as f64 / m as f64
 }
 
+mod scan;
 mod spans;
+use scan::{ALNUM, is_cjk};
+#[cfg(test)]
+use scan::{char_unit, is_anchor, is_fast_separator, push_jieba, push_lower};
 pub use spans::{CodeSpan, MAX_SPAN_BYTES};
 
 #[cfg(test)]
@@ -800,6 +381,8 @@ mod reference;
 
 #[cfg(test)]
 mod tests {
+    use unicode_normalization::UnicodeNormalization;
+
     use super::reference::is_fast;
     use super::*;
 
@@ -954,7 +537,7 @@ mod tests {
             compared += 1;
             for unit in [Unit::Char, Unit::Word] {
                 a.stream.reset(WORD_ANCHORS);
-                assert!(a.scan_fast(t, unit));
+                assert!(a.scan_fast(t, unit, usize::MAX));
                 b.stream.reset(WORD_ANCHORS);
                 b.scan_fast_reference(t, unit);
                 assert_eq!(a.stream, b.stream, "{t:?} {unit:?}");
@@ -1006,7 +589,7 @@ mod tests {
             }
             for unit in [Unit::Char, Unit::Word] {
                 a.stream.reset(WORD_ANCHORS);
-                if !a.scan_fast(t, unit) {
+                if !a.scan_fast(t, unit, usize::MAX) {
                     continue;
                 }
                 compared += 1;
@@ -1024,6 +607,47 @@ mod tests {
             &differ[..differ.len().min(3)]
         );
         assert!(compared >= 20, "{compared} texts compared");
+    }
+
+    /// The codes `codes_into` computes from the units a window can reach
+    /// (the middle of a long run of ideographs left out) are the codes of
+    /// the whole unit stream, with the same evidence, at every window.
+    #[test]
+    fn codes_from_the_kept_units_are_the_codes_of_every_unit() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/corpus/");
+        let mut texts: Vec<String> = [
+            "一",
+            "一二",
+            "一二三",
+            "一二三四",
+            "一二三四五",
+            "一二三四五六七八九十",
+            "一二三四五，六七八九十一二。",
+            "ab 一二三四五六 cd",
+            "かな漢字漢字漢字漢字かな",
+            "㐀一二三四五六七㐀",
+            "一二三四五六七八 x.y 一二三四五六七八…",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for (title, snippet) in crate::test_data::dureader_results() {
+            texts.extend([title, snippet]);
+        }
+        let t = crate::test_data::read(&format!("{root}nlpcc2017_headlines_zh/headlines.tsv"));
+        texts.extend(t.lines().take(3000).map(str::to_string));
+        let (mut a, mut b) = (Extractor::new(), Extractor::new());
+        let (mut ca, mut cb) = (Vec::new(), Vec::new());
+        let mut left_out = 0;
+        for t in &texts {
+            for window in 1..=4 {
+                let ea = a.codes_into(t, window, Unit::Char, &mut ca);
+                let eb = b.codes_keeping(t, window, Unit::Char, &mut cb, usize::MAX);
+                assert_eq!((ea, &ca), (eb, &cb), "{t:?} at window {window}");
+                left_out += b.stream.units.len() - a.stream.units.len();
+            }
+        }
+        assert!(left_out > 10_000, "{left_out} units left out");
     }
 
     #[test]

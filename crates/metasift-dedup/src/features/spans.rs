@@ -38,7 +38,8 @@ impl Extractor {
     pub fn code_spans(&mut self, snippet: &str, window: usize, unit: Unit) -> Vec<CodeSpan> {
         let window = window.max(1);
         let mut codes = Vec::new();
-        self.codes_into(snippet, window, unit, &mut codes);
+        // Every unit: the spans need each one's place.
+        self.codes_keeping(snippet, window, unit, &mut codes, usize::MAX);
         let n = self.stream.units.len();
         let windows: Vec<(usize, usize)> = self
             .stream

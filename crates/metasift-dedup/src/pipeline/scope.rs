@@ -1,0 +1,171 @@
+//! What the deduper remembers of one query: its kept records ([`Kept`]),
+//! their URL keys, the code index over their codes, the groups' sources and
+//! site codes, and the titles the cut-title rule compares ([`Scope`]).
+
+use super::keys::titles_alike;
+use crate::features::FeatureCode;
+use crate::hash::HashMap64;
+use crate::index::{CodeFilter, CodeIndex};
+use crate::simhash::{BandIndex, SimHash};
+use crate::site::member_key;
+use crate::url;
+
+/// Kept record of one query scope.
+#[derive(Debug, Clone)]
+pub(super) struct Kept {
+    pub(super) index: usize,
+    pub(super) title: u64,
+    pub(super) codes: u32,
+    pub(super) evidence: u32,
+    pub(super) simhash: SimHash,
+    /// Its source key: engine and host (`0`: unknown engine).
+    pub(super) source: u64,
+    /// Its link's host hash (`0`: none).
+    pub(super) host: u64,
+    /// How many of its codes (multiset) are site codes.
+    pub(super) site: u32,
+    /// Where its normalized title is in [`Scope::title_text`] (the kept
+    /// prefix when an engine cut it; empty when not stored).
+    pub(super) title_at: u32,
+    pub(super) title_len: u16,
+    /// Its title was cut by the engine ("…").
+    pub(super) cut: bool,
+}
+
+impl Kept {
+    pub(super) fn stored_title<'a>(&self, text: &'a str) -> &'a str {
+        let at = self.title_at as usize;
+        &text[at..at + usize::from(self.title_len)]
+    }
+}
+
+/// Everything remembered for one query.
+#[derive(Debug, Default)]
+pub(super) struct Scope {
+    pub(super) urls: HashMap64<url::UrlKey, usize>,
+    pub(super) kept: Vec<Kept>,
+    pub(super) postings: CodeIndex,
+    /// The posting lists of codes held by more than one kept record.
+    pub(super) lists: Vec<Vec<u32>>,
+    /// Which codes `postings` may hold, so most lookups skip the tree.
+    pub(super) present: CodeFilter,
+    pub(super) bands: Option<BandIndex>,
+    /// Running `K` per kept record while one record is matched.
+    pub(super) acc: Vec<u32>,
+    /// The part of `acc` from site codes.
+    pub(super) acc_site: Vec<u32>,
+    /// [`member_key`]s: which source keys each group (by local index) holds.
+    pub(super) members: HashMap64<u64, ()>,
+    /// Codes a source gave to two of its links: no snippet-stage evidence.
+    pub(super) site: HashMap64<u64, ()>,
+    /// The first kept record of each informative normalized title.
+    pub(super) titles: HashMap64<u64, u32>,
+    /// The kept records' normalized titles, one after another.
+    pub(super) title_text: String,
+    /// Kept records whose titles an engine cut ("…").
+    pub(super) cut: Vec<u32>,
+}
+
+impl Scope {
+    /// Records that the group kept at push index `cluster` holds a record
+    /// of source key `src`.
+    pub(super) fn join(&mut self, cluster: usize, src: u64) {
+        if src == 0 {
+            return;
+        }
+        // Kept records are in push order.
+        if let Ok(local) = self.kept.binary_search_by_key(&cluster, |k| k.index) {
+            self.members.insert(member_key(src, local as u32), ());
+        }
+    }
+
+    /// Whether the group of kept record `local` holds a record of `src`.
+    pub(super) fn holds(&self, local: u32, src: u64) -> bool {
+        src != 0 && self.members.contains_key(&member_key(src, local))
+    }
+
+    /// Makes the codes the new record (`codes`, sorted) shares with kept
+    /// record `cand` site codes; returns whether any code was new.
+    pub(super) fn flag_site_codes(&mut self, codes: &[FeatureCode], cand: u32) -> bool {
+        let mut added = false;
+        for code in shared_with(self, codes, cand).chunk_by(|a, b| a == b) {
+            let code = code[0];
+            if self.site.insert(code.0, ()).is_some() {
+                continue;
+            }
+            added = true;
+            if let Some(p) = self.postings.get(code) {
+                for holder in p.holders(&self.lists).chunk_by(|a, b| a == b) {
+                    if let Some(k) = self.kept.get_mut(holder[0] as usize) {
+                        k.site += holder.len() as u32;
+                    }
+                }
+            }
+        }
+        added
+    }
+
+    /// Fills `out` with the kept records whose titles are alike to `title`
+    /// ([`titles_alike`]; `cut`: the new record's title was cut, `title` is
+    /// its kept prefix). Only a cut title scans every kept title; a whole one
+    /// is compared with the few cut ones.
+    pub(super) fn alike_titles(&self, title: &str, cut: bool, out: &mut Vec<u32>) {
+        if title.is_empty() {
+            return;
+        }
+        if cut {
+            for (local, k) in self.kept.iter().enumerate() {
+                if titles_alike(title, true, k.stored_title(&self.title_text), k.cut) {
+                    out.push(local as u32);
+                }
+            }
+        } else {
+            for &local in &self.cut {
+                let k = &self.kept[local as usize];
+                if titles_alike(title, false, k.stored_title(&self.title_text), true) {
+                    out.push(local);
+                }
+            }
+        }
+    }
+
+    /// Forgets the stored titles (the deduper's title store is full): no
+    /// kept record of this scope is alike to a cut title from now on, until
+    /// new ones are kept.
+    pub(super) fn forget_titles(&mut self) {
+        self.title_text = String::new();
+        self.cut = Vec::new();
+        for k in &mut self.kept {
+            k.title_at = 0;
+            k.title_len = 0;
+            k.cut = false;
+        }
+    }
+
+    /// How many of `codes` (multiset) are site codes.
+    pub(super) fn site_count(&self, codes: &[FeatureCode]) -> u32 {
+        if self.site.is_empty() {
+            return 0;
+        }
+        codes
+            .iter()
+            .filter(|c| self.site.contains_key(&c.0))
+            .count() as u32
+    }
+}
+
+/// The sorted codes of the new record that kept record `cand` also holds.
+pub(super) fn shared_with(scope: &Scope, codes: &[FeatureCode], cand: u32) -> Vec<FeatureCode> {
+    let mut out = Vec::new();
+    for run in codes.chunk_by(|a, b| a == b) {
+        if let Some(p) = scope.postings.get(run[0]) {
+            let m = p
+                .holders(&scope.lists)
+                .iter()
+                .filter(|&&x| x == cand)
+                .count();
+            out.extend(std::iter::repeat_n(run[0], run.len().min(m)));
+        }
+    }
+    out
+}
