@@ -273,11 +273,15 @@ fn piece() -> impl proptest::strategy::Strategy<Value = String> {
 }
 
 fn duckduckgo() -> HtmlEngine {
+    preset("duckduckgo")
+}
+
+fn preset(name: &str) -> HtmlEngine {
     let config = Config::load(&crate_path("engines.toml"))
         .unwrap()
         .engines
         .into_iter()
-        .find(|e| e.name == "duckduckgo")
+        .find(|e| e.name == name)
         .unwrap();
     HtmlEngine::new(config).unwrap()
 }
@@ -403,7 +407,35 @@ fn excluded_elements_are_gone_on_the_streaming_path() {
 /// holding `</script`, comments that end early, CDATA, bogus comments, NUL,
 /// CR, doctypes) and what its tree construction must follow or hand over
 /// (implied ends, tables, misnesting, select, svg, template, frameset).
+/// Results and attributes of the DuckDuckGo preset's shape.
 fn hostile_piece() -> impl proptest::strategy::Strategy<Value = String> {
+    hostile_piece_of(
+        vec![
+            " class=\"result\"",
+            " class=result",
+            " class='result__a'",
+            " CLASS = \"result__a\"",
+            " class=\"result__snippet x  y\"",
+            " class=\"x\" class=\"result\"",
+            " class=\"result\"href=\"https://e.org/q\"",
+            " class=\"result&#95;_a\"",
+        ],
+        vec![
+            "<div class=result><a class=result__a href=https://e.org/r1>R &amp; one</a>\
+             <p class=result__snippet>s &lt;1&gt;</p></div>",
+            "<div class=\"result\"><h2><a class=\"result__a\" href=\"https://e.org/r2?a=1&amp;b=2\">\
+             Two&nbsp;&copy</a></h2><a class=result__snippet>two <b>bold</b></a></div>",
+            "<DIV CLASS=result><A CLASS=result__a HREF='https://e.org/r3'>Three</A><div class=result__snippet>3",
+        ],
+    )
+}
+
+/// Hostile markup with the given attributes (besides the common ones) and
+/// results.
+fn hostile_piece_of(
+    attrs: Vec<&'static str>,
+    results: Vec<&'static str>,
+) -> impl proptest::strategy::Strategy<Value = String> {
     use proptest::prelude::*;
     let tag = prop::sample::select(vec![
         "div",
@@ -476,15 +508,8 @@ fn hostile_piece() -> impl proptest::strategy::Strategy<Value = String> {
         "nav",
         "center",
     ]);
-    let attr = prop::sample::select(vec![
+    let mut attr_list = vec![
         "",
-        " class=\"result\"",
-        " class=result",
-        " class='result__a'",
-        " CLASS = \"result__a\"",
-        " class=\"result__snippet x  y\"",
-        " class=\"x\" class=\"result\"",
-        " class=\"result\"href=\"https://e.org/q\"",
         " href=\"https://e.org/a?x=1&amp;y=2\"",
         " href=\"https://e.org/a?x=1&ampy=2&copy=3&amp=4\"",
         " href=https://e.org/b?&#x41&#65;",
@@ -497,7 +522,11 @@ fn hostile_piece() -> impl proptest::strategy::Strategy<Value = String> {
         " /",
         " =x",
         " a=\"1\"/",
-    ]);
+        " class=\"other x\" data-x=\"<b>\" style='a>b'",
+        " id=\"x&amp;y\"",
+    ];
+    attr_list.extend(attrs);
+    let attr = prop::sample::select(attr_list);
     let start = (tag.clone(), attr.clone(), attr, prop::bool::ANY)
         .prop_map(|(t, a, b, sc)| format!("<{t}{a}{b}{}>", if sc { "/" } else { "" }));
     let end = tag.prop_map(|t| format!("</{t}>"));
@@ -540,14 +569,7 @@ fn hostile_piece() -> impl proptest::strategy::Strategy<Value = String> {
         "<select><option>o<option>p</select>",
     ])
     .prop_map(str::to_string);
-    let result = prop::sample::select(vec![
-        "<div class=result><a class=result__a href=https://e.org/r1>R &amp; one</a>\
-         <p class=result__snippet>s &lt;1&gt;</p></div>",
-        "<div class=\"result\"><h2><a class=\"result__a\" href=\"https://e.org/r2?a=1&amp;b=2\">\
-         Two&nbsp;&copy</a></h2><a class=result__snippet>two <b>bold</b></a></div>",
-        "<DIV CLASS=result><A CLASS=result__a HREF='https://e.org/r3'>Three</A><div class=result__snippet>3",
-    ])
-    .prop_map(str::to_string);
+    let result = prop::sample::select(results).prop_map(str::to_string);
     prop_oneof![3 => start, 2 => end, 2 => text, 1 => result]
 }
 
@@ -562,6 +584,40 @@ proptest::proptest! {
         pieces in proptest::collection::vec(hostile_piece(), 0..70)
     ) {
         let engine = duckduckgo();
+        let page = pieces.concat();
+        let tree = engine.parse_tree(&page);
+        if let Ok(outcome) = engine.parse_fast(&page) {
+            proptest::prop_assert_eq!(&outcome, &tree, "fast, page {:?}", page);
+        }
+        proptest::prop_assert_eq!(engine.parse(&page), tree, "page {:?}", page);
+    }
+
+    /// The same with the Mojeek preset, whose selectors see elements by
+    /// type alone (`li`, `h2`) and through a child combinator
+    /// (`ul.results-standard > li`): elements no selector sees, inserted
+    /// without attribute values, must still stand between a child and the
+    /// parent a `>` asks for.
+    #[test]
+    fn fast_front_end_agrees_on_hostile_pages_of_another_shape(
+        pieces in proptest::collection::vec(hostile_piece_of(
+            vec![
+                " class=\"results-standard\"",
+                " class=results-standard",
+                " class=\"title\"",
+                " class='s x'",
+                " class=ob",
+                " class=\"Title\"",
+            ],
+            vec![
+                "<ul class=results-standard><li><h2><a class=title href=https://e.org/m1>M &amp; one</a></h2>\
+                 <p class=s>s one</p></li>",
+                "<li><h2>Two</h2><a class=ob href='https://e.org/m2'>x</a><p class=\"s\">two <b>b</b></p></li>",
+                "<ul class=\"results-standard\"><div><li><h2><a class=title href=https://e.org/m3>Three</a></h2></li></div></ul>",
+                "<ul class=results-standard><span><li><h2>4</h2><a class=ob href=https://e.org/m4>4</a>",
+            ],
+        ), 0..70)
+    ) {
+        let engine = preset("mojeek");
         let page = pieces.concat();
         let tree = engine.parse_tree(&page);
         if let Ok(outcome) = engine.parse_fast(&page) {

@@ -191,6 +191,7 @@ fn stream_plan(p: &ParseConfig) -> Result<StreamPlan, String> {
             .map(|x| stream::compile(x.trim()))
             .collect::<Result<_, _>>()?,
         seen: Default::default(),
+        gate: Default::default(),
     }
     .seal())
 }

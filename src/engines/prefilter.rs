@@ -286,50 +286,91 @@ pub(crate) fn skip_comment(b: &[u8], from: usize) -> usize {
     b.len()
 }
 
-/// Reads the start tag at `lt` and writes it with only the kept attributes,
-/// then deals with its contents when it is a raw-text element; returns the
-/// offset to go on from.
-fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
-    let b = body.as_bytes();
-    let mark = out.len();
-    let is_space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
-    let mut j = lt + 1;
+/// Whether `c` is whitespace to the HTML tokenizer.
+pub(crate) fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// The offset where a tag name starting at `at` ends (whitespace, `/` or
+/// `>`, or the end of the page).
+pub(crate) fn tag_name_end(b: &[u8], at: usize) -> usize {
+    let mut j = at;
     while j < b.len() && !is_space(b[j]) && b[j] != b'/' && b[j] != b'>' {
         j += 1;
     }
-    let name = &body[lt + 1..j];
-    out.push_str(&body[lt..j]);
-    // The HTML tokenizer's attribute states, reduced to where each
-    // attribute starts and ends.
-    let mut self_closing = false;
-    let mut seen_class = false;
-    // Whether the last attribute written has no value: then a next name
-    // starting with `=` would read as its value once the `/` or the
-    // attributes that stood between them are gone.
-    let mut last_bare = false;
-    let end = loop {
-        while j < b.len() && is_space(b[j]) {
-            j += 1;
+    j
+}
+
+/// One attribute of a tag, as the HTML tokenizer delimits it: offsets into
+/// the page of its name, of its value without quotes (if it has one), and
+/// of the byte after it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TagAttr {
+    pub name: (usize, usize),
+    pub value: Option<(usize, usize)>,
+    pub end: usize,
+}
+
+/// What [`TagScan::next`] met.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TagStep {
+    Attr(TagAttr),
+    /// The tag's `>`; the offset after it.
+    End(usize),
+    /// The page ends inside the tag (html5ever then drops it).
+    Unfinished,
+}
+
+/// The HTML tokenizer's attribute states, reduced to where each attribute
+/// starts and ends: the one loop over a tag's attributes, shared by the
+/// prefilter and the streaming path's fast front end (which must delimit
+/// tags exactly as the prefilter does). Quoted values may hold `>`; a name
+/// may begin with `=` (a parse error html5ever tolerates).
+#[derive(Debug, Clone)]
+pub(crate) struct TagScan<'a> {
+    b: &'a [u8],
+    at: usize,
+    /// Whether the tag read so far ends in `/>`.
+    pub self_closing: bool,
+}
+
+impl<'a> TagScan<'a> {
+    /// A scan from `at`, the end of the tag's name.
+    pub(crate) fn new(b: &'a [u8], at: usize) -> TagScan<'a> {
+        TagScan {
+            b,
+            at,
+            self_closing: false,
         }
-        match b.get(j) {
-            None => break None,
-            Some(b'>') => break Some(j + 1),
-            Some(b'/') => {
+    }
+
+    /// The next attribute, or the end of the tag.
+    #[inline]
+    pub(crate) fn next_step(&mut self) -> TagStep {
+        let b = self.b;
+        let mut j = self.at;
+        loop {
+            while j < b.len() && is_space(b[j]) {
                 j += 1;
-                self_closing = b.get(j) == Some(&b'>');
-                continue;
             }
-            Some(_) => {}
+            match b.get(j) {
+                None => return TagStep::Unfinished,
+                Some(b'>') => return TagStep::End(j + 1),
+                Some(b'/') => {
+                    j += 1;
+                    self.self_closing = b.get(j) == Some(&b'>');
+                    continue;
+                }
+                Some(_) => break,
+            }
         }
-        self_closing = false;
+        self.self_closing = false;
         let start = j;
-        // A name may begin with `=` (a parse error html5ever tolerates).
         j += 1;
         while j < b.len() && !is_space(b[j]) && !matches!(b[j], b'/' | b'>' | b'=') {
             j += 1;
         }
-        let attr_name = &b[start..j];
-        // The value without its quotes, when there is one.
+        let name = (start, j);
         let mut value = None;
         let mut k = j;
         while k < b.len() && is_space(b[k]) {
@@ -346,7 +387,7 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
                         value = Some((k + 1, k + 1 + p));
                         j = k + 1 + p + 1;
                     }
-                    None => break None,
+                    None => return TagStep::Unfinished,
                 },
                 Some(b'>') | None => j = k,
                 Some(_) => {
@@ -359,6 +400,37 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
                 }
             }
         }
+        self.at = j;
+        TagStep::Attr(TagAttr {
+            name,
+            value,
+            end: j,
+        })
+    }
+}
+
+/// Reads the start tag at `lt` and writes it with only the kept attributes,
+/// then deals with its contents when it is a raw-text element; returns the
+/// offset to go on from.
+fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
+    let b = body.as_bytes();
+    let mark = out.len();
+    let j = tag_name_end(b, lt + 1);
+    let name = &body[lt + 1..j];
+    out.push_str(&body[lt..j]);
+    let mut scan = TagScan::new(b, j);
+    let mut seen_class = false;
+    // Whether the last attribute written has no value: then a next name
+    // starting with `=` would read as its value once the `/` or the
+    // attributes that stood between them are gone.
+    let mut last_bare = false;
+    let end = loop {
+        let attr = match scan.next_step() {
+            TagStep::Attr(a) => a,
+            TagStep::End(end) => break Some(end),
+            TagStep::Unfinished => break None,
+        };
+        let attr_name = &b[attr.name.0..attr.name.1];
         if !keep.keeps(attr_name) {
             continue;
         }
@@ -372,7 +444,7 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
         if last_bare && attr_name.first() == Some(&b'=') {
             out.push_str(" /");
         }
-        match value {
+        match attr.value {
             Some((from, to)) if is_class => {
                 // Only the class names a selector asks about; none left = no
                 // attribute (no selector reads the class attribute itself).
@@ -393,13 +465,14 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
                     out.push('"');
                 }
             }
-            _ => {
+            value => {
                 last_bare = value.is_none();
                 out.push(' ');
-                push_squeezed(out, &body[start..j]);
+                push_squeezed(out, &body[attr.name.0..attr.end]);
             }
         }
     };
+    let self_closing = scan.self_closing;
     let Some(end) = end else {
         // An unfinished tag: html5ever drops it; give it the same bytes.
         out.truncate(mark);
@@ -413,13 +486,13 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
     let is = |n: &str| name.eq_ignore_ascii_case(n);
     if is("script") || is("style") || is("noscript") {
         // Contents cut, tags kept.
-        return match find_end_tag(b, end, name) {
+        return match find_end_tag(b, end, name.as_bytes()) {
             Some(close) => close,
             None => end,
         };
     }
     if is("svg") && !self_closing {
-        if let Some(close) = find_end_tag(b, end, "svg")
+        if let Some(close) = find_end_tag(b, end, b"svg")
             && let Some(gt) = memchr::memchr(b'>', &b[close..])
         {
             out.truncate(mark);
@@ -432,7 +505,7 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
         .any(|n| is(n))
     {
         // Raw text to the parser: a `<` inside is not a tag.
-        let close = find_end_tag(b, end, name).unwrap_or(b.len());
+        let close = find_end_tag(b, end, name.as_bytes()).unwrap_or(b.len());
         push_squeezed(out, &body[end..close]);
         return close;
     }
@@ -443,9 +516,9 @@ fn start_tag(body: &str, lt: usize, keep: &Keep, out: &mut String) -> usize {
     end
 }
 
-/// Offset of the first `</name` (any case) at or after `from`.
-fn find_end_tag(b: &[u8], from: usize, name: &str) -> Option<usize> {
-    let n = name.as_bytes();
+/// Offset of the first `</name` (any case) at or after `from` (where the
+/// prefilter, and so the streaming path, ends a raw-text element's contents).
+pub(crate) fn find_end_tag(b: &[u8], from: usize, n: &[u8]) -> Option<usize> {
     let mut at = from;
     while let Some(p) = memmem::find(&b[at..], b"</") {
         let open = at + p;

@@ -25,16 +25,19 @@
 //! is never the only one to decide a page it does not fully follow.
 //! `tests/parsers_stream.rs` checks it against the tree path.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
-use memchr::memmem;
 
 use super::entity::{attr_value, decode};
+use super::select::Role;
 use super::{Bail, Node, Sink, StreamPlan, Streamed};
-use crate::engines::prefilter::{Keep, skip_comment};
+use crate::engines::prefilter::{
+    Keep, TagScan, TagStep, find_end_tag, is_space, skip_comment, tag_name_end,
+};
 
 /// Pages the fast front end read to the end, and pages it handed over.
 static READ: AtomicU64 = AtomicU64::new(0);
@@ -190,14 +193,52 @@ pub(super) enum Fmt {
     El(Rc<Node>),
 }
 
+/// A tag's attributes as the tree construction passes them on.
+#[derive(Debug, Clone)]
+pub(super) enum Attrs {
+    /// Made into values: the kept attributes, first of each name.
+    Made(Vec<Attribute>),
+    /// Not made, for an element no selector can see ([`super::Gate`]):
+    /// where they start on the page (they are made again from there when
+    /// the tree construction compares them, which is rare), and whether
+    /// that was judged for a place inside a result.
+    Lazy(u32, bool),
+}
+
+impl Attrs {
+    pub(super) fn none() -> Attrs {
+        Attrs::Made(Vec::new())
+    }
+
+    /// The attributes of an element already made, for a copy of it.
+    pub(super) fn of(node: &Node) -> Attrs {
+        match node.lazy {
+            Some(at) => Attrs::Lazy(at, node.results_above.get() > 0),
+            None => Attrs::Made(node.attrs.clone()),
+        }
+    }
+}
+
 /// A tag as the tokenizer read it.
 pub(super) struct Tag {
     pub name: LocalName,
-    /// The kept attributes, first of each name.
-    pub attrs: Vec<Attribute>,
+    /// The kept attributes (made only when a selector may see the element).
+    pub attrs: Attrs,
+    /// Whether it has a kept attribute.
+    pub kept_any: bool,
     pub self_closing: bool,
     /// The offset after its `>`.
     pub end: usize,
+}
+
+/// A kept attribute as the tokenizer delimited it: its index in the kept
+/// names (`usize::MAX` when every attribute is kept), its name's and its
+/// value's offsets.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RawAttr {
+    kept: usize,
+    name: (usize, usize),
+    value: Option<(usize, usize)>,
 }
 
 /// The fast front end's state: the tokenizer's place and the tree
@@ -205,8 +246,11 @@ pub(super) struct Tag {
 pub(super) struct Front<'p, 'a> {
     pub sink: Sink<'p>,
     pub keep: &'a Keep,
-    /// The kept attribute names and their atoms (`None` = every name).
-    pub kept: Option<Vec<(&'a str, LocalName)>>,
+    /// The kept attribute names, their atoms and what each tells the
+    /// gate outside and inside results (`None` = every name).
+    pub kept: Option<Vec<(&'a str, LocalName, [Role; 2])>>,
+    /// The current tag's kept attributes (reused from tag to tag).
+    pub raws: Vec<RawAttr>,
     pub page: &'a str,
     pub stack: Vec<Open>,
     pub afe: Vec<Fmt>,
@@ -222,10 +266,6 @@ pub(super) struct Front<'p, 'a> {
 
 /// Most entries the list of active formatting elements may hold here.
 pub(super) const MAX_FORMATTING: usize = 64;
-
-fn is_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
-}
 
 impl StreamPlan {
     /// Reads the page as it came (not prefiltered) with the fast front end;
@@ -243,12 +283,35 @@ impl StreamPlan {
         if memchr::memchr(0, page.as_bytes()).is_some() {
             return Err(Bail::Outside("a NUL byte"));
         }
-        let mut f = Front {
-            sink: Sink::new(self, page.len()),
+        if u32::try_from(page.len()).is_err() {
+            return Err(Bail::Outside("a page over 4 GiB"));
+        }
+        let mut f = Front::new(self, page, keep);
+        f.tokens()?;
+        f.eof()?;
+        if let Some(b) = f.sink.state.bail.get() {
+            return Err(b);
+        }
+        Ok(f.sink.into_streamed())
+    }
+}
+
+impl<'p, 'a> Front<'p, 'a> {
+    pub(super) fn new(plan: &'p StreamPlan, page: &'a str, keep: &'a Keep) -> Front<'p, 'a> {
+        let gate = &plan.gate;
+        Front {
+            sink: Sink::new(plan, page.len()),
             keep,
-            kept: keep
-                .names()
-                .map(|names| names.into_iter().map(|n| (n, LocalName::from(n))).collect()),
+            kept: keep.names().map(|names| {
+                names
+                    .into_iter()
+                    .map(|n| {
+                        let roles = [gate.out.role(n.as_bytes()), gate.inside.role(n.as_bytes())];
+                        (n, LocalName::from(n), roles)
+                    })
+                    .collect()
+            }),
+            raws: Vec::new(),
             page,
             stack: Vec::with_capacity(64),
             afe: Vec::new(),
@@ -258,13 +321,7 @@ impl StreamPlan {
             quirks: Quirks::Unknown,
             nodes: 0,
             ignore_lf: false,
-        };
-        f.tokens()?;
-        f.eof()?;
-        if let Some(b) = f.sink.state.bail.get() {
-            return Err(b);
         }
-        Ok(f.sink.into_streamed())
     }
 }
 
@@ -386,14 +443,13 @@ impl Front<'_, '_> {
     }
 
     /// Reads the tag whose name starts at `at`; `None` when the page ends
-    /// inside it (html5ever then drops it).
-    fn tag(&self, at: usize, end_tag: bool) -> Option<Tag> {
+    /// inside it (html5ever then drops it). The kept attributes of a start
+    /// tag are made into values only when a selector may see its element
+    /// ([`super::Gate`]).
+    fn tag(&mut self, at: usize, end_tag: bool) -> Option<Tag> {
         let s = self.page;
         let b = s.as_bytes();
-        let mut j = at;
-        while j < b.len() && !is_space(b[j]) && b[j] != b'/' && b[j] != b'>' {
-            j += 1;
-        }
+        let j = tag_name_end(b, at);
         if j >= b.len() {
             return None;
         }
@@ -403,97 +459,162 @@ impl Front<'_, '_> {
         } else {
             LocalName::from(raw)
         };
-        let mut attrs: Vec<Attribute> = Vec::new();
-        let mut self_closing = false;
-        let end = loop {
-            while j < b.len() && is_space(b[j]) {
-                j += 1;
-            }
-            match b.get(j) {
-                None => return None,
-                Some(b'>') => break j + 1,
-                Some(b'/') => {
-                    j += 1;
-                    self_closing = b.get(j) == Some(&b'>');
-                    continue;
-                }
-                Some(_) => {}
-            }
-            self_closing = false;
-            let start = j;
-            j += 1;
-            while j < b.len() && !is_space(b[j]) && !matches!(b[j], b'/' | b'>' | b'=') {
-                j += 1;
-            }
-            let name_end = j;
-            let mut value = None;
-            let mut k = j;
-            while k < b.len() && is_space(b[k]) {
-                k += 1;
-            }
-            if b.get(k) == Some(&b'=') {
-                k += 1;
-                while k < b.len() && is_space(b[k]) {
-                    k += 1;
-                }
-                match b.get(k) {
-                    Some(&q @ (b'"' | b'\'')) => {
-                        let p = memchr::memchr(q, &b[k + 1..])?;
-                        value = Some((k + 1, k + 1 + p));
-                        j = k + 1 + p + 1;
-                    }
-                    Some(b'>') | None => j = k,
-                    Some(_) => {
-                        let from = k;
-                        while k < b.len() && !is_space(b[k]) && b[k] != b'>' {
-                            k += 1;
-                        }
-                        value = Some((from, k));
-                        j = k;
-                    }
-                }
-            }
-            if end_tag {
-                continue;
-            }
-            let attr_name = match &self.kept {
-                Some(kept) => {
-                    let raw = &b[start..name_end];
-                    match kept
-                        .iter()
-                        .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(raw))
-                    {
-                        Some((_, atom)) => atom.clone(),
-                        None => continue,
-                    }
-                }
-                None => {
-                    // Only ASCII bytes end a name, so these are char boundaries.
-                    let raw_name = &s[start..name_end];
-                    if raw_name.bytes().any(|c| c.is_ascii_uppercase()) {
-                        LocalName::from(raw_name.to_ascii_lowercase())
-                    } else {
-                        LocalName::from(raw_name)
-                    }
+        if end_tag {
+            let mut scan = TagScan::new(b, j);
+            let end = loop {
+                match scan.next_step() {
+                    TagStep::Attr(_) => {}
+                    TagStep::End(end) => break end,
+                    TagStep::Unfinished => return None,
                 }
             };
-            if attrs.iter().any(|a| a.name.local == attr_name) {
-                continue;
-            }
-            let value = value.map_or(StrTendril::new(), |(from, to)| {
-                StrTendril::from_slice(&attr_value(&s[from..to]))
+            return Some(Tag {
+                name,
+                attrs: Attrs::none(),
+                kept_any: false,
+                self_closing: scan.self_closing,
+                end,
             });
-            attrs.push(Attribute {
-                name: QualName::new(None, ns!(), attr_name),
-                value,
-            });
-        };
-        Some(Tag {
+        }
+        // Judged for the current node's place (the element may end up
+        // elsewhere: [`Self::element`] judges again when that matters).
+        let inside = self.current().results_above.get() > 0;
+        let mut raws = std::mem::take(&mut self.raws);
+        let scanned = self.scan_attrs(j, Some(&name), inside, &mut raws);
+        let out = scanned.map(|(end, self_closing, seen)| Tag {
+            attrs: if seen {
+                Attrs::Made(self.make_attrs(&raws))
+            } else {
+                Attrs::Lazy(j as u32, inside)
+            },
             name,
-            attrs,
+            kept_any: !raws.is_empty(),
             self_closing,
             end,
-        })
+        });
+        self.raws = raws;
+        out
+    }
+
+    /// Delimits the attributes of the start tag whose name ends at `at`,
+    /// putting the kept ones (first of each name) in `raws`: the offset
+    /// after the tag, whether it ends in `/>`, and whether a selector may
+    /// see its element (named `name`, `None` = no need to ask) at a place
+    /// inside a result or not.
+    fn scan_attrs(
+        &self,
+        at: usize,
+        name: Option<&LocalName>,
+        inside: bool,
+        raws: &mut Vec<RawAttr>,
+    ) -> Option<(usize, bool, bool)> {
+        let b = self.page.as_bytes();
+        let gate = self.sink.plan.gate.at(inside);
+        let mut seen = name.is_none_or(|n| gate.name(n));
+        raws.clear();
+        let mut scan = TagScan::new(b, at);
+        // Kept names met so far, by index (the first 64).
+        let mut met: u64 = 0;
+        let end = loop {
+            let a = match scan.next_step() {
+                TagStep::Attr(a) => a,
+                TagStep::End(end) => break end,
+                TagStep::Unfinished => return None,
+            };
+            let raw_name = &b[a.name.0..a.name.1];
+            let (kept, role) = match &self.kept {
+                Some(kept) => {
+                    let Some(k) = kept.iter().position(|(n, _, _)| {
+                        n.len() == raw_name.len() && n.as_bytes().eq_ignore_ascii_case(raw_name)
+                    }) else {
+                        continue;
+                    };
+                    let first = if k < 64 {
+                        met & (1 << k) == 0
+                    } else {
+                        raws.iter().all(|r| r.kept != k)
+                    };
+                    if !first {
+                        continue;
+                    }
+                    met |= 1u64.checked_shl(k as u32).unwrap_or(0);
+                    (k, kept[k].2[inside as usize])
+                }
+                None => {
+                    if raws
+                        .iter()
+                        .any(|r| b[r.name.0..r.name.1].eq_ignore_ascii_case(raw_name))
+                    {
+                        continue;
+                    }
+                    (usize::MAX, gate.role(raw_name))
+                }
+            };
+            if !seen {
+                seen = gate.admits(role, a.value.map(|(from, to)| &b[from..to]));
+            }
+            raws.push(RawAttr {
+                kept,
+                name: a.name,
+                value: a.value,
+            });
+        };
+        Some((end, scan.self_closing, seen))
+    }
+
+    /// The attributes `raws` delimits, made into values.
+    fn make_attrs(&self, raws: &[RawAttr]) -> Vec<Attribute> {
+        let s = self.page;
+        raws.iter()
+            .map(|r| {
+                let name = match &self.kept {
+                    Some(kept) if r.kept != usize::MAX => kept[r.kept].1.clone(),
+                    _ => {
+                        // Only ASCII bytes end a name, so these are char
+                        // boundaries.
+                        let raw = &s[r.name.0..r.name.1];
+                        if raw.bytes().any(|c| c.is_ascii_uppercase()) {
+                            LocalName::from(raw.to_ascii_lowercase())
+                        } else {
+                            LocalName::from(raw)
+                        }
+                    }
+                };
+                let value = r.value.map_or(StrTendril::new(), |(from, to)| {
+                    StrTendril::from_slice(&attr_value(&s[from..to]))
+                });
+                Attribute {
+                    name: QualName::new(None, ns!(), name),
+                    value,
+                }
+            })
+            .collect()
+    }
+
+    /// Attributes as values, made from the page when they were not.
+    pub(super) fn made<'x>(&self, attrs: &'x Attrs) -> Cow<'x, [Attribute]> {
+        match attrs {
+            Attrs::Made(v) => Cow::Borrowed(v),
+            Attrs::Lazy(at, _) => Cow::Owned(self.lazy_attrs(*at)),
+        }
+    }
+
+    /// An element's attributes as values, made from the page when they
+    /// were not.
+    pub(super) fn node_attrs<'n>(&self, node: &'n Node) -> Cow<'n, [Attribute]> {
+        match node.lazy {
+            Some(at) => Cow::Owned(self.lazy_attrs(at)),
+            None => Cow::Borrowed(&node.attrs),
+        }
+    }
+
+    fn lazy_attrs(&self, at: u32) -> Vec<Attribute> {
+        let mut raws = Vec::new();
+        // The tag was read to its end once, so it ends again.
+        match self.scan_attrs(at as usize, None, false, &mut raws) {
+            Some(_) => self.make_attrs(&raws),
+            None => Vec::new(),
+        }
     }
 
     /// The contents of a raw-text element whose start tag ended at `from`
@@ -555,20 +676,45 @@ impl Front<'_, '_> {
         }
     }
 
+    /// A new HTML element: seen by the selectors when its attributes were
+    /// made (the tokenizer makes them only then) or its name is one they
+    /// see.
+    ///
+    /// An element judged not seen for a place outside every result, now
+    /// inserted inside one, is judged again (the compounds fields read
+    /// count there).
+    fn element(&self, name: LocalName, attrs: Attrs, parent: &Node) -> Rc<Node> {
+        let inside = parent.results_above.get() > 0;
+        let (attrs, seen, lazy) = match attrs {
+            Attrs::Made(v) => {
+                let seen = !v.is_empty() || self.sink.plan.gate.at(inside).name(&name);
+                (v, seen, None)
+            }
+            Attrs::Lazy(at, judged_inside) if inside && !judged_inside => {
+                let mut raws = Vec::new();
+                match self.scan_attrs(at as usize, Some(&name), true, &mut raws) {
+                    Some((_, _, true)) => (self.make_attrs(&raws), true, None),
+                    _ => (Vec::new(), false, Some(at)),
+                }
+            }
+            Attrs::Lazy(at, _) => (Vec::new(), false, Some(at)),
+        };
+        self.sink
+            .front_node(QualName::new(None, ns!(html), name), attrs, seen, lazy)
+    }
+
     /// Inserts an element for `name` / `attrs` at the current node, pushed
     /// onto the open elements when `push`.
     pub(super) fn insert(
         &mut self,
         name: LocalName,
-        attrs: Vec<Attribute>,
+        attrs: Attrs,
         push: bool,
     ) -> Result<Rc<Node>, Bail> {
         self.count()?;
         let classes = classes(&name);
-        let el = self
-            .sink
-            .node(QualName::new(None, ns!(html), name), attrs, false);
         let parent = self.current().clone();
+        let el = self.element(name, attrs, &parent);
         self.sink.inserted(&parent, &el);
         self.check()?;
         if push {
@@ -586,14 +732,12 @@ impl Front<'_, '_> {
         &mut self,
         at: usize,
         name: LocalName,
-        attrs: Vec<Attribute>,
+        attrs: Attrs,
     ) -> Result<Rc<Node>, Bail> {
         self.count()?;
         let classes = classes(&name);
-        let el = self
-            .sink
-            .node(QualName::new(None, ns!(html), name), attrs, false);
         let parent = self.stack[at - 1].node.clone();
+        let el = self.element(name, attrs, &parent);
         self.sink.inserted(&parent, &el);
         self.check()?;
         self.stack.insert(
@@ -607,17 +751,101 @@ impl Front<'_, '_> {
     }
 }
 
-/// Offset of the first `</name` (any case) at or after `from` (the
-/// prefilter's rule for where a raw-text element's contents end).
-fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
-    let mut at = from;
-    while let Some(p) = memmem::find(&b[at..], b"</") {
-        let open = at + p;
-        let rest = &b[open + 2..];
-        if rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name) {
-            return Some(open);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::stream::{StreamPick, compile};
+
+    fn plan() -> StreamPlan {
+        let pick = |s: &str, attr: Option<&str>| StreamPick {
+            selector: Some(compile(s).unwrap()),
+            attr: attr.map(LocalName::from),
+        };
+        StreamPlan {
+            results: compile("ul.results > li").unwrap(),
+            skip: None,
+            fields: [
+                vec![pick("h2 a.title", None)],
+                vec![pick("h2 a.title", Some("href"))],
+                vec![pick("p.s, #snip", None)],
+            ],
+            suggestions: Vec::new(),
+            markers: vec![compile("[data-captcha]").unwrap()],
+            exclude: Vec::new(),
+            seen: Default::default(),
+            gate: Default::default(),
         }
-        at = open + 2;
+        .seal()
     }
-    None
+
+    /// Whether the start tag at the start of `page`, inserted inside a
+    /// result or not, has its attributes made into values, and how many.
+    fn made(page: &str, inside: bool) -> Option<usize> {
+        let plan = plan();
+        let keep = Keep::from_specs([
+            "ul.results > li",
+            "h2 a.title@href",
+            "p.s, #snip",
+            "[data-captcha]",
+        ]);
+        let f = Front::new(&plan, page, &keep);
+        let b = page.as_bytes();
+        let end = tag_name_end(b, 1);
+        let name = LocalName::from(&page[1..end]);
+        let mut raws = Vec::new();
+        let (_, _, seen) = f.scan_attrs(end, Some(&name), inside, &mut raws).unwrap();
+        seen.then(|| f.make_attrs(&raws).len())
+    }
+
+    /// Elements no selector can see get no attribute values (the cost per
+    /// element of dense pages); every element some compound may match
+    /// gets them, with every kept attribute. The compounds fields read
+    /// count only inside results.
+    #[test]
+    fn only_elements_a_selector_may_see_get_attribute_values() {
+        for inside in [false, true] {
+            // Seen by type alone (`li`, `h2`), by class, id or attribute name.
+            assert_eq!(made("<li class=x href=/a>", inside), Some(2));
+            assert_eq!(made("<h2>", inside), Some(0));
+            assert_eq!(made("<span data-captcha>", inside), Some(1));
+            assert_eq!(
+                made("<div class=\"x results\" id=y href=/z>", inside),
+                Some(3)
+            );
+            // A reference in a class or id may decode to a name: seen.
+            assert_eq!(made("<div class=\"a&#32;s\">", inside), Some(1));
+            // Not seen: no type, class, id or attribute a compound needs.
+            // The type of a compound that also needs a class is not enough.
+            assert_eq!(made("<div class=\"x y\" href=/a style=s>", inside), None);
+            assert_eq!(made("<a href=/a>", inside), None);
+            assert_eq!(made("<ul class=other>", inside), None);
+            assert_eq!(made("<span id=snippet>", inside), None);
+            assert_eq!(made("<p data-x=1>", inside), None);
+        }
+        // What fields read (`a.title`, `p.s`, `#snip`), only inside.
+        assert_eq!(made("<div class=\"a Title b\" style=x>", false), None);
+        assert_eq!(made("<div class=\"a Title b\" style=x>", true), Some(1));
+        assert_eq!(made("<span id=SNIP>", false), None);
+        assert_eq!(made("<span id=SNIP>", true), Some(1));
+        // Made again from the page when the tree construction asks.
+        let plan = plan();
+        let keep = Keep::from_specs(["ul.results > li", "h2 a.title@href"]);
+        let page = "<a class=x href=\"/a&amp;b\" HREF=/c>";
+        let mut f = Front::new(&plan, page, &keep);
+        let tag = f.tag(1, false).unwrap();
+        assert!(matches!(tag.attrs, Attrs::Lazy(2, false)));
+        let attrs = f.made(&tag.attrs);
+        let values: Vec<(&str, &str)> = attrs.iter().map(|a| (&*a.name.local, &*a.value)).collect();
+        assert_eq!(values, [("class", "x"), ("href", "/a&b")]);
+    }
+
+    #[test]
+    fn a_compound_that_needs_nothing_lets_everything_through() {
+        let mut plan = plan();
+        plan.markers.push(compile("div > :not(.x)").unwrap());
+        let plan = plan.seal();
+        let keep = Keep::all();
+        let mut f = Front::new(&plan, "<a style=x>", &keep);
+        assert!(matches!(f.tag(1, false).unwrap().attrs, Attrs::Made(v) if v.len() == 1));
+    }
 }

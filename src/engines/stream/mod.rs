@@ -46,7 +46,7 @@ mod select;
 mod stack;
 pub use front::counts as fast_counts;
 use select::El;
-pub(crate) use select::{List, Seen, compile};
+pub(crate) use select::{Gate, List, Seen, compile};
 
 /// Deepest element the streaming path follows (html5ever has no limit; a
 /// page nested deeper goes to the tree path).
@@ -80,6 +80,9 @@ pub(crate) struct StreamPlan {
     pub exclude: Vec<List>,
     /// What the selectors can see (filled by [`StreamPlan::seal`]).
     pub seen: Seen,
+    /// What any compound of any selector needs (filled by
+    /// [`StreamPlan::seal`]).
+    pub gate: Gate,
 }
 
 /// A value a pick found: an attribute's value as written, or the text of a
@@ -144,6 +147,22 @@ impl StreamPlan {
             }
         }
         self.seen = seen;
+        let mut gate = Gate::default();
+        gate.add(&self.results, false);
+        for list in self.skip.iter().chain(&self.markers).chain(&self.exclude) {
+            gate.add(list, false);
+        }
+        for pick in self.fields.iter().flatten() {
+            if let Some(list) = &pick.selector {
+                gate.add(list, true);
+            }
+        }
+        for pick in &self.suggestions {
+            if let Some(list) = &pick.selector {
+                gate.add(list, false);
+            }
+        }
+        self.gate = gate;
         self
     }
 
@@ -202,6 +221,12 @@ pub(crate) struct Node {
     moving: Cell<bool>,
     /// Removed by `exclude`, or inside such an element.
     excluded: Cell<bool>,
+    /// Whether a selector may match it ([`Gate`]); when not, the sink
+    /// matches nothing against it.
+    seen: bool,
+    /// When its attributes were not made into values (an element the fast
+    /// front end found no selector can see): where they start on the page.
+    lazy: Option<u32>,
 }
 
 impl std::fmt::Debug for Node {
@@ -211,8 +236,21 @@ impl std::fmt::Debug for Node {
 }
 
 impl Node {
-    fn new(name: QualName, mut attrs: Vec<Attribute>, id: u32, mathml_ip: bool) -> Rc<Node> {
-        attrs.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+    fn new(name: QualName, attrs: Vec<Attribute>, id: u32, mathml_ip: bool) -> Rc<Node> {
+        Node::with(name, attrs, id, mathml_ip, true, None)
+    }
+
+    fn with(
+        name: QualName,
+        mut attrs: Vec<Attribute>,
+        id: u32,
+        mathml_ip: bool,
+        seen: bool,
+        lazy: Option<u32>,
+    ) -> Rc<Node> {
+        if attrs.len() > 1 {
+            attrs.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        }
         Rc::new(Node {
             name,
             attrs,
@@ -227,6 +265,8 @@ impl Node {
             captures: RefCell::new(Vec::new()),
             moving: Cell::new(false),
             excluded: Cell::new(false),
+            seen,
+            lazy,
         })
     }
 
@@ -316,6 +356,20 @@ impl<'p> Sink<'p> {
         let id = self.next.get();
         self.next.set(id.saturating_add(1));
         Node::new(name, attrs, id, mathml_ip)
+    }
+
+    /// An element of the fast front end: `seen` = a selector may match it;
+    /// `lazy` = where its attributes start, when they were not made.
+    fn front_node(
+        &self,
+        name: QualName,
+        attrs: Vec<Attribute>,
+        seen: bool,
+        lazy: Option<u32>,
+    ) -> Rc<Node> {
+        let id = self.next.get();
+        self.next.set(id.saturating_add(1));
+        Node::with(name, attrs, id, false, seen, lazy)
     }
 
     fn matches(&self, list: &List, el: &Node, scope: Option<&Node>) -> bool {
@@ -420,7 +474,9 @@ impl<'p> Sink<'p> {
         if inserted.is_multiple_of(512) && crate::engines::dom::past_deadline() {
             return self.bail(Bail::Deadline);
         }
-        if parent.excluded.get() || self.plan.exclude.iter().any(|x| self.matches(x, el, None)) {
+        if parent.excluded.get()
+            || (el.seen && self.plan.exclude.iter().any(|x| self.matches(x, el, None)))
+        {
             // Gone with its subtree: no match, no text, no word break.
             el.excluded.set(true);
             return;
@@ -449,6 +505,10 @@ impl<'p> Sink<'p> {
                 | local_name!("tr")
         ) {
             self.push_text(parent, " ");
+        }
+        if !el.seen {
+            // No selector can match it: nothing to decide.
+            return;
         }
         let plan = self.plan;
         // The picks of the results this element is inside.

@@ -11,8 +11,8 @@ use html5ever::{LocalName, local_name};
 use super::Bail;
 use super::entity::decode;
 use super::front::{
-    CELL, Fmt, Front, HEADING, LIST, Mode, Open, Quirks, ROW_CTX, SCOPE, SPECIAL, TABLE_SCOPE,
-    TABLE_TEXT, TBODY_CTX, Tag,
+    Attrs, CELL, Fmt, Front, HEADING, LIST, Mode, Open, Quirks, ROW_CTX, SCOPE, SPECIAL,
+    TABLE_SCOPE, TABLE_TEXT, TBODY_CTX, Tag,
 };
 
 type R = Result<(), Bail>;
@@ -89,11 +89,11 @@ impl Front<'_, '_> {
                 self.mode = Mode::BeforeHtml;
             }
             Mode::BeforeHtml => {
-                self.insert(local_name!("html"), Vec::new(), true)?;
+                self.insert(local_name!("html"), Attrs::none(), true)?;
                 self.mode = Mode::BeforeHead;
             }
             Mode::BeforeHead => {
-                self.head = Some(self.insert(local_name!("head"), Vec::new(), true)?);
+                self.head = Some(self.insert(local_name!("head"), Attrs::none(), true)?);
                 self.mode = Mode::InHead;
             }
             Mode::InHead => {
@@ -101,7 +101,7 @@ impl Front<'_, '_> {
                 self.mode = Mode::AfterHead;
             }
             Mode::AfterHead => {
-                self.insert(local_name!("body"), Vec::new(), true)?;
+                self.insert(local_name!("body"), Attrs::none(), true)?;
                 self.mode = Mode::InBody;
             }
             _ => {}
@@ -186,7 +186,7 @@ impl Front<'_, '_> {
                     }
                     local_name!("th") | local_name!("td") => {
                         self.clear_to(TBODY_CTX);
-                        self.insert(local_name!("tr"), Vec::new(), true)?;
+                        self.insert(local_name!("tr"), Attrs::none(), true)?;
                         self.mode = Mode::InRow;
                     }
                     local_name!("caption")
@@ -249,7 +249,7 @@ impl Front<'_, '_> {
     /// `<html>` / `<body>` met again: html5ever adds their attributes to the
     /// element, which the streaming path does not follow.
     fn late_attributes(&mut self, tag: &Tag) -> R {
-        if tag.attrs.is_empty() {
+        if !tag.kept_any {
             Ok(())
         } else {
             Err(outside("late <html>/<body> attributes"))
@@ -700,7 +700,7 @@ impl Front<'_, '_> {
             }
             local_name!("p") => {
                 if !self.p_in_button_scope() {
-                    self.insert(local_name!("p"), Vec::new(), true)?;
+                    self.insert(local_name!("p"), Attrs::none(), true)?;
                 }
                 self.close_p();
             }
@@ -753,7 +753,7 @@ impl Front<'_, '_> {
             }
             local_name!("br") => {
                 self.reconstruct()?;
-                self.insert(local_name!("br"), Vec::new(), false)?;
+                self.insert(local_name!("br"), Attrs::none(), false)?;
             }
             _ => self.any_other_end_tag(&name),
         }

@@ -252,6 +252,218 @@ impl Seen {
     }
 }
 
+/// What any compound of any of the plan's selectors needs of an element,
+/// looked up by the fast front end before it makes an element's attribute
+/// values: an element with none of these can match no compound of any
+/// selector (as a target, or as an ancestor a combinator looks at), so it
+/// is inserted with no attribute values and the sink matches nothing
+/// against it ([`super::Node::seen`]). A compound needing a class, an id or
+/// an attribute puts that in; one needing only a type name puts the name
+/// in; one needing neither (`*`, `:not(…)` alone, `:is(…)`, `:root`) lets
+/// every element through. Classes and ids are compared ASCII case-folded,
+/// and a value holding a character reference lets its element through: the
+/// gate may let through more than the selectors match, never less.
+///
+/// The compound a field reads (the rightmost of a field's selector: `a` in
+/// `h2 a@href`) is matched only against elements inside a result, so it is
+/// in [`Gate::inside`] only; outside every result [`Gate::out`] decides.
+#[derive(Debug, Default)]
+pub(crate) struct Gate {
+    pub(super) out: Needs,
+    pub(super) inside: Needs,
+}
+
+impl Gate {
+    /// Adds what the compounds of `list` need; with `field`, its selectors'
+    /// rightmost compounds only inside results.
+    pub(crate) fn add(&mut self, list: &List, field: bool) {
+        for sel in list.slice() {
+            self.inside.selector(sel, false);
+            self.out.selector(sel, field);
+        }
+    }
+
+    /// The needs for an element inserted inside a result or not.
+    #[inline]
+    pub(super) fn at(&self, inside: bool) -> &Needs {
+        if inside { &self.inside } else { &self.out }
+    }
+}
+
+/// One level of a [`Gate`].
+#[derive(Debug, Default)]
+pub(crate) struct Needs {
+    /// Type names, as written and lower-cased.
+    names: Vec<LocalName>,
+    /// Class names and ids, lower-cased.
+    classes: Vec<String>,
+    ids: Vec<String>,
+    /// Attribute names, lower-cased.
+    attrs: Vec<String>,
+    everything: bool,
+}
+
+impl Needs {
+    /// Adds what the compounds of `sel` need (not the rightmost one with
+    /// `skip_target`).
+    fn selector(&mut self, sel: &Selector<Simple>, skip_target: bool) {
+        let mut skipping = skip_target;
+        let mut needs = false;
+        let mut names: Vec<LocalName> = Vec::new();
+        for c in sel.iter_raw_match_order() {
+            if let Component::Combinator(_) = c {
+                if !skipping {
+                    self.compound(needs, &mut names);
+                }
+                skipping = false;
+                needs = false;
+                names.clear();
+                continue;
+            }
+            if skipping {
+                continue;
+            }
+            match c {
+                Component::LocalName(n) => {
+                    names.push(n.name.0.clone());
+                    names.push(n.lower_name.0.clone());
+                }
+                Component::ID(id) => {
+                    self.ids.push(id.0.to_ascii_lowercase().to_string());
+                    needs = true;
+                }
+                Component::Class(c) => {
+                    self.classes.push(c.0.to_ascii_lowercase().to_string());
+                    needs = true;
+                }
+                Component::AttributeInNoNamespaceExists {
+                    local_name_lower, ..
+                } => {
+                    self.attrs
+                        .push(local_name_lower.0.to_ascii_lowercase().to_string());
+                    needs = true;
+                }
+                Component::AttributeInNoNamespace { local_name, .. } => {
+                    self.attrs
+                        .push(local_name.0.to_ascii_lowercase().to_string());
+                    needs = true;
+                }
+                Component::AttributeOther(a) => {
+                    self.attrs
+                        .push(a.local_name_lower.0.to_ascii_lowercase().to_string());
+                    needs = true;
+                }
+                Component::Negation(list) | Component::Is(list) | Component::Where(list) => {
+                    // Not a need of this compound (a negation is met by
+                    // what an element lacks); what the inner selectors'
+                    // compounds need is added for their own matching.
+                    for s in list.slice() {
+                        self.selector(s, false);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !skipping {
+            self.compound(needs, &mut names);
+        }
+    }
+
+    /// The end of a compound: one that needs nothing but a type puts its
+    /// names in; one that needs nothing at all lets everything through.
+    fn compound(&mut self, needs: bool, names: &mut Vec<LocalName>) {
+        if !needs {
+            if names.is_empty() {
+                self.everything = true;
+            }
+            self.names.append(names);
+        }
+        names.clear();
+    }
+
+    /// Whether an element of this name is seen whatever its attributes.
+    #[inline]
+    pub(super) fn name(&self, name: &LocalName) -> bool {
+        self.everything || self.names.contains(name)
+    }
+
+    /// Whether a class attribute's value (as written) lets its element
+    /// through.
+    pub(super) fn class_value(&self, raw: &[u8]) -> bool {
+        if self.classes.is_empty() {
+            return false;
+        }
+        if raw.contains(&b'&') {
+            return true;
+        }
+        raw.split(|c| c.is_ascii_whitespace()).any(|t| {
+            !t.is_empty()
+                && self
+                    .classes
+                    .iter()
+                    .any(|k| k.as_bytes().eq_ignore_ascii_case(t))
+        })
+    }
+
+    /// Whether an id attribute's value (as written) lets its element through.
+    pub(super) fn id_value(&self, raw: &[u8]) -> bool {
+        if self.ids.is_empty() {
+            return false;
+        }
+        raw.contains(&b'&')
+            || raw.contains(&b'\r')
+            || self
+                .ids
+                .iter()
+                .any(|k| k.as_bytes().eq_ignore_ascii_case(raw))
+    }
+
+    /// Whether an attribute of this name (as written) lets its element
+    /// through, whatever its value.
+    pub(super) fn attr_name(&self, name: &[u8]) -> bool {
+        self.attrs
+            .iter()
+            .any(|a| a.as_bytes().eq_ignore_ascii_case(name))
+    }
+
+    /// What an attribute of this name (as written) asks of the gate.
+    pub(super) fn role(&self, name: &[u8]) -> Role {
+        if self.attr_name(name) {
+            Role::Always
+        } else if name.eq_ignore_ascii_case(b"class") {
+            Role::Class
+        } else if name.eq_ignore_ascii_case(b"id") {
+            Role::Id
+        } else {
+            Role::Never
+        }
+    }
+
+    /// Whether an attribute lets its element through.
+    #[inline]
+    pub(super) fn admits(&self, role: Role, value: Option<&[u8]>) -> bool {
+        match role {
+            Role::Always => true,
+            Role::Class => value.is_some_and(|v| self.class_value(v)),
+            Role::Id => value.is_some_and(|v| self.id_value(v)),
+            Role::Never => false,
+        }
+    }
+}
+
+/// What an attribute tells the gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// A selector names the attribute: its element is seen.
+    Always,
+    /// Seen if one of its classes is named.
+    Class,
+    /// Seen if its id is named.
+    Id,
+    /// Tells nothing.
+    Never,
+}
+
 /// An element as the selectors crate sees it: scraper's `Element` for
 /// `ElementRef`, over the sink's nodes (siblings and children are never
 /// asked for: [`decidable`] refuses the selectors that would).

@@ -10,7 +10,7 @@ use html5ever::{Attribute, LocalName, local_name};
 use super::Bail;
 use super::Node;
 use super::front::{
-    BUTTON, CELL, Fmt, Front, IMPLIED, MAX_FORMATTING, Mode, Open, ROW_CTX, SCOPE, SPECIAL,
+    Attrs, BUTTON, CELL, Fmt, Front, IMPLIED, MAX_FORMATTING, Mode, Open, ROW_CTX, SCOPE, SPECIAL,
     TABLE_SCOPE, Tag,
 };
 
@@ -31,13 +31,13 @@ impl Front<'_, '_> {
             }
             local_name!("td") | local_name!("th") | local_name!("tr") => {
                 self.clear_to(TABLE_SCOPE);
-                self.insert(local_name!("tbody"), Vec::new(), true)?;
+                self.insert(local_name!("tbody"), Attrs::none(), true)?;
                 self.mode = Mode::InTableBody;
                 self.start_tag(tag)
             }
             local_name!("style") | local_name!("script") => self.in_head(tag),
             local_name!("input")
-                if tag.attrs.iter().any(|a| {
+                if self.made(&tag.attrs).iter().any(|a| {
                     a.name.local == local_name!("type") && a.value.eq_ignore_ascii_case("hidden")
                 }) =>
             {
@@ -195,7 +195,7 @@ impl Front<'_, '_> {
         // The clone of the formatting element goes under the block, and
         // takes the block's place in the list and on the stack.
         self.stack.drain(si + 1..bi);
-        let (name, attrs) = (fmt.name.local.clone(), fmt.attrs.clone());
+        let (name, attrs) = (fmt.name.local.clone(), Attrs::of(&fmt));
         self.stack.remove(si);
         // The block is now at `si`: the clone goes right above it.
         let clone = self.insert_at(si + 1, name, attrs)?;
@@ -234,7 +234,7 @@ impl Front<'_, '_> {
     /// Whether html5ever would hold `node`'s tag and this one equal: same
     /// name and attributes, as the prefiltered page has them (of `class`
     /// values only the class names the selectors name).
-    pub(super) fn same_tag(&self, node: &Node, name: &LocalName, attrs: &[Attribute]) -> bool {
+    pub(super) fn same_tag(&self, node: &Node, name: &LocalName, attrs: &Attrs) -> bool {
         let norm = |a: &Attribute| -> Option<(LocalName, String)> {
             if a.name.local == local_name!("class") {
                 let v = self.keep.class_value(&a.value)?;
@@ -245,8 +245,8 @@ impl Front<'_, '_> {
         if node.name.local != *name {
             return false;
         }
-        let mut x: Vec<_> = node.attrs.iter().filter_map(norm).collect();
-        let mut y: Vec<_> = attrs.iter().filter_map(norm).collect();
+        let mut x: Vec<_> = self.node_attrs(node).iter().filter_map(norm).collect();
+        let mut y: Vec<_> = self.made(attrs).iter().filter_map(norm).collect();
         x.sort();
         y.sort();
         x == y
@@ -272,7 +272,7 @@ impl Front<'_, '_> {
             let Fmt::El(old) = &self.afe[i] else {
                 return Err(outside("a marker while reconstructing"));
             };
-            let (name, attrs) = (old.name.local.clone(), old.attrs.clone());
+            let (name, attrs) = (old.name.local.clone(), Attrs::of(old));
             let el = self.insert(name, attrs, true)?;
             self.afe[i] = Fmt::El(el);
             if i == self.afe.len() - 1 {
