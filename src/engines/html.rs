@@ -277,12 +277,12 @@ pub struct HtmlEngine {
     skip: Option<Selector>,
     blocked: Vec<Marker>,
     no_results: Vec<Marker>,
-    /// The text markers of `blocked` (searched before the page is parsed).
-    blocked_text: Markers,
-    /// Their names, for the error.
+    /// The text markers of `blocked`, then those of `no_results`, searched
+    /// in one pass over the page before it is parsed.
+    text_markers: Markers,
+    /// The names of the `blocked` ones (the first of the list), for the
+    /// error.
     blocked_names: Vec<String>,
-    /// The text markers of `no_results`.
-    no_results_text: Markers,
     suggestions: Option<Field>,
     exclude: Exclude,
     keep: Keep,
@@ -351,8 +351,7 @@ impl HtmlEngine {
                 .collect()
         };
         let blocked_names = text(&blocked);
-        let blocked_text = Markers::new(&blocked_names);
-        let no_results_text = Markers::new(text(&no_results));
+        let text_markers = Markers::new(blocked_names.iter().chain(&text(&no_results)));
         let keep = Keep::from_specs(selectors_read(p));
         let stream = stream_plan(p);
         let blocked_css = blocked
@@ -371,9 +370,8 @@ impl HtmlEngine {
             skip,
             blocked,
             no_results,
-            blocked_text,
+            text_markers,
             blocked_names,
-            no_results_text,
             suggestions,
             exclude,
             keep,
@@ -392,48 +390,58 @@ impl HtmlEngine {
 
     /// The page read by the tree path alone (the reference).
     pub fn parse_tree(&self, body: &str) -> Result<Parsed, ParseError> {
-        if let Some(e) = self.blocked_by_text(body) {
-            return Err(e);
-        }
-        self.outcome_of_tree(body, &prefilter(body, &self.keep))
+        let empty = self.text_marks(body)?;
+        self.outcome_of_tree(empty, &prefilter(body, &self.keep))
     }
 
     /// The page read by the streaming path alone: `Err` when it leaves it
     /// (an engine that cannot stream, a page html5ever rearranges, a page
     /// that yields no result and needs the tree to say why).
     pub fn parse_streamed(&self, body: &str) -> Result<Result<Parsed, ParseError>, Leave> {
-        if let Some(e) = self.blocked_by_text(body) {
-            return Ok(Err(e));
-        }
+        let empty = match self.text_marks(body) {
+            Ok(empty) => empty,
+            Err(e) => return Ok(Err(e)),
+        };
         let plan = self.stream.as_ref().map_err(|_| Leave::TreeOnly)?;
         let out = plan
             .run(&prefilter(body, &self.keep))
             .map_err(Leave::Page)?;
-        self.outcome_of_stream(body, out).ok_or(Leave::NoResults)
+        self.outcome_of_stream(empty, out).ok_or(Leave::NoResults)
     }
 
     /// The page read by the streaming path's fast front end alone (no
     /// prefilter, no html5ever): `Err` when it hands the page over or
     /// leaves the streaming path as [`Self::parse_streamed`] does.
     pub fn parse_fast(&self, body: &str) -> Result<Result<Parsed, ParseError>, Leave> {
-        if let Some(e) = self.blocked_by_text(body) {
-            return Ok(Err(e));
-        }
+        let empty = match self.text_marks(body) {
+            Ok(empty) => empty,
+            Err(e) => return Ok(Err(e)),
+        };
         let plan = self.stream.as_ref().map_err(|_| Leave::TreeOnly)?;
         let out = plan.run_fast(body, &self.keep).map_err(Leave::Page)?;
-        self.outcome_of_stream(body, out).ok_or(Leave::NoResults)
+        self.outcome_of_stream(empty, out).ok_or(Leave::NoResults)
     }
 
-    fn blocked_by_text(&self, body: &str) -> Option<ParseError> {
-        self.blocked_text
-            .first_in(body)
-            .map(|i| ParseError::Blocked(format!("page says {:?}", self.blocked_names[i])))
+    /// The text markers in `body`, in one pass: `Err` for the first
+    /// `blocked` one found (in list order), else whether a `no_results`
+    /// one is there.
+    fn text_marks(&self, body: &str) -> Result<bool, ParseError> {
+        let found = self.text_markers.found_in(body);
+        let (blocked, empty) = found.split_at(self.blocked_names.len());
+        match blocked.iter().position(|&f| f) {
+            Some(i) => Err(ParseError::Blocked(format!(
+                "page says {:?}",
+                self.blocked_names[i]
+            ))),
+            None => Ok(empty.iter().any(|&f| f)),
+        }
     }
 
     /// The outcome of a streamed page, as [`Self::outcome_of_tree`] decides it;
     /// `None` when no result was found (the tree path then reads the
     /// page's whole text for a bot check).
-    fn outcome_of_stream(&self, body: &str, out: Streamed) -> Option<Result<Parsed, ParseError>> {
+    /// `empty` = a `no_results` text marker is on the page.
+    fn outcome_of_stream(&self, empty: bool, out: Streamed) -> Option<Result<Parsed, ParseError>> {
         let (blocked, no_results) = out.markers.split_at(self.blocked_css.len());
         if let Some(i) = blocked.iter().position(|&m| m) {
             return Some(Err(ParseError::Blocked(format!(
@@ -441,7 +449,7 @@ impl HtmlEngine {
                 self.blocked_css[i]
             ))));
         }
-        if self.no_results_text.first_in(body).is_some() || no_results.iter().any(|&m| m) {
+        if empty || no_results.iter().any(|&m| m) {
             return Some(Ok(Parsed::default()));
         }
         let hits: Vec<Hit> = out
@@ -469,7 +477,7 @@ impl HtmlEngine {
     }
 
     /// The tree path on the prefiltered page `cut`.
-    fn outcome_of_tree(&self, body: &str, cut: &str) -> Result<Parsed, ParseError> {
+    fn outcome_of_tree(&self, empty: bool, cut: &str) -> Result<Parsed, ParseError> {
         let mut doc = super::dom::parse_document(cut)?;
         self.exclude.remove_from(&mut doc);
         if let Some(m) = self.blocked.iter().find(|m| m.in_doc(&doc)) {
@@ -477,9 +485,7 @@ impl HtmlEngine {
         }
         // The engine's own "nothing found" wins over what it shows instead
         // (results for a relaxed query are not answers to this one).
-        if self.no_results_text.first_in(body).is_some()
-            || self.no_results.iter().any(|m| m.in_doc(&doc))
-        {
+        if empty || self.no_results.iter().any(|m| m.in_doc(&doc)) {
             return Ok(Parsed::default());
         }
         let hits = self.hits(&doc);
@@ -556,28 +562,26 @@ impl Engine for HtmlEngine {
     }
 
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
-        if let Some(e) = self.blocked_by_text(body) {
-            return Err(e);
-        }
+        let empty = self.text_marks(body)?;
         let Ok(plan) = &self.stream else {
-            return self.outcome_of_tree(body, &prefilter(body, &self.keep));
+            return self.outcome_of_tree(empty, &prefilter(body, &self.keep));
         };
         // The fast front end on the page as it came; a page it hands over
         // is read again by html5ever on the streaming path, then the tree.
         let fast = plan.run_fast(body, &self.keep);
         if let Ok(out) = fast {
-            return match self.outcome_of_stream(body, out) {
+            return match self.outcome_of_stream(empty, out) {
                 Some(outcome) => outcome,
-                None => self.outcome_of_tree(body, &prefilter(body, &self.keep)),
+                None => self.outcome_of_tree(empty, &prefilter(body, &self.keep)),
             };
         }
         let cut = prefilter(body, &self.keep);
         if let Ok(out) = plan.run(&cut)
-            && let Some(outcome) = self.outcome_of_stream(body, out)
+            && let Some(outcome) = self.outcome_of_stream(empty, out)
         {
             return outcome;
         }
-        self.outcome_of_tree(body, &cut)
+        self.outcome_of_tree(empty, &cut)
     }
 }
 

@@ -43,9 +43,17 @@ impl Markers {
 
     /// The index of the first marker (in list order) that occurs in `text`.
     pub(crate) fn first_in(&self, text: &str) -> Option<usize> {
+        self.found_in(text).iter().position(|&f| f)
+    }
+
+    /// Per marker, whether it occurs in `text`; once marker 0 is found the
+    /// rest are not looked for (nothing can come before it), so one search
+    /// serves two lists put one after the other when only the first list's
+    /// first match and whether the second has any are asked.
+    pub(crate) fn found_in(&self, text: &str) -> Vec<bool> {
         let mut found = vec![false; self.finders.len()];
         self.scan(text, &mut found, true);
-        found.iter().position(|&f| f)
+        found
     }
 
     /// Marks `found[i]` for every marker `i` in `text`; with `stop_at_first`
@@ -56,14 +64,20 @@ impl Markers {
         }
         let bytes = text.as_bytes();
         let overlap = self.longest.saturating_sub(1);
-        let mut buf = Vec::with_capacity(CHUNK + overlap);
+        let mut buf = vec![0u8; CHUNK + overlap];
         let mut start = 0;
         loop {
             let end = (start + CHUNK + overlap).min(bytes.len());
-            buf.clear();
-            buf.extend(bytes[start..end].iter().map(u8::to_ascii_lowercase));
+            let buf = &mut buf[..end - start];
+            // A plain loop over two slices (the compiler vectorizes part of
+            // it; measured: fewer instructions than `extend` with a map, or
+            // a copy folded in place).
+            for (d, s) in buf.iter_mut().zip(&bytes[start..end]) {
+                *d = s.to_ascii_lowercase();
+            }
+            let buf = &*buf;
             for (i, f) in self.finders.iter().enumerate() {
-                if !found[i] && !f.needle().is_empty() && f.find(&buf).is_some() {
+                if !found[i] && !f.needle().is_empty() && f.find(buf).is_some() {
                     found[i] = true;
                 }
             }
@@ -94,6 +108,16 @@ mod tests {
         assert_eq!(Markers::new(["k"]).first_in("\u{212a}"), None);
         assert!(Markers::new([""]).is_empty());
         assert_eq!(Markers::new([""]).first_in("abc"), None);
+    }
+
+    #[test]
+    fn one_search_serves_two_lists() {
+        // `blocked` markers then `no_results` ones: the search stops at
+        // marker 0, and otherwise says which of the others are there.
+        let m = Markers::new(["one last step", "verify", "no results for"]);
+        assert_eq!(m.found_in("No Results For x; verify"), [false, true, true]);
+        assert_eq!(m.found_in("One Last Step"), [true, false, false]);
+        assert_eq!(m.found_in("nothing"), [false, false, false]);
     }
 
     #[test]

@@ -286,19 +286,61 @@ pub(crate) fn skip_comment(b: &[u8], from: usize) -> usize {
     b.len()
 }
 
+/// What a byte is to the tokenizer's tag states (one table lookup per
+/// byte instead of a chain of comparisons).
+const SPACE: u8 = 1;
+const SLASH: u8 = 2;
+const GT: u8 = 4;
+const EQ: u8 = 8;
+static BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b' ' as usize] = SPACE;
+    t[b'\t' as usize] = SPACE;
+    t[b'\n' as usize] = SPACE;
+    t[b'\r' as usize] = SPACE;
+    t[0x0c] = SPACE;
+    t[b'/' as usize] = SLASH;
+    t[b'>' as usize] = GT;
+    t[b'=' as usize] = EQ;
+    t
+};
+
 /// Whether `c` is whitespace to the HTML tokenizer.
+#[inline]
 pub(crate) fn is_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+    BYTE[c as usize] & SPACE != 0
+}
+
+/// The first offset at or after `from` whose byte is in `set` (or the end).
+#[inline]
+fn until(b: &[u8], from: usize, set: u8) -> usize {
+    let mut j = from;
+    while let Some(&c) = b.get(j) {
+        if BYTE[c as usize] & set != 0 {
+            break;
+        }
+        j += 1;
+    }
+    j
+}
+
+/// The first offset at or after `from` that is not whitespace (or the end).
+#[inline]
+fn skip_space(b: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while let Some(&c) = b.get(j) {
+        if BYTE[c as usize] & SPACE == 0 {
+            break;
+        }
+        j += 1;
+    }
+    j
 }
 
 /// The offset where a tag name starting at `at` ends (whitespace, `/` or
 /// `>`, or the end of the page).
 pub(crate) fn tag_name_end(b: &[u8], at: usize) -> usize {
-    let mut j = at;
-    while j < b.len() && !is_space(b[j]) && b[j] != b'/' && b[j] != b'>' {
-        j += 1;
-    }
-    j
+    until(b, at, SPACE | SLASH | GT)
 }
 
 /// One attribute of a tag, as the HTML tokenizer delimits it: offsets into
@@ -350,9 +392,7 @@ impl<'a> TagScan<'a> {
         let b = self.b;
         let mut j = self.at;
         loop {
-            while j < b.len() && is_space(b[j]) {
-                j += 1;
-            }
+            j = skip_space(b, j);
             match b.get(j) {
                 None => return TagStep::Unfinished,
                 Some(b'>') => return TagStep::End(j + 1),
@@ -366,21 +406,12 @@ impl<'a> TagScan<'a> {
         }
         self.self_closing = false;
         let start = j;
-        j += 1;
-        while j < b.len() && !is_space(b[j]) && !matches!(b[j], b'/' | b'>' | b'=') {
-            j += 1;
-        }
+        j = until(b, j + 1, SPACE | SLASH | GT | EQ);
         let name = (start, j);
         let mut value = None;
-        let mut k = j;
-        while k < b.len() && is_space(b[k]) {
-            k += 1;
-        }
+        let mut k = skip_space(b, j);
         if b.get(k) == Some(&b'=') {
-            k += 1;
-            while k < b.len() && is_space(b[k]) {
-                k += 1;
-            }
+            k = skip_space(b, k + 1);
             match b.get(k) {
                 Some(&q @ (b'"' | b'\'')) => match memchr::memchr(q, &b[k + 1..]) {
                     Some(p) => {
@@ -392,9 +423,7 @@ impl<'a> TagScan<'a> {
                 Some(b'>') | None => j = k,
                 Some(_) => {
                     let from = k;
-                    while k < b.len() && !is_space(b[k]) && b[k] != b'>' {
-                        k += 1;
-                    }
+                    k = until(b, k, SPACE | GT);
                     value = Some((from, k));
                     j = k;
                 }

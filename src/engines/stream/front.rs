@@ -181,6 +181,72 @@ pub(super) fn classes(name: &LocalName) -> u16 {
     }
 }
 
+/// The atoms of the commonest tag names, written in lower case (a match on
+/// the bytes instead of hashing them into the atom table).
+fn common_tag(raw: &[u8]) -> Option<LocalName> {
+    Some(match raw {
+        b"a" => local_name!("a"),
+        b"b" => local_name!("b"),
+        b"i" => local_name!("i"),
+        b"p" => local_name!("p"),
+        b"u" => local_name!("u"),
+        b"br" => local_name!("br"),
+        b"dd" => local_name!("dd"),
+        b"dl" => local_name!("dl"),
+        b"dt" => local_name!("dt"),
+        b"em" => local_name!("em"),
+        b"h1" => local_name!("h1"),
+        b"h2" => local_name!("h2"),
+        b"h3" => local_name!("h3"),
+        b"h4" => local_name!("h4"),
+        b"hr" => local_name!("hr"),
+        b"li" => local_name!("li"),
+        b"ol" => local_name!("ol"),
+        b"td" => local_name!("td"),
+        b"th" => local_name!("th"),
+        b"tr" => local_name!("tr"),
+        b"ul" => local_name!("ul"),
+        b"div" => local_name!("div"),
+        b"img" => local_name!("img"),
+        b"nav" => local_name!("nav"),
+        b"pre" => local_name!("pre"),
+        b"svg" => local_name!("svg"),
+        b"wbr" => local_name!("wbr"),
+        b"body" => local_name!("body"),
+        b"cite" => local_name!("cite"),
+        b"code" => local_name!("code"),
+        b"font" => local_name!("font"),
+        b"form" => local_name!("form"),
+        b"head" => local_name!("head"),
+        b"html" => local_name!("html"),
+        b"link" => local_name!("link"),
+        b"main" => local_name!("main"),
+        b"meta" => local_name!("meta"),
+        b"span" => local_name!("span"),
+        b"time" => local_name!("time"),
+        b"aside" => local_name!("aside"),
+        b"input" => local_name!("input"),
+        b"label" => local_name!("label"),
+        b"small" => local_name!("small"),
+        b"style" => local_name!("style"),
+        b"table" => local_name!("table"),
+        b"tbody" => local_name!("tbody"),
+        b"title" => local_name!("title"),
+        b"button" => local_name!("button"),
+        b"footer" => local_name!("footer"),
+        b"header" => local_name!("header"),
+        b"iframe" => local_name!("iframe"),
+        b"option" => local_name!("option"),
+        b"script" => local_name!("script"),
+        b"select" => local_name!("select"),
+        b"strong" => local_name!("strong"),
+        b"article" => local_name!("article"),
+        b"section" => local_name!("section"),
+        b"noscript" => local_name!("noscript"),
+        _ => return None,
+    })
+}
+
 /// An open element.
 pub(super) struct Open {
     pub node: Rc<Node>,
@@ -454,10 +520,12 @@ impl Front<'_, '_> {
             return None;
         }
         let raw = &s[at..j];
-        let name = if raw.bytes().any(|c| c.is_ascii_uppercase()) {
-            LocalName::from(raw.to_ascii_lowercase())
-        } else {
-            LocalName::from(raw)
+        let name = match common_tag(raw.as_bytes()) {
+            Some(name) => name,
+            None if raw.bytes().any(|c| c.is_ascii_uppercase()) => {
+                LocalName::from(raw.to_ascii_lowercase())
+            }
+            None => LocalName::from(raw),
         };
         if end_tag {
             let mut scan = TagScan::new(b, j);

@@ -301,6 +301,15 @@ pub(crate) struct Needs {
     /// Attribute names, lower-cased.
     attrs: Vec<String>,
     everything: bool,
+    /// Bit `n` set: a class name is `n` bytes long (`n` < 64; bit 0 for
+    /// any longer one).
+    class_lens: u64,
+}
+
+/// The bit of [`Needs::class_lens`] for a class name of `n` bytes.
+#[inline]
+fn len_bit(n: usize) -> u64 {
+    if n < 64 { 1 << n } else { 1 }
 }
 
 impl Needs {
@@ -334,6 +343,7 @@ impl Needs {
                 }
                 Component::Class(c) => {
                     self.classes.push(c.0.to_ascii_lowercase().to_string());
+                    self.class_lens |= len_bit(c.0.len());
                     needs = true;
                 }
                 Component::AttributeInNoNamespaceExists {
@@ -393,16 +403,32 @@ impl Needs {
         if self.classes.is_empty() {
             return false;
         }
-        if raw.contains(&b'&') {
+        if memchr::memchr(b'&', raw).is_some() {
             return true;
         }
-        raw.split(|c| c.is_ascii_whitespace()).any(|t| {
-            !t.is_empty()
+        // Token by token; only a token as long as some class name is
+        // compared.
+        let mut i = 0;
+        while i < raw.len() {
+            while i < raw.len() && raw[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let start = i;
+            while i < raw.len() && !raw[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let t = &raw[start..i];
+            if !t.is_empty()
+                && self.class_lens & len_bit(t.len()) != 0
                 && self
                     .classes
                     .iter()
                     .any(|k| k.as_bytes().eq_ignore_ascii_case(t))
-        })
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether an id attribute's value (as written) lets its element through.
