@@ -234,7 +234,13 @@ pub(crate) fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
         return None;
     }
     let unwrapped = metasift_dedup::unwrap_redirect(joined.as_str());
-    let target = url::Url::parse(&unwrapped).ok()?;
+    // Not a redirect (the common case): the link is already parsed, and
+    // parsing its serialization again gives the same URL.
+    let target = if unwrapped == joined.as_str() {
+        joined
+    } else {
+        url::Url::parse(&unwrapped).ok()?
+    };
     if !matches!(target.scheme(), "http" | "https") || target.host_str().is_none() {
         return None;
     }
