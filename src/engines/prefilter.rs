@@ -325,6 +325,8 @@ fn until(b: &[u8], from: usize, set: u8) -> usize {
 }
 
 /// The first offset at or after `from` that is not whitespace (or the end).
+/// Runs of spaces (the indentation of attributes written one per line) are
+/// passed eight bytes at a time.
 #[inline]
 fn skip_space(b: &[u8], from: usize) -> usize {
     let mut j = from;
@@ -333,6 +335,9 @@ fn skip_space(b: &[u8], from: usize) -> usize {
             break;
         }
         j += 1;
+        while b.get(j..j + 8) == Some(b"        ") {
+            j += 8;
+        }
     }
     j
 }

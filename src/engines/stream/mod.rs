@@ -44,6 +44,7 @@ mod front;
 mod rules;
 mod select;
 mod stack;
+mod tags;
 pub use front::counts as fast_counts;
 use select::El;
 pub(crate) use select::{Gate, List, Seen, compile};
