@@ -4,12 +4,18 @@
 #   1. the Dockerfile built as it is (both stages), timed, and the image's size;
 #   2. the image run: user 10001, its HEALTHCHECK healthy, a JSON search
 #      answered from a loopback engine, a graceful stop on SIGTERM (exit 0);
-#   3. compose.yaml run with two metasift instances on one Redis
-#      (`--scale metasift=2`): both healthy; an engine that answers HTTP 429 to
-#      one instance is rested on both (counted at the engine, and /stats of the
-#      other names who met it); a page one instance fetched is answered by the
-#      other from the shared cache (the engine is not asked again); with Redis
-#      stopped both answer alone, and once it is back they share again.
+#   3. compose.yaml run with two metasift instances on one Redis behind its
+#      Caddy proxy (`--scale metasift=2`): both healthy; an engine that
+#      answers HTTP 429 to one instance is rested on both (counted at the
+#      engine, and /stats of the other names who met it); a page one instance
+#      fetched is answered by the other from the shared cache (the engine is
+#      not asked again); through the proxy's one port, searches spread over
+#      both instances (counted in each one's access log) and the per-client
+#      limit counts the client the proxy names in X-Forwarded-For, across both
+#      instances (one client refused after its burst, another still served);
+#      with Redis stopped both answer alone, and once it is back they share
+#      again; one instance stopped, the proxy answers every search from the
+#      other.
 #
 #   scripts/container_check.sh          # all three
 #   BUILD=0 scripts/container_check.sh  # 2 and 3 on the metasift:latest already built
@@ -92,7 +98,8 @@ debian=$(sed -n 's/^ARG DEBIAN=//p' Dockerfile)
 rust_image="rust:${rust_version}-slim-${debian}"
 debian_image="debian:${debian}-slim"
 redis_image=$(sed -n 's/^ *image: *\(redis:[^ ]*\) *$/\1/p' compose.yaml)
-[ -n "$rust_version" ] && [ -n "$debian" ] && [ -n "$redis_image" ] \
+caddy_image=$(sed -n 's/^ *image: *\(caddy:[^ ]*\) *$/\1/p' compose.yaml)
+[ -n "$rust_version" ] && [ -n "$debian" ] && [ -n "$redis_image" ] && [ -n "$caddy_image" ] \
   || fail "cannot read the base images from Dockerfile / compose.yaml"
 
 # Tags a stand-in under the short name's two spellings: `podman build`
@@ -140,10 +147,12 @@ standin_from() { # name containerfile
 }
 standin_rust() { standin_from "$1" rust.Containerfile; }
 standin_redis() { standin_from "$1" redis.Containerfile; }
+standin_caddy() { standin_from "$1" caddy.Containerfile; }
 
 ensure_image "$debian_image" standin_debian
 [ "$BUILD" = 0 ] || ensure_image "$rust_image" standin_rust
 [ "$COMPOSE" = 0 ] || ensure_image "$redis_image" standin_redis
+[ "$COMPOSE" = 0 ] || ensure_image "$caddy_image" standin_caddy
 
 # ---------------------------------------------------------------- 1. build
 if [ "$BUILD" != 0 ]; then
@@ -255,18 +264,27 @@ if [ -z "${DOCKER_HOST:-}" ]; then
   export DOCKER_HOST="unix://$work/podman.sock"
   for _ in $(seq 1 100); do [ -S "$work/podman.sock" ] && break; sleep 0.1; done
 fi
-say "3. compose.yaml with ${compose_bin[*]} ($("${compose_bin[@]}" version --short 2>/dev/null || true)) on $DOCKER_HOST: two instances, one Redis"
-config host.containers.internal >"$work/compose.toml"
+say "3. compose.yaml with ${compose_bin[*]} ($("${compose_bin[@]}" version --short 2>/dev/null || true)) on $DOCKER_HOST: two instances, one Redis, one proxy"
+# The per-client limit on (a burst of $BURST, then 1 a minute) and the
+# proxy's X-Forwarded-For believed, as deploy/engines.compose.toml does.
+BURST=20
+config host.containers.internal \
+  | sed "s/^per_minute = 0\$/per_minute = 1\nburst = $BURST\ntrust_forwarded = true/" >"$work/compose.toml"
+grep -q '^trust_forwarded = true$' "$work/compose.toml" || fail "the compose check's config"
 chmod 644 "$work/compose.toml"
-# The check's own engines in place of ./engines.toml; nothing else changes.
+# The check's own engines in place of deploy/engines.compose.toml, and each
+# instance also on a loopback port of its own (to ask one of them directly);
+# nothing else changes.
 cat >"$work/compose.override.yaml" <<YAML
 services:
   metasift:
+    ports:
+      - "127.0.0.1::8888"
     volumes:
       - $work/compose.toml:/etc/metasift/engines.toml:ro
 YAML
 compose_cmd=("${compose_bin[@]}" -p "$PROJECT" -f compose.yaml -f "$work/compose.override.yaml")
-# METASIFT_PORT empty: each instance on a free loopback port (compose.yaml).
+# METASIFT_PORT empty: the proxy on a free loopback port (compose.yaml).
 METASIFT_PORT= timeout 600 "${compose_cmd[@]}" up -d --no-build --scale metasift=2 >"$work/compose-up.log" 2>&1 &
 up=$!
 # Podman runs HEALTHCHECKs from systemd timers; without systemd nothing runs
@@ -296,6 +314,13 @@ for c in "${ms[@]}"; do
   [ "$health" = healthy ] || fail "$c: health $health"
   say "$c: $health, on $(addr "$c")"
 done
+px=$(P ps --filter "label=com.docker.compose.project=$PROJECT" \
+  --filter "label=com.docker.compose.service=proxy" --format '{{.Names}}')
+[ -n "$px" ] || fail "no proxy container"
+proxy="http://$(addr "$px")"
+for _ in $(seq 1 50); do curl -fsS -m 2 "$proxy/healthz" >/dev/null 2>&1 && break; sleep 0.2; done
+curl -fsS -m 5 "$proxy/healthz" >/dev/null || fail "the proxy $px does not answer on $proxy"
+say "proxy $px ($(P exec "$px" caddy version 2>/dev/null | cut -d' ' -f1)): on ${proxy#http://}"
 before=$(count_of blocky)
 curl -fsS "$a/search?q=first&format=json" >/dev/null
 for q in second third; do curl -fsS "$b/search?q=$q&format=json" >"$work/b-$q.json"; done
@@ -319,6 +344,36 @@ good=$(($(count_of good) - good0))
 [ "$good" = 1 ] || fail "the engine was asked $good times for one page searched on both instances (cache not shared)"
 grep -q '"https://example.org/good"' "$work/b-shared.json" || fail "the second instance's cached answer: $(cat "$work/b-shared.json")"
 say "cache shared: a page searched on both instances asked the engine once"
+# Through the proxy. Which instance answered: its access log's /search lines.
+searches() { # container
+  P logs "$1" >"$work/access.log" 2>&1 || true
+  { grep '"metasift::access"' "$work/access.log" || true; } | grep -c '"path":"/search"' || true
+}
+n0=$(searches "${ms[0]}"); n1=$(searches "${ms[1]}")
+for i in $(seq 1 10); do
+  curl -fsS -m 10 -H 'X-Forwarded-For: 198.51.100.10' "$proxy/search?q=spread+$i&format=json" >"$work/spread.json" \
+    || fail "search $i through the proxy"
+  grep -q '"https://example.org/good"' "$work/spread.json" || fail "search $i through the proxy: $(cat "$work/spread.json")"
+done
+d0=$(($(searches "${ms[0]}") - n0)); d1=$(($(searches "${ms[1]}") - n1))
+[ $((d0 + d1)) = 10 ] || fail "10 searches through the proxy, $d0 + $d1 in the instances' access logs"
+[ "$d0" -ge 1 ] && [ "$d1" -ge 1 ] || fail "10 searches through the proxy all went to one instance ($d0 / $d1)"
+say "through the proxy: 10 searches answered, $d0 by ${ms[0]} and $d1 by ${ms[1]}"
+# The per-client limit through the proxy: X-Forwarded-For as an HTTPS proxy
+# on this host writes it (the compose proxy keeps it from a private address
+# and appends its own hop; metasift takes the rightmost untrusted one).
+status() { # client query
+  curl -sS -m 10 -o /dev/null -w '%{http_code}' -H "X-Forwarded-For: $1" "$proxy/search?q=$2&format=json"
+}
+for i in $(seq 1 "$BURST"); do
+  code=$(status 198.51.100.1 "limit+$i")
+  [ "$code" = 200 ] || fail "client 198.51.100.1, search $i of its burst of $BURST: HTTP $code"
+done
+code=$(status 198.51.100.1 "limit+over")
+[ "$code" = 429 ] || fail "client 198.51.100.1 after its burst of $BURST: HTTP $code, not 429"
+code=$(status 198.51.100.2 "limit+other")
+[ "$code" = 200 ] || fail "client 198.51.100.2 after 198.51.100.1's burst: HTTP $code (the proxy counted as the client?)"
+say "per-client limit through the proxy, over both instances: client 198.51.100.1 served $BURST uncached searches, then 429; client 198.51.100.2 still 200"
 # Redis away, then back (docs/operations.md, "When Redis restarts"): the
 # instances answer alone meanwhile, and share the cache again after.
 say "redis at $(P inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' \
@@ -347,6 +402,20 @@ if [ "$good" != 1 ]; then
   fail "after Redis came back, one page on both instances asked the engine $good times"
 fi
 say "Redis stopped: both instances answered alone; started again: the cache is shared again"
+# One instance stopped: the proxy's DNS lookup (each second) drops it, and a
+# request already sent its way is tried on the other (lb_try_duration).
+P stop -t 15 "${ms[1]}" >/dev/null || fail "podman stop ${ms[1]}"
+n0=$(searches "${ms[0]}")
+s0=$(date +%s%N)
+for i in $(seq 1 10); do
+  curl -fsS -m 10 -H 'X-Forwarded-For: 198.51.100.20' "$proxy/search?q=one+left+$i&format=json" >"$work/left.json" \
+    || fail "search $i through the proxy with ${ms[1]} stopped"
+  grep -q '"https://example.org/good"' "$work/left.json" || fail "search $i with ${ms[1]} stopped: $(cat "$work/left.json")"
+done
+s1=$(date +%s%N)
+d0=$(($(searches "${ms[0]}") - n0))
+[ "$d0" = 10 ] || fail "with ${ms[1]} stopped, ${ms[0]} logged $d0 of 10 searches"
+say "${ms[1]} stopped: 10 searches through the proxy all answered by ${ms[0]}, in $(((s1 - s0) / 1000000)) ms"
 touch "$work/stop-health"
 d0=$(date +%s)
 timeout 120 "${compose_cmd[@]}" stop -t 15 >"$work/compose-stop.log" 2>&1 || { cat "$work/compose-stop.log"; fail "compose stop"; }
