@@ -265,6 +265,12 @@ if [ -z "${DOCKER_HOST:-}" ]; then
   for _ in $(seq 1 100); do [ -S "$work/podman.sock" ] && break; sleep 0.1; done
 fi
 say "3. compose.yaml with ${compose_bin[*]} ($("${compose_bin[@]}" version --short 2>/dev/null || true)) on $DOCKER_HOST: two instances, one Redis, one proxy"
+# compose.yaml's own configuration loads and believes the proxy.
+P run --rm --network none -v "$PWD/deploy/engines.compose.toml:/etc/metasift/engines.toml:ro" \
+  "$IMAGE" check-config --print-merged >"$work/merged.toml" 2>&1 \
+  || { cat "$work/merged.toml"; fail "deploy/engines.compose.toml does not load"; }
+grep -q '^trust_forwarded = true$' "$work/merged.toml" || fail "deploy/engines.compose.toml: no trust_forwarded = true"
+say "deploy/engines.compose.toml: loads, trust_forwarded = true"
 # The per-client limit on (a burst of $BURST, then 1 a minute) and the
 # proxy's X-Forwarded-For believed, as deploy/engines.compose.toml does.
 BURST=20
