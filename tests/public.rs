@@ -206,6 +206,23 @@ async fn per_client_limits_are_on_when_public_and_off_by_default_when_private() 
     let asked = layered("[limits]\nper_minute = 5\n");
     assert_eq!(asked.limits.per_minute, 5);
     assert_eq!(asked.limits.autocomplete_per_minute, 0);
+    // The shipped engines.toml read as the user's file (`cargo run` in a
+    // checkout finds it as ./engines.toml) changes nothing: private, off.
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/engines.toml")).unwrap();
+    let checkout =
+        metasift::engines::check_config_layered(&shipped, Path::new("engines.toml"), &|_| None)
+            .unwrap();
+    assert_eq!(checkout.limits.per_minute, 0);
+    assert_eq!(checkout.limits.autocomplete_per_minute, 0);
+    let public_checkout = metasift::engines::check_config_layered(
+        &format!("{shipped}\n").replacen("[server]\n", "[server]\npublic = true\n", 1),
+        Path::new("engines.toml"),
+        &|_| None,
+    )
+    .unwrap();
+    assert_eq!(public_checkout.limits.per_minute, 60);
+    assert_eq!(public_checkout.limits.autocomplete_per_minute, 300);
 
     // Seen from a client: 3 quick searches with burst 2.
     let limited = |c: Config| app(c, None);
