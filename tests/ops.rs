@@ -493,7 +493,16 @@ fn health_table_is_validated_with_its_line_and_defaults_to_the_policy() {
     )))
     .unwrap();
     assert_eq!(shipped.health, HealthConfig::default());
-    assert_eq!(shipped.limits, LimitsConfig::default());
+    // Private (the shipped file leaves `public` off): the per-client limits
+    // are off (tests/public.rs has the rule); every other number is the code's.
+    assert_eq!(
+        shipped.limits,
+        LimitsConfig {
+            per_minute: 0,
+            autocomplete_per_minute: 0,
+            ..LimitsConfig::default()
+        }
+    );
 
     let ok = Config::parse(
         "[health]\nfailures_before_suspend = 5\nbackoff_s = 10\nblocked_backoff_s = 60\n\
