@@ -232,7 +232,7 @@ impl KeptIds {
     /// realistic million) takes ~19 steps over lines long out of the
     /// first-level cache, on the thread that decides, for every duplicate
     /// (200,000 realistic records: 80.4 M → 73.5 M instructions and
-    /// 317 k → 218 k first-level read misses in `write_verdict`).
+    /// 317 k → 218 k first-level read misses in `Verdicts::write`).
     fn get(&self, index: usize) -> Option<&[u8]> {
         let key = index as u64;
         let recent = self.index.len().saturating_sub(Self::RECENT);
@@ -409,12 +409,8 @@ fn process(
     };
     let output = &mut output;
     let mut deduper = Deduper::new(settings).url_filter(filter);
-    // URL-only with a Bloom filter never names another record's id.
-    let keep_ids = !(settings.method == Method::None && matches!(filter, UrlFilter::Bloom { .. }));
-    let mut ids = KeptIds::default();
-    let mut counts = Counts::default();
+    let mut verdicts = Verdicts::new(settings, filter, unique);
     let mut buf = Vec::with_capacity(4096);
-    let mut line_out = Vec::with_capacity(256);
     let mut id_json = Vec::with_capacity(32);
     let mut stderr = io::stderr().lock();
     let mut line_no = 0u64;
@@ -435,7 +431,7 @@ fn process(
         let rec = match parse_line(line) {
             Parsed::Blank => continue,
             Parsed::Bad(msg) => {
-                counts.bad += 1;
+                verdicts.counts.bad += 1;
                 writeln!(stderr, "{}: line {line_no}: {msg}", names.input)?;
                 continue;
             }
@@ -447,20 +443,9 @@ fn process(
         let v = deduper.push_query(rec.query.as_deref(), doc);
         id_json.clear();
         rec.id.write_json(&mut id_json);
-        write_verdict(
-            &v,
-            index,
-            &id_json,
-            trim_line_end(line),
-            unique,
-            keep_ids,
-            &mut ids,
-            &mut counts,
-            &mut line_out,
-            output,
-        )?;
+        verdicts.write(&v, index, &id_json, trim_line_end(line), output)?;
     }
-    Ok(counts)
+    Ok(verdicts.counts)
 }
 
 /// `line` without its line end (`\n`, `\r`).
@@ -503,73 +488,94 @@ fn parse_line(line: &[u8]) -> Parsed<'_> {
     }
 }
 
-/// Counts a verdict and writes its output line (`--unique`: the kept
-/// record's input line); `id` is the record's id as JSON.
-#[allow(clippy::too_many_arguments)]
-fn write_verdict(
-    v: &Verdict,
-    index: usize,
-    id: &[u8],
-    line: &[u8],
+/// What the deciding loop keeps between records: the counts, the kept
+/// records' ids (for the `cluster` field) and the output line's buffer. One
+/// for both loops, the one-thread reference ([`process`]) and the threaded
+/// one ([`parallel`]).
+struct Verdicts {
     unique: bool,
+    /// URL-only with a Bloom filter never names another record's id.
     keep_ids: bool,
-    ids: &mut KeptIds,
-    counts: &mut Counts,
-    line_out: &mut Vec<u8>,
-    output: &mut impl Write,
-) -> io::Result<()> {
-    counts.records += 1;
-    match v.stage {
-        None => {
-            counts.kept += 1;
-            if keep_ids {
-                ids.push(index, id);
+    ids: KeptIds,
+    counts: Counts,
+    line_out: Vec<u8>,
+}
+
+impl Verdicts {
+    fn new(settings: &Settings, filter: UrlFilter, unique: bool) -> Self {
+        Verdicts {
+            unique,
+            keep_ids: !(settings.method == Method::None
+                && matches!(filter, UrlFilter::Bloom { .. })),
+            ids: KeptIds::default(),
+            counts: Counts::default(),
+            line_out: Vec::with_capacity(256),
+        }
+    }
+
+    /// Counts a verdict and writes its output line (`--unique`: the kept
+    /// record's input line); `id` is the record's id as JSON.
+    fn write(
+        &mut self,
+        v: &Verdict,
+        index: usize,
+        id: &[u8],
+        line: &[u8],
+        output: &mut impl Write,
+    ) -> io::Result<()> {
+        self.counts.records += 1;
+        match v.stage {
+            None => {
+                self.counts.kept += 1;
+                if self.keep_ids {
+                    self.ids.push(index, id);
+                }
+            }
+            Some(Stage::Url) => self.counts.url += 1,
+            Some(Stage::Title) => self.counts.title += 1,
+            Some(Stage::Snippet) => self.counts.snippet += 1,
+        }
+        if self.unique {
+            if v.is_kept() {
+                output.write_all(line)?;
+                output.write_all(b"\n")?;
+            }
+            return Ok(());
+        }
+        self.line_out.clear();
+        self.line_out.extend_from_slice(b"{\"id\":");
+        self.line_out.extend_from_slice(id);
+        self.line_out.extend_from_slice(b",\"cluster\":");
+        if v.is_kept() {
+            self.line_out.extend_from_slice(id);
+        } else if !v.cluster_known {
+            self.line_out.extend_from_slice(b"null");
+        } else {
+            match self.ids.get(v.cluster) {
+                Some(id) => self.line_out.extend_from_slice(id),
+                None => self.line_out.extend_from_slice(b"null"),
             }
         }
-        Some(Stage::Url) => counts.url += 1,
-        Some(Stage::Title) => counts.title += 1,
-        Some(Stage::Snippet) => counts.snippet += 1,
-    }
-    if unique {
-        if v.is_kept() {
-            output.write_all(line)?;
-            output.write_all(b"\n")?;
+        self.line_out.extend_from_slice(b",\"stage\":");
+        match v.stage {
+            Some(stage) => {
+                self.line_out.push(b'"');
+                self.line_out.extend_from_slice(stage.as_str().as_bytes());
+                self.line_out.push(b'"');
+            }
+            None => self.line_out.extend_from_slice(b"null"),
         }
-        return Ok(());
-    }
-    line_out.clear();
-    line_out.extend_from_slice(b"{\"id\":");
-    line_out.extend_from_slice(id);
-    line_out.extend_from_slice(b",\"cluster\":");
-    if v.is_kept() {
-        line_out.extend_from_slice(id);
-    } else if !v.cluster_known {
-        line_out.extend_from_slice(b"null");
-    } else {
-        match ids.get(v.cluster) {
-            Some(id) => line_out.extend_from_slice(id),
-            None => line_out.extend_from_slice(b"null"),
+        self.line_out.extend_from_slice(b",\"similarity\":");
+        match v.similarity {
+            Some(s) if s.is_finite() => {
+                // serde_json writes `1.0`, not `1`: the field stays a float.
+                let _ = serde_json::to_writer(&mut self.line_out, &s);
+            }
+            _ => self.line_out.extend_from_slice(b"null"),
         }
+        self.line_out.extend_from_slice(b"}\n");
+        output.write_all(&self.line_out)
     }
-    line_out.extend_from_slice(b",\"stage\":");
-    match v.stage {
-        Some(stage) => {
-            line_out.push(b'"');
-            line_out.extend_from_slice(stage.as_str().as_bytes());
-            line_out.push(b'"');
-        }
-        None => line_out.extend_from_slice(b"null"),
-    }
-    line_out.extend_from_slice(b",\"similarity\":");
-    match v.similarity {
-        Some(s) if s.is_finite() => {
-            // serde_json writes `1.0`, not `1`: the field stays a float.
-            let _ = serde_json::to_writer(&mut *line_out, &s);
-        }
-        _ => line_out.extend_from_slice(b"null"),
-    }
-    line_out.extend_from_slice(b"}\n");
-    output.write_all(line_out)
 }
 
 /// A writer whose errors name its file.

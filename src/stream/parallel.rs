@@ -16,9 +16,9 @@ use std::io::{self, BufRead, Write};
 use std::ops::Range;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
-use metasift_dedup::{Deduper, Doc, Method, Prepared, Preparer, Settings, UrlFilter};
+use metasift_dedup::{Deduper, Doc, Prepared, Preparer, Settings, UrlFilter};
 
-use super::{BOM, Counts, KeptIds, NamedWriter, Names, Parsed, on_file, parse_line, write_verdict};
+use super::{BOM, Counts, NamedWriter, Names, Parsed, Verdicts, on_file, parse_line};
 
 /// Bytes of input per batch (whole lines; a longer line makes a longer batch).
 pub(super) const BATCH_BYTES: usize = 1 << 18;
@@ -217,10 +217,7 @@ fn decide(
     };
     let output = &mut output;
     let mut deduper = Deduper::new(settings).url_filter(filter);
-    let keep_ids = !(settings.method == Method::None && matches!(filter, UrlFilter::Bloom { .. }));
-    let mut ids = KeptIds::default();
-    let mut counts = Counts::default();
-    let mut line_out = Vec::with_capacity(256);
+    let mut verdicts = Verdicts::new(settings, filter, unique);
     let mut stderr = io::stderr().lock();
     let mut turn = 0;
     while let Ok(batch) = workers[turn].recv() {
@@ -230,7 +227,7 @@ fn decide(
             match item {
                 Item::Blank => {}
                 Item::Bad(msg) => {
-                    counts.bad += 1;
+                    verdicts.counts.bad += 1;
                     let line_no = batch.first_line + i as u64;
                     writeln!(stderr, "{}: line {line_no}: {msg}", names.input)?;
                 }
@@ -239,23 +236,12 @@ fn decide(
                     let v = deduper.push_prepared(&batch.prepared[n]);
                     n += 1;
                     let id = &batch.ids[id.clone()];
-                    write_verdict(
-                        &v,
-                        index,
-                        id,
-                        &batch.text[line.clone()],
-                        unique,
-                        keep_ids,
-                        &mut ids,
-                        &mut counts,
-                        &mut line_out,
-                        output,
-                    )?;
+                    verdicts.write(&v, index, id, &batch.text[line.clone()], output)?;
                 }
             }
         }
         // The reader may have stopped; the batch is then dropped.
         let _ = recycle.try_send(batch);
     }
-    Ok(counts)
+    Ok(verdicts.counts)
 }
