@@ -23,7 +23,8 @@ use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::Path;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use metasift::config::Config;
 use metasift::config::EngineKind;
 use metasift::engines::html::HtmlEngine;
@@ -46,6 +47,25 @@ struct Case {
 }
 
 /// Pages per preset: (body, expected result count).
+/// Times `parse` (which gives the number of results) over a preset's pages,
+/// checking each page's count on every iteration.
+fn time_pages(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    bodies: &[(String, usize)],
+    parse: impl Fn(&str) -> usize,
+) {
+    let bytes: usize = bodies.iter().map(|(b, _)| b.len()).sum();
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            for (body, count) in bodies {
+                assert_eq!(parse(black_box(body)), *count, "{name}");
+            }
+        })
+    });
+}
+
 fn pages() -> BTreeMap<String, Vec<(String, usize)>> {
     let text = std::fs::read_to_string(Path::new(ROOT).join("tests/data/parsers.toml")).unwrap();
     let table: Table = toml::from_str(&text).unwrap();
@@ -93,45 +113,22 @@ fn bench_presets(c: &mut Criterion) {
     for (name, bodies) in &pages {
         let ec = config.engines.iter().find(|e| &e.name == name).unwrap();
         let engine: Box<dyn Engine> = engines::build(ec).unwrap();
-        let bytes: usize = bodies.iter().map(|(b, _)| b.len()).sum();
-        group.throughput(Throughput::Bytes(bytes as u64));
-        group.bench_function(name.as_str(), |b| {
-            b.iter(|| {
-                for (body, count) in bodies {
-                    let parsed = engine.parse(black_box(body)).unwrap();
-                    assert_eq!(parsed.hits.len(), *count, "{name}");
-                }
-            })
+        time_pages(&mut group, name, bodies, |body| {
+            engine.parse(body).unwrap().hits.len()
         });
     }
     group.finish();
     let mut group = c.benchmark_group("parse_html5ever");
     for (name, engine) in &html {
-        let bodies = &pages[*name];
-        let bytes: usize = bodies.iter().map(|(b, _)| b.len()).sum();
-        group.throughput(Throughput::Bytes(bytes as u64));
-        group.bench_function(*name, |b| {
-            b.iter(|| {
-                for (body, count) in bodies {
-                    let parsed = engine.parse_streamed(black_box(body)).unwrap().unwrap();
-                    assert_eq!(parsed.hits.len(), *count, "{name}");
-                }
-            })
+        time_pages(&mut group, name, &pages[*name], |body| {
+            engine.parse_streamed(body).unwrap().unwrap().hits.len()
         });
     }
     group.finish();
     let mut group = c.benchmark_group("parse_tree");
     for (name, engine) in &html {
-        let bodies = &pages[*name];
-        let bytes: usize = bodies.iter().map(|(b, _)| b.len()).sum();
-        group.throughput(Throughput::Bytes(bytes as u64));
-        group.bench_function(*name, |b| {
-            b.iter(|| {
-                for (body, count) in bodies {
-                    let parsed = engine.parse_tree(black_box(body)).unwrap();
-                    assert_eq!(parsed.hits.len(), *count, "{name}");
-                }
-            })
+        time_pages(&mut group, name, &pages[*name], |body| {
+            engine.parse_tree(body).unwrap().hits.len()
         });
     }
     group.finish();
