@@ -45,14 +45,8 @@ fi
 
 mkdir -p "$OUT"
 rm -f "$OUT"/callgrind.out*
-work=$(mktemp -d /tmp/metasift-cg.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source scripts/lib.sh
+make_work cg
 
 cache="[cache]\nbackend = \"memory\"\nttl_s = 600\nmemory_mb = $MEMORY_MB\n"
 if [ "$BACKEND" = redis ]; then
@@ -64,12 +58,8 @@ if [ "$BACKEND" = redis ]; then
   cache="[cache]\nbackend = \"redis\"\nurl = \"redis://127.0.0.1:$port/\"\nttl_s = 600\nfront_mb = $FRONT_MB\n"
 fi
 
-"$TARGET/release/loopback_engines" --out "$work/engines.toml" --seconds 3600 --timeout-ms 60000 \
+start_engines --seconds 3600 --timeout-ms 60000 \
   --extra '[server]\ndeadline_ms = 60000\n'"$cache"'[limits]\nper_minute = 0\nmax_in_flight = 8\n' \
-  >"$work/engines.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do grep -q ready "$work/engines.out" 2>/dev/null && break; sleep 0.1; done
-grep -q ready "$work/engines.out" || { cat "$work/engines.out"; exit 1; }
 
 # The tunable `serve` would run itself again with (src/main.rs): set here,
 # so there is no second exec, which valgrind would not follow.

@@ -61,23 +61,12 @@ if [ "${BUILD:-1}" != 0 ]; then
   cargo build --release --quiet -p metasift-tools --bin loopback_engines
 fi
 
-work=$(mktemp -d /tmp/metasift-load.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source scripts/lib.sh
+make_work load
 
 echo "== starting 6 loopback engines"
-"$TARGET/release/loopback_engines" \
-  --out "$work/engines.toml" --seconds $((DURATION * 5 + 180)) \
+start_engines --seconds $((DURATION * 5 + 180)) \
   --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = '"$TTL_S"'\nmemory_mb = '"$MEMORY_MB"'\n[limits]\nper_minute = 0\nmax_in_flight = '"$MAX_IN_FLIGHT"'\n' \
-  >"$work/engines.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do grep -q ready "$work/engines.out" 2>/dev/null && break; sleep 0.1; done
-grep -q ready "$work/engines.out" || { cat "$work/engines.out"; exit 1; }
 
 echo "== starting metasift serve ($SERVER)"
 RUST_LOG=warn "$SERVER" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \

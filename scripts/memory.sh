@@ -22,21 +22,11 @@ if [ -z "$SERVER" ]; then
   SERVER="$TARGET/release/metasift"
 fi
 
-work=$(mktemp -d /tmp/metasift-memory.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source scripts/lib.sh
+make_work memory
 
-"$TARGET/release/loopback_engines" --out "$work/engines.toml" --seconds 900 \
+start_engines --seconds 900 \
   --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = 600\nmemory_mb = 16\n[limits]\nper_minute = 0\nmax_in_flight = 8\n' \
-  >"$work/engines.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do grep -q ready "$work/engines.out" 2>/dev/null && break; sleep 0.1; done
-grep -q ready "$work/engines.out" || { cat "$work/engines.out"; exit 1; }
 env "$@" RUST_LOG=warn "$SERVER" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \
   >"$work/serve.out" 2>"$work/serve.err" &
 server=$!

@@ -28,14 +28,8 @@ echo "== building (release)"
 cargo build --release --quiet --bin metasift
 cargo build --release --quiet -p metasift-tools --bin loopback_engines
 
-work=$(mktemp -d /tmp/metasift-redis-outage.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source scripts/lib.sh
+make_work redis-outage
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" \
@@ -44,12 +38,8 @@ redis=$!
 pids+=($redis)
 for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
-"$TARGET/release/loopback_engines" \
-  --out "$work/engines.toml" --seconds $((DURATION * 2 + 120)) \
+start_engines --seconds $((DURATION * 2 + 120)) \
   --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "redis"\nurl = "redis://127.0.0.1:'"$port"'/"\nttl_s = 600\n[limits]\nper_minute = 0\n' \
-  >"$work/engines.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 100); do grep -q ready "$work/engines.out" 2>/dev/null && break; sleep 0.1; done
 
 RUST_LOG=warn "$TARGET/release/metasift" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \
   >"$work/serve.out" 2>"$work/serve.err" &
