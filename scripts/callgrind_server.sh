@@ -59,7 +59,7 @@ if [ "$BACKEND" = redis ]; then
 fi
 
 start_engines --seconds 3600 --timeout-ms 60000 \
-  --extra '[server]\ndeadline_ms = 60000\n'"$cache"'[limits]\nper_minute = 0\nmax_in_flight = 8\n' \
+  --extra '[server]\ndeadline_ms = 60000\n'"$cache"'[limits]\nper_minute = 0\nmax_in_flight = 8\n'
 
 # The tunable `serve` would run itself again with (src/main.rs): set here,
 # so there is no second exec, which valgrind would not follow.

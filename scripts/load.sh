@@ -66,7 +66,7 @@ make_work load
 
 echo "== starting 6 loopback engines"
 start_engines --seconds $((DURATION * 5 + 180)) \
-  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = '"$TTL_S"'\nmemory_mb = '"$MEMORY_MB"'\n[limits]\nper_minute = 0\nmax_in_flight = '"$MAX_IN_FLIGHT"'\n' \
+  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = '"$TTL_S"'\nmemory_mb = '"$MEMORY_MB"'\n[limits]\nper_minute = 0\nmax_in_flight = '"$MAX_IN_FLIGHT"'\n'
 
 echo "== starting metasift serve ($SERVER)"
 RUST_LOG=warn "$SERVER" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \

@@ -26,7 +26,7 @@ source scripts/lib.sh
 make_work memory
 
 start_engines --seconds 900 \
-  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = 600\nmemory_mb = 16\n[limits]\nper_minute = 0\nmax_in_flight = 8\n' \
+  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "memory"\nttl_s = 600\nmemory_mb = 16\n[limits]\nper_minute = 0\nmax_in_flight = 8\n'
 env "$@" RUST_LOG=warn "$SERVER" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \
   >"$work/serve.out" 2>"$work/serve.err" &
 server=$!

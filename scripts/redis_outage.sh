@@ -39,7 +39,7 @@ pids+=($redis)
 for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
 start_engines --seconds $((DURATION * 2 + 120)) \
-  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "redis"\nurl = "redis://127.0.0.1:'"$port"'/"\nttl_s = 600\n[limits]\nper_minute = 0\n' \
+  --extra '[server]\ndeadline_ms = 3000\n[cache]\nbackend = "redis"\nurl = "redis://127.0.0.1:'"$port"'/"\nttl_s = 600\n[limits]\nper_minute = 0\n'
 
 RUST_LOG=warn "$TARGET/release/metasift" serve --config "$work/engines.toml" --bind 127.0.0.1:0 \
   >"$work/serve.out" 2>"$work/serve.err" &
