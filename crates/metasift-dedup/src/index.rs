@@ -6,8 +6,8 @@
 //!
 //! - [`Postings`]: the kept records holding one code, four bytes (one record
 //!   inline, or an index into the scope's posting lists).
-//! - [`CodeIndex`]: the ordered code → postings `BTreeMap`, split 256 ways by
-//!   the code's top byte past 1,024 codes (why: see its docs).
+//! - [`CodeIndex`]: the ordered code → postings `BTreeMap`, split 2,048 ways by
+//!   the code's top 11 bits past 1,024 codes (why: see its docs).
 //! - [`CodeFilter`]: a one-hash Bloom filter over the index's codes, so most
 //!   codes of a new record, held by no kept record, skip the tree descent.
 
@@ -61,16 +61,20 @@ impl Postings {
     }
 }
 
-/// The code → postings `BTreeMap` of one scope, split by the top byte of
+/// The code → postings `BTreeMap` of one scope, split by the top bits of
 /// the code once it is large: one tree up to 1,024 codes (most scopes: a
-/// query's result list), then 256.
+/// query's result list), then 2,048.
 /// Codes are uniform hashes, so the trees share them evenly, and walking
 /// the trees in order walks the codes in order: the same ordered index with
-/// a radix step for its first level. Why: in one tree of 25,000 codes (the
-/// 2,000-record bench) a lookup descends 5 levels, and each level's linear
-/// node search ends at a branch no CPU can predict on random keys; 256 trees
-/// of ~100 codes are 2 levels (`one_list/feature-code` bench: 4.9 → 3.9 ms
-/// per 2,000 records; 29.2 → 28.1 M instructions).
+/// a radix step for its first level. Why: in one tree of 14,000 codes (the
+/// 2,000-record bench) a lookup descends 4 levels, and each level's linear
+/// node search ends at a branch no CPU can predict on random keys; 256
+/// trees of ~55 codes are 2 levels (`one_list/feature-code` bench: 4.9 →
+/// 3.9 ms per 2,000 records), and 2,048 trees hold ~7 codes each, about one
+/// leaf node (11 keys): one level, and fewer nodes than 256 trees' half-full
+/// leaves (29.59 → 29.08 M instructions with 1,024 trees, 28.55 M with
+/// 2,048, 28.94 M with 4,096, whose sparse leaves cost more to allocate and
+/// drop than the level they save).
 #[derive(Debug)]
 pub(crate) struct CodeIndex {
     trees: Vec<BTreeMap<FeatureCode, Postings>>,
@@ -93,7 +97,7 @@ impl CodeIndex {
     /// Codes in the one tree before it splits (moving them is cheap then).
     const SPLIT_AT: usize = 1 << 10;
     /// log2 of the number of trees after the split.
-    const SPLIT_BITS: u32 = 8;
+    const SPLIT_BITS: u32 = 11;
 
     #[inline]
     fn tree_of(&self, code: FeatureCode) -> usize {
@@ -140,7 +144,7 @@ impl CodeIndex {
         new
     }
 
-    /// How many trees the codes are spread over (1, then 256).
+    /// How many trees the codes are spread over (1, then 2,048).
     #[cfg(test)]
     pub(crate) fn tree_count(&self) -> usize {
         self.trees.len()
@@ -152,7 +156,7 @@ impl CodeIndex {
         self.codes
     }
 
-    /// From one tree to 256, each code moved to its new one.
+    /// From one tree to 2,048, each code moved to its new one.
     fn split(&mut self) {
         let old = std::mem::take(&mut self.trees);
         self.bits = Self::SPLIT_BITS;
@@ -231,7 +235,7 @@ mod tests {
             assert!(idx.add(c, i as u32, 1, &mut lists));
             assert_eq!(
                 idx.trees.len(),
-                if i < CodeIndex::SPLIT_AT { 1 } else { 256 }
+                if i < CodeIndex::SPLIT_AT { 1 } else { 2048 }
             );
         }
         for (i, &c) in codes.iter().enumerate() {
