@@ -14,7 +14,7 @@
 //!    `cluster_known = false`.
 //! 2. **Title + snippet.** The snippet's codes (feature codes, or Rabin block
 //!    fingerprints) are looked up in a `BTreeMap<FeatureCode, postings>` over
-//!    the kept records' codes (split 256 ways by the code's top byte once a
+//!    the kept records' codes (split 2,048 ways by the code's top bits once a
 //!    query holds over 1,024 codes, see [`crate::index`]); every kept record sharing a code is a
 //!    candidate, and its `K` (multiset) is counted on the way, so no pair of
 //!    records is ever compared blindly. With equal normalized titles the
@@ -147,7 +147,15 @@ pub struct Deduper {
     settings: Settings,
     explain: bool,
     bloom: Option<ScalableBloom>,
-    scopes: HashMap64<u64, Scope>,
+    /// The scopes in the order their queries first came, and where each
+    /// query's is: a record's stages reach its scope by index (`cur`), not
+    /// by a hash lookup each.
+    scopes: Vec<Scope>,
+    scope_of: HashMap64<u64, usize>,
+    /// The scope of the record being decided (set by `begin`).
+    cur: usize,
+    /// Records expected in the next new scope ([`Deduper::expect`]).
+    expected: usize,
     count: usize,
     /// Per code, the number of different titles it was kept under, and the
     /// (code, title) pairs already counted.
@@ -185,7 +193,10 @@ impl Deduper {
             settings: settings.clone(),
             explain: false,
             bloom: None,
-            scopes: HashMap64::default(),
+            scopes: Vec::new(),
+            scope_of: HashMap64::default(),
+            cur: 0,
+            expected: 0,
             count: 0,
             counts: None,
             preparer: Preparer::new(settings),
@@ -216,6 +227,15 @@ impl Deduper {
             UrlFilter::Exact => None,
             UrlFilter::Bloom { fpr, expected } => Some(ScalableBloom::new(expected, fpr)),
         };
+        self
+    }
+
+    /// Says that about `records` records of one query come next, so the
+    /// next query's memory is set aside once rather than grown record by
+    /// record (a whole result list, say); a hint only, decisions are the
+    /// same without it.
+    pub fn expect(mut self, records: usize) -> Self {
+        self.expected = records;
         self
     }
 
@@ -287,7 +307,12 @@ impl Deduper {
         // URL-only with a Bloom filter keeps nothing per query: no scope.
         let needs_scope = self.bloom.is_none() || self.settings.method != Method::None;
         if needs_scope {
-            self.scopes.entry(p.qkey).or_default();
+            let next = self.scopes.len();
+            self.cur = *self.scope_of.entry(p.qkey).or_insert(next);
+            if self.cur == next {
+                self.scopes
+                    .push(Scope::with_capacity(std::mem::take(&mut self.expected)));
+            }
         }
         idx
     }
@@ -308,7 +333,7 @@ impl Deduper {
                     cluster_known: false,
                 });
             }
-        } else if let Some(scope) = self.scopes.get_mut(&p.qkey)
+        } else if let Some(scope) = self.scopes.get_mut(self.cur)
             && let Some(&c) = scope.urls.get(&p.ukey)
         {
             scope.join(c, p.src);
@@ -332,7 +357,7 @@ impl Deduper {
         };
         if p.has_url
             && self.bloom.is_none()
-            && let Some(scope) = self.scopes.get_mut(&p.qkey)
+            && let Some(scope) = self.scopes.get_mut(self.cur)
         {
             scope.urls.insert(p.ukey, verdict.cluster);
         }
@@ -344,13 +369,13 @@ impl Deduper {
         let method = s.method;
         let (qkey, title, src, host) = (p.qkey, p.title, p.src, p.host);
         if method == Method::SimHash {
-            return self.simhash_stage(qkey, idx, title, p.simhash, p.units, src);
+            return self.simhash_stage(idx, title, p.simhash, p.units, src);
         }
         let named = p.named;
         let form = p.form;
         let mut alike = std::mem::take(&mut self.alike);
         alike.clear();
-        if let Some(scope) = self.scopes.get(&qkey) {
+        if let Some(scope) = self.scopes.get(self.cur) {
             scope.alike_titles(&p.title_text, form.cut, &mut alike);
         }
         let mut kept_codes = std::mem::take(&mut self.codes);
@@ -368,10 +393,10 @@ impl Deduper {
         };
         // Boilerplate codes dropped above take their evidence with them.
         let evidence = p.evidence.min(codes.len()) as u32;
-        let mut verdict = self.match_codes(qkey, idx, title, codes, evidence, src, &alike);
+        let mut verdict = self.match_codes(idx, title, codes, evidence, src, &alike);
         if verdict.is_kept() && (named || !alike.is_empty()) {
             let cut = form.cut.then(|| informative(&p.title_text));
-            verdict = self.match_title(qkey, idx, title, named, cut, &alike, codes, host, src);
+            verdict = self.match_title(idx, title, named, cut, &alike, codes, host, src);
         }
         if verdict.is_kept() {
             self.index_codes(
@@ -395,7 +420,6 @@ impl Deduper {
     #[allow(clippy::too_many_arguments)]
     fn match_codes(
         &mut self,
-        qkey: u64,
         idx: usize,
         title: u64,
         codes: &[FeatureCode],
@@ -403,7 +427,7 @@ impl Deduper {
         src: u64,
         alike: &[u32],
     ) -> Verdict {
-        let Some(scope) = self.scopes.get_mut(&qkey) else {
+        let Some(scope) = self.scopes.get_mut(self.cur) else {
             return Verdict::kept(idx);
         };
         let touched = &mut self.touched;
@@ -528,7 +552,6 @@ impl Deduper {
     #[allow(clippy::too_many_arguments)]
     fn match_title(
         &mut self,
-        qkey: u64,
         idx: usize,
         title: u64,
         named: bool,
@@ -538,7 +561,7 @@ impl Deduper {
         host: u64,
         src: u64,
     ) -> Verdict {
-        let Some(scope) = self.scopes.get_mut(&qkey) else {
+        let Some(scope) = self.scopes.get_mut(self.cur) else {
             return Verdict::kept(idx);
         };
         let other_host = |k: &Kept| k.host != host && k.host != 0;
@@ -601,7 +624,7 @@ impl Deduper {
             // Backfill: the first scope's codes were indexed before anyone counted.
             let mut counts = QueryCounts::new();
             let mut pairs = ScalableBloom::new(1 << 16, 0.001);
-            for scope in self.scopes.values() {
+            for scope in &self.scopes {
                 for (&code, p) in scope.postings.iter() {
                     for local in p.holders(&scope.lists).chunk_by(|a, b| a == b) {
                         let t = scope.kept.get(local[0] as usize).map_or(0, |k| k.title);
@@ -611,7 +634,7 @@ impl Deduper {
             }
             self.counts = Some((counts, pairs));
         }
-        let Some(scope) = self.scopes.get_mut(&qkey) else {
+        let Some(scope) = self.scopes.get_mut(self.cur) else {
             return;
         };
         let local = scope.kept.len() as u32;
@@ -674,7 +697,7 @@ impl Deduper {
                 self.title_order.push_back(q);
                 continue;
             }
-            if let Some(scope) = self.scopes.get_mut(&q) {
+            if let Some(scope) = self.scope_of.get(&q).map(|&i| &mut self.scopes[i]) {
                 self.title_bytes -= scope.title_text.len();
                 scope.forget_titles();
             }
@@ -682,17 +705,9 @@ impl Deduper {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn simhash_stage(
-        &mut self,
-        qkey: u64,
-        idx: usize,
-        title: u64,
-        h: SimHash,
-        n: usize,
-        src: u64,
-    ) -> Verdict {
+    fn simhash_stage(&mut self, idx: usize, title: u64, h: SimHash, n: usize, src: u64) -> Verdict {
         let settings = &self.settings;
-        let Some(scope) = self.scopes.get_mut(&qkey) else {
+        let Some(scope) = self.scopes.get_mut(self.cur) else {
             return Verdict::kept(idx);
         };
         let members = &scope.members;
@@ -783,7 +798,7 @@ pub(crate) fn fill_codes(
 
 /// Deduplicates a whole list at once (one scope).
 pub fn dedup(docs: &[Doc<'_>], settings: &Settings) -> Vec<Verdict> {
-    let mut d = Deduper::new(settings);
+    let mut d = Deduper::new(settings).expect(docs.len());
     docs.iter().map(|doc| d.push(*doc)).collect()
 }
 
@@ -820,10 +835,10 @@ mod tests {
         for (i, s) in snippets.iter().enumerate() {
             d.push(doc(&format!("https://a.example/{i}"), &format!("t{i}"), s));
         }
-        let scope = d.scopes.values().next().expect("one scope");
+        let scope = d.scopes.first().expect("one scope");
         assert_eq!(
             scope.postings.tree_count(),
-            256,
+            2048,
             "{} codes",
             scope.postings.code_count()
         );

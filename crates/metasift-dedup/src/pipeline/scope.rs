@@ -67,6 +67,18 @@ pub(super) struct Scope {
 }
 
 impl Scope {
+    /// A scope with room for about `records` records: their URL keys, and
+    /// the kept ones' entries (most records of a list are kept).
+    pub(super) fn with_capacity(records: usize) -> Scope {
+        Scope {
+            urls: HashMap64::with_capacity_and_hasher(records, Default::default()),
+            kept: Vec::with_capacity(records),
+            acc: Vec::with_capacity(records),
+            acc_site: Vec::with_capacity(records),
+            ..Scope::default()
+        }
+    }
+
     /// Records that the group kept at push index `cluster` holds a record
     /// of source key `src`.
     pub(super) fn join(&mut self, cluster: usize, src: u64) {
