@@ -185,6 +185,23 @@ impl CodeFilter {
     /// First size: 512 bits, a 64-byte line for a small scope.
     const MIN_WORDS: usize = 8;
 
+    /// A filter sized for about `codes` codes: it grows (by a rebuild that
+    /// walks the whole index) only past them.
+    pub(crate) fn with_capacity(codes: usize) -> CodeFilter {
+        CodeFilter {
+            bits: vec![0; Self::words_for(codes)],
+            codes: 0,
+        }
+    }
+
+    /// Words for 16 bits a code, a power of two.
+    fn words_for(codes: usize) -> usize {
+        (codes * 16)
+            .div_ceil(64)
+            .max(Self::MIN_WORDS)
+            .next_power_of_two()
+    }
+
     #[inline]
     fn slot(&self, code: FeatureCode) -> (usize, u64) {
         // Codes are already uniform hashes: the high bits pick the bit.
@@ -207,9 +224,8 @@ impl CodeFilter {
     pub(crate) fn insert(&mut self, code: FeatureCode, postings: &CodeIndex) {
         self.codes += 1;
         if self.codes * 8 > self.bits.len() * 64 {
-            let words = (self.codes * 16).div_ceil(64).max(Self::MIN_WORDS);
             self.bits.clear();
-            self.bits.resize(words.next_power_of_two(), 0);
+            self.bits.resize(Self::words_for(self.codes), 0);
             for (&c, _) in postings.iter() {
                 let (w, b) = self.slot(c);
                 self.bits[w] |= b;
