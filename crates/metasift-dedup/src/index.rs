@@ -6,8 +6,9 @@
 //!
 //! - [`Postings`]: the kept records holding one code, four bytes (one record
 //!   inline, or an index into the scope's posting lists).
-//! - [`CodeIndex`]: the ordered code → postings `BTreeMap`, split 2,048 ways by
-//!   the code's top 11 bits past 1,024 codes (why: see its docs).
+//! - [`CodeIndex`]: the ordered code → postings `BTreeMap`, split 256 ways by
+//!   the code's top byte past 1,024 codes, or as many ways as a scope told
+//!   its size needs (why: see its docs).
 //! - [`CodeFilter`]: a one-hash Bloom filter over the index's codes, so most
 //!   codes of a new record, held by no kept record, skip the tree descent.
 
@@ -63,18 +64,20 @@ impl Postings {
 
 /// The code → postings `BTreeMap` of one scope, split by the top bits of
 /// the code once it is large: one tree up to 1,024 codes (most scopes: a
-/// query's result list), then 2,048.
+/// query's result list), then 256; a scope told its size up front
+/// ([`CodeIndex::with_capacity`]) starts with about 8 codes a tree (at most
+/// 2,048 trees).
 /// Codes are uniform hashes, so the trees share them evenly, and walking
 /// the trees in order walks the codes in order: the same ordered index with
 /// a radix step for its first level. Why: in one tree of 14,000 codes (the
 /// 2,000-record bench) a lookup descends 4 levels, and each level's linear
 /// node search ends at a branch no CPU can predict on random keys; 256
 /// trees of ~55 codes are 2 levels (`one_list/feature-code` bench: 4.9 →
-/// 3.9 ms per 2,000 records), and 2,048 trees hold ~7 codes each, about one
-/// leaf node (11 keys): one level, and fewer nodes than 256 trees' half-full
-/// leaves (29.59 → 29.08 M instructions with 1,024 trees, 28.55 M with
-/// 2,048, 28.94 M with 4,096, whose sparse leaves cost more to allocate and
-/// drop than the level they save).
+/// 3.9 ms per 2,000 records), and trees of ~8 codes are about one leaf node
+/// (11 keys): one level, and fewer nodes than half-full leaves under a root
+/// (bench, 2,048 trees from the first code: 28.2 M instructions against
+/// 29.6 M for 256 after 1,024 codes; 4,096 trees cost more: their sparse
+/// leaves take longer to allocate and drop than the level they save).
 #[derive(Debug)]
 pub(crate) struct CodeIndex {
     trees: Vec<BTreeMap<FeatureCode, Postings>>,
@@ -97,7 +100,23 @@ impl CodeIndex {
     /// Codes in the one tree before it splits (moving them is cheap then).
     const SPLIT_AT: usize = 1 << 10;
     /// log2 of the number of trees after the split.
-    const SPLIT_BITS: u32 = 11;
+    const SPLIT_BITS: u32 = 8;
+    /// log2 of the most trees a scope told its size starts with.
+    const MAX_BITS: u32 = 11;
+
+    /// An index for about `codes` codes: one tree up to the split point,
+    /// else about 8 codes a tree from the start (no codes moved later).
+    pub(crate) fn with_capacity(codes: usize) -> CodeIndex {
+        if codes <= Self::SPLIT_AT {
+            return CodeIndex::default();
+        }
+        let bits = (codes / 8).next_power_of_two().ilog2().min(Self::MAX_BITS);
+        CodeIndex {
+            trees: (0..1usize << bits).map(|_| BTreeMap::new()).collect(),
+            bits,
+            codes: 0,
+        }
+    }
 
     #[inline]
     fn tree_of(&self, code: FeatureCode) -> usize {
@@ -144,7 +163,7 @@ impl CodeIndex {
         new
     }
 
-    /// How many trees the codes are spread over (1, then 2,048).
+    /// How many trees the codes are spread over.
     #[cfg(test)]
     pub(crate) fn tree_count(&self) -> usize {
         self.trees.len()
@@ -156,7 +175,7 @@ impl CodeIndex {
         self.codes
     }
 
-    /// From one tree to 2,048, each code moved to its new one.
+    /// From one tree to 256, each code moved to its new one.
     fn split(&mut self) {
         let old = std::mem::take(&mut self.trees);
         self.bits = Self::SPLIT_BITS;
@@ -251,7 +270,7 @@ mod tests {
             assert!(idx.add(c, i as u32, 1, &mut lists));
             assert_eq!(
                 idx.trees.len(),
-                if i < CodeIndex::SPLIT_AT { 1 } else { 2048 }
+                if i < CodeIndex::SPLIT_AT { 1 } else { 256 }
             );
         }
         for (i, &c) in codes.iter().enumerate() {
@@ -264,8 +283,26 @@ mod tests {
             Some(&[5, 7, 7][..])
         );
         assert!(idx.get(FeatureCode(mix(5000))).is_none());
+        // Told its size: ~8 codes a tree from the start, never split again.
+        for (want, codes) in [(1, 1000), (256, 2048), (2048, 16_000), (2048, 1_000_000)] {
+            assert_eq!(
+                CodeIndex::with_capacity(codes).tree_count(),
+                want,
+                "{codes}"
+            );
+        }
+        let mut sized = CodeIndex::with_capacity(16_000);
+        for (i, &c) in codes.iter().enumerate() {
+            assert!(sized.add(c, i as u32, 1, &mut lists));
+        }
+        assert_eq!(sized.tree_count(), 2048);
+        let sized_keys: Vec<FeatureCode> = sized.iter().map(|(&c, _)| c).collect();
         let keys: Vec<FeatureCode> = idx.iter().map(|(&c, _)| c).collect();
         assert_eq!(keys.len(), 3000);
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "codes in order");
+        assert_eq!(
+            sized_keys, keys,
+            "the sized index holds the same codes in order"
+        );
     }
 }

@@ -14,8 +14,9 @@
 //!    `cluster_known = false`.
 //! 2. **Title + snippet.** The snippet's codes (feature codes, or Rabin block
 //!    fingerprints) are looked up in a `BTreeMap<FeatureCode, postings>` over
-//!    the kept records' codes (split 2,048 ways by the code's top bits once a
-//!    query holds over 1,024 codes, see [`crate::index`]); every kept record sharing a code is a
+//!    the kept records' codes (split 256 ways by the code's top byte once a
+//!    query holds over 1,024 codes, or as a list's size needs, see
+//!    [`crate::index`]); every kept record sharing a code is a
 //!    candidate, and its `K` (multiset) is counted on the way, so no pair of
 //!    records is ever compared blindly. With equal normalized titles the
 //!    record is a duplicate at similarity ≥ `os1` (stage `title`), otherwise
@@ -838,7 +839,7 @@ mod tests {
         let scope = d.scopes.first().expect("one scope");
         assert_eq!(
             scope.postings.tree_count(),
-            2048,
+            256,
             "{} codes",
             scope.postings.code_count()
         );

@@ -68,11 +68,12 @@ pub(super) struct Scope {
 
 impl Scope {
     /// A scope with room for about `records` records: their URL keys, the
-    /// kept ones' entries (most records of a list are kept) and the code
-    /// filter for 8 codes a record (the 2,000-record bench keeps ~7.8 distinct
-    /// codes a kept record; past that it grows).
+    /// kept ones' entries (most records of a list are kept), and the code
+    /// index and filter sized for 8 codes a record (the 2,000-record bench
+    /// keeps ~7.8 distinct codes a kept record; past that they grow).
     pub(super) fn with_capacity(records: usize) -> Scope {
         Scope {
+            postings: CodeIndex::with_capacity(records.saturating_mul(8)),
             present: CodeFilter::with_capacity(records.saturating_mul(8)),
             urls: HashMap64::with_capacity_and_hasher(records, Default::default()),
             kept: Vec::with_capacity(records),
