@@ -5,7 +5,7 @@
 //! codes they share (`K`, as a multiset). Three pieces:
 //!
 //! - [`Postings`]: the kept records holding one code, four bytes (one record
-//!   inline, or an index into the scope's posting lists).
+//!   inline, or where its list starts in the scope's [`Lists`]).
 //! - [`CodeIndex`]: the ordered code → postings `BTreeMap`, split 256 ways by
 //!   the code's top byte past 1,024 codes, or as many ways as a scope told
 //!   its size needs (why: see its docs).
@@ -19,9 +19,10 @@ use crate::features::FeatureCode;
 
 /// Kept records (local indices) holding one code, ascending, one entry per
 /// occurrence so `K` can be counted as a multiset: one record inline (most
-/// codes), or, with [`Postings::LIST`] set, an index into [`Scope::lists`].
-/// Four bytes, so the tree's nodes stay small: an enum holding a `Vec` was
-/// 24 bytes a value, shifted on every insert and dropped one by one.
+/// codes), or, with [`Postings::LIST`] set, where its list starts in the
+/// scope's [`Lists`]. Four bytes, so the tree's nodes stay small: an enum
+/// holding a `Vec` was 24 bytes a value, shifted on every insert and
+/// dropped one by one.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Postings(u32);
 
@@ -30,35 +31,104 @@ impl Postings {
 
     /// The kept records of `self`, with `lists` the scope's.
     #[inline]
-    pub(crate) fn holders<'a>(&'a self, lists: &'a [Vec<u32>]) -> &'a [u32] {
+    pub(crate) fn holders<'a>(&'a self, lists: &'a Lists) -> &'a [u32] {
         if self.0 & Self::LIST == 0 {
             std::slice::from_ref(&self.0)
         } else {
-            &lists[(self.0 & !Self::LIST) as usize]
+            lists.get(self.0 & !Self::LIST)
         }
     }
 
     /// `n` occurrences of kept record `x`, a new entry.
     #[inline]
-    fn new(x: u32, n: usize, lists: &mut Vec<Vec<u32>>) -> Postings {
+    fn new(x: u32, n: usize, lists: &mut Lists) -> Postings {
         if n == 1 {
             Postings(x)
         } else {
-            lists.push(vec![x; n]);
-            Postings(Self::LIST | (lists.len() - 1) as u32)
+            Postings(Self::LIST | lists.add(None, x, n))
         }
     }
 
     /// Adds `n` occurrences of kept record `x`.
     #[inline]
-    fn push(&mut self, x: u32, n: usize, lists: &mut Vec<Vec<u32>>) {
-        if self.0 & Self::LIST == 0 {
-            let mut v = Vec::with_capacity(1 + n);
-            v.push(self.0);
-            lists.push(v);
-            self.0 = Self::LIST | (lists.len() - 1) as u32;
-        }
-        lists[(self.0 & !Self::LIST) as usize].extend(std::iter::repeat_n(x, n));
+    fn push(&mut self, x: u32, n: usize, lists: &mut Lists) {
+        let at = if self.0 & Self::LIST == 0 {
+            lists.start(self.0, x, n)
+        } else {
+            lists.add(Some(self.0 & !Self::LIST), x, n)
+        };
+        self.0 = Self::LIST | at;
+    }
+}
+
+/// The posting lists of the codes more than one kept record holds (or one
+/// record twice), one after another in one buffer: each is its length, its
+/// capacity, then that many slots. A list that outgrows its slots moves to
+/// the end with twice as many, leaving the old ones unused (at most as many
+/// as are in use). One buffer, not a `Vec` per list: a list costs no
+/// allocation of its own, and dropping a scope frees one block.
+#[derive(Debug, Default)]
+pub(crate) struct Lists {
+    buf: Vec<u32>,
+}
+
+impl Lists {
+    /// The list starting at `at`.
+    #[inline]
+    fn get(&self, at: u32) -> &[u32] {
+        let at = at as usize;
+        let len = self.buf[at] as usize;
+        &self.buf[at + 2..at + 2 + len]
+    }
+
+    /// A new list of `first` then `n` times `x`; returns where it starts.
+    fn start(&mut self, first: u32, x: u32, n: usize) -> u32 {
+        let at = self.open(n + 1);
+        let slots = &mut self.buf[at as usize + 2..];
+        slots[0] = first;
+        slots[1..=n].fill(x);
+        self.buf[at as usize] = (n + 1) as u32;
+        at
+    }
+
+    /// Adds `n` times `x` to the list at `at` (a new list for `None`);
+    /// returns where the list now starts.
+    fn add(&mut self, at: Option<u32>, x: u32, n: usize) -> u32 {
+        let Some(at) = at else {
+            let at = self.open(n);
+            self.buf[at as usize + 2..at as usize + 2 + n].fill(x);
+            self.buf[at as usize] = n as u32;
+            return at;
+        };
+        let (i, len, cap) = {
+            let i = at as usize;
+            (i, self.buf[i] as usize, self.buf[i + 1] as usize)
+        };
+        let (to, slots) = if len + n <= cap {
+            (at, i + 2)
+        } else {
+            let to = self.open((2 * cap).max(len + n));
+            let t = to as usize;
+            self.buf.copy_within(i + 2..i + 2 + len, t + 2);
+            (to, t + 2)
+        };
+        let t = to as usize;
+        self.buf[slots + len..slots + len + n].fill(x);
+        self.buf[t] = (len + n) as u32;
+        to
+    }
+
+    /// Room for a list of `cap` slots at the end (length 0); where it starts.
+    fn open(&mut self, cap: usize) -> u32 {
+        let cap = cap.max(2);
+        let at = self.buf.len();
+        assert!(
+            at + 2 + cap < Postings::LIST as usize,
+            "posting lists over 2^31 slots"
+        );
+        self.buf.extend([0, cap as u32]);
+        self.buf.resize(at + 2 + cap, 0);
+        at as u32
     }
 }
 
@@ -141,7 +211,7 @@ impl CodeIndex {
         code: FeatureCode,
         local: u32,
         n: usize,
-        lists: &mut Vec<Vec<u32>>,
+        lists: &mut Lists,
     ) -> bool {
         let t = self.tree_of(code);
         let new = match self.trees[t].entry(code) {
@@ -261,10 +331,46 @@ mod tests {
     use super::*;
     use crate::hash::mix;
 
+    /// Lists grown in any order hold what a `Vec` per list would, and the
+    /// slots left behind by moves stay within what is in use.
+    #[test]
+    fn posting_lists_in_one_buffer_hold_what_vecs_would() {
+        let mut lists = Lists::default();
+        let mut postings: Vec<Postings> = Vec::new();
+        let mut want: Vec<Vec<u32>> = Vec::new();
+        for step in 0..20_000u64 {
+            let r = mix(step);
+            let n = 1 + (r % 3) as usize;
+            let x = step as u32;
+            if want.is_empty() || r.is_multiple_of(5) {
+                postings.push(Postings::new(x, n, &mut lists));
+                want.push(vec![x; n]);
+            } else {
+                // Lists early in the vector grow long; later ones stay short.
+                let i = ((r >> 8) as usize % want.len()).min((r >> 40) as usize % want.len());
+                postings[i].push(x, n, &mut lists);
+                want[i].extend(std::iter::repeat_n(x, n));
+            }
+        }
+        for (p, w) in postings.iter().zip(&want) {
+            assert_eq!(p.holders(&lists), &w[..]);
+        }
+        let in_use: usize = want
+            .iter()
+            .filter(|w| w.len() > 1)
+            .map(|w| w.len() + 2)
+            .sum();
+        assert!(
+            lists.buf.len() <= 4 * in_use,
+            "{} slots for {in_use} in use",
+            lists.buf.len()
+        );
+    }
+
     #[test]
     fn code_index_splits_and_still_finds_every_code() {
         let mut idx = CodeIndex::default();
-        let mut lists = Vec::new();
+        let mut lists = Lists::default();
         let codes: Vec<FeatureCode> = (0..3000u64).map(|i| FeatureCode(mix(i))).collect();
         for (i, &c) in codes.iter().enumerate() {
             assert!(idx.add(c, i as u32, 1, &mut lists));

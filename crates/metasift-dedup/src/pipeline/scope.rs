@@ -5,7 +5,7 @@
 use super::keys::titles_alike;
 use crate::features::FeatureCode;
 use crate::hash::HashMap64;
-use crate::index::{CodeFilter, CodeIndex};
+use crate::index::{CodeFilter, CodeIndex, Lists};
 use crate::simhash::{BandIndex, SimHash};
 use crate::site::member_key;
 use crate::url;
@@ -46,7 +46,7 @@ pub(super) struct Scope {
     pub(super) kept: Vec<Kept>,
     pub(super) postings: CodeIndex,
     /// The posting lists of codes held by more than one kept record.
-    pub(super) lists: Vec<Vec<u32>>,
+    pub(super) lists: Lists,
     /// Which codes `postings` may hold, so most lookups skip the tree.
     pub(super) present: CodeFilter,
     pub(super) bands: Option<BandIndex>,
