@@ -58,7 +58,7 @@ mod keys;
 mod pair;
 mod scope;
 
-pub(crate) use keys::{TitleForm, host_hash, informative, title_form, title_hash, url_key};
+pub(crate) use keys::{TitleForm, informative, title_form, title_hash, url_key_host};
 pub use pair::{PairScore, similarity};
 use scope::{Kept, Scope, shared_with};
 

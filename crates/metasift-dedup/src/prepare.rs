@@ -14,9 +14,7 @@
 
 use crate::features::{Extractor, FeatureCode};
 use crate::hash::HashMap64;
-use crate::pipeline::{
-    TitleForm, fill_codes, host_hash, informative, title_form, title_hash, url_key,
-};
+use crate::pipeline::{TitleForm, fill_codes, informative, title_form, title_hash, url_key_host};
 use crate::rabin::RabinFingerprint;
 use crate::simhash::{self, SimHash};
 use crate::site::source_key;
@@ -112,14 +110,7 @@ impl Preparer {
     /// The query key, URL key, host and source key.
     pub(crate) fn url_half(&mut self, query: Option<&str>, doc: Doc<'_>, out: &mut Prepared) {
         out.qkey = query.map_or(NO_QUERY, |q| crate::hash::xxh3(q.as_bytes()));
-        out.has_url = !doc.url.trim().is_empty();
-        out.ukey = url_key(doc.url, &mut self.scratch);
-        // The normalized link `url_key` leaves in `scratch` gives the host.
-        out.host = if out.has_url {
-            host_hash(&self.scratch)
-        } else {
-            0
-        };
+        (out.has_url, out.ukey, out.host) = url_key_host(doc.url, &mut self.scratch);
         out.src = source_key(doc.source, out.host);
         out.snippet_done = false;
     }

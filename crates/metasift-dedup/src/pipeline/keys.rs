@@ -147,12 +147,39 @@ pub(crate) fn host_hash(buf: &str) -> u64 {
     let Some(n) = buf.strip_prefix("https://") else {
         return 0;
     };
-    let host = &n[..n.find(['/', '?', '#']).unwrap_or(n.len())];
+    // Bytes, not a `char` pattern (which decoded every character).
+    let end = n
+        .bytes()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(n.len());
+    hash_host(&n[..end])
+}
+
+/// The hash of a normalized host (`0` for none).
+fn hash_host(host: &str) -> u64 {
     if host.is_empty() {
         0
     } else {
         crate::hash::xxh3(host.as_bytes()) | 1
     }
+}
+
+/// Whether `link` is a link at all (not blank), its [`url_key`], and the
+/// [`host_hash`] of its normalized form (`0` for a blank link). A link that
+/// is its own normal form ([`url::normal_host_end`], the common case) is
+/// hashed where it lies, not written to `buf` (which may then be left as it
+/// was).
+pub(crate) fn url_key_host(link: &str, buf: &mut String) -> (bool, url::UrlKey, u64) {
+    if let Some(end) = url::normal_host_end(link) {
+        return (
+            true,
+            url::key_of_normalized(link),
+            hash_host(&link["https://".len()..end]),
+        );
+    }
+    let has_url = !link.trim().is_empty();
+    let key = url_key(link, buf);
+    (has_url, key, if has_url { host_hash(buf) } else { 0 })
 }
 
 /// [`url::key`], with a reused buffer.

@@ -391,7 +391,8 @@ fn write_simple(link: &str, out: &mut String) -> Simple {
             write_query(query, out);
         } else {
             // A single parameter needs no sorting and no scratch buffer.
-            let name = query.split_once('=').map_or(query, |(n, _)| n);
+            // `=` is ASCII: a byte search, not a `char` pattern's decoding.
+            let name = &query[..find_byte(query, b"=")];
             if !((name.is_empty() && query.len() <= 1) || is_tracking_param(name)) {
                 out.push('?');
                 out.push_str(query);
@@ -405,6 +406,102 @@ fn write_simple(link: &str, out: &mut String) -> Simple {
         out.push_str(f);
     }
     Simple::Written
+}
+
+/// Bits of [`NORMAL_CLASS`]: a byte no path of a [`normal_host_end`] link
+/// has (anything [`write_simple`] would change or look further at); a `.`.
+const NOT_NORMAL: u8 = 1;
+const N_DOT: u8 = 2;
+
+/// Bytes of a link already in its normal form: [`LINK_CLASS`]'s plain bytes
+/// less the query, fragment and parameter marks (`?#&=`).
+static NORMAL_CLASS: [u8; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        if LINK_CLASS[i] & NOT_SIMPLE != 0 || matches!(i as u8, b'?' | b'#' | b'&' | b'=') {
+            t[i] = NOT_NORMAL;
+        }
+        i += 1;
+    }
+    t[b'.' as usize] = N_DOT;
+    t
+};
+
+/// What a host byte adds to the sum [`normal_host_end`] takes: 1 for a
+/// `.`, `1 << 16` for a byte that is not lower-case host matter.
+static HOST_SUM: [u32; 256] = {
+    let mut t = [1 << 16; 256];
+    let mut i = 0;
+    while i < 256 {
+        if HOST_CLASS[i] & (HOST | UPPER) == HOST {
+            t[i] = 0;
+        }
+        i += 1;
+    }
+    t[b'.' as usize] = 1;
+    t
+};
+
+/// Where the host of `link` ends (a byte index into `link`) when `link` is
+/// its own normalized form and plainly so, the common shape of an engine's
+/// link (`https://zhidao.baidu.com/question/123.html`): `https://`, a host
+/// of lower-case letters, digits, `-`, `_` and `.` (not at either end) with
+/// no `www`, `m` or `mobile` label to fold, then nothing or a path of plain
+/// bytes without `?`, `#`, `=`, `&`, `%`, a `.` segment, a leading `//` or
+/// a trailing `/`. `None` for anything else, which [`normalize_into`]
+/// handles. One pass over the bytes and no copy: the caller hashes `link`
+/// itself. The tests check `normalize(link) == link` on every link this
+/// accepts, against the general path, on the links of the saved pages.
+pub(crate) fn normal_host_end(link: &str) -> Option<usize> {
+    const SCHEME: usize = "https://".len();
+    let b = link.as_bytes();
+    if b.get(..SCHEME)? != b"https://" {
+        return None;
+    }
+    let rest = &b[SCHEME..];
+    let host_len = rest.iter().position(|&c| c == b'/').unwrap_or(rest.len());
+    let (host, path) = rest.split_at(host_len);
+    // One sum, not a branch a byte: the dots, and (from bit 16) the bytes
+    // that are not lower-case host matter (upper case, a port, a query, …).
+    let sum: u64 = host
+        .iter()
+        .map(|&c| u64::from(HOST_SUM[usize::from(c)]))
+        .sum();
+    if sum >> 16 != 0 {
+        return None;
+    }
+    // Not empty, and no `.` to drop or to send it to the general path at
+    // either end (`..` within is copied as it is, by every path).
+    match host {
+        [first, .., last] if *first != b'.' && *last != b'.' => {}
+        [one] if *one != b'.' => {}
+        _ => return None,
+    }
+    // Only a label before the last two is ever folded.
+    let dots = sum as usize;
+    if dots >= 2
+        && host
+            .split(|&c| c == b'.')
+            .take(dots - 1)
+            .any(|l| matches!(l, b"www" | b"m" | b"mobile"))
+    {
+        return None;
+    }
+    match path {
+        [] => return Some(SCHEME + host_len),
+        // No leading `//`, no trailing `/` (both trimmed).
+        [b'/', rest @ ..]
+            if rest.first().is_some_and(|&c| c != b'/') && rest.last() != Some(&b'/') => {}
+        _ => return None,
+    }
+    let class = path
+        .iter()
+        .fold(0, |acc, &x| acc | NORMAL_CLASS[usize::from(x)]);
+    if class & NOT_NORMAL != 0 || (class & N_DOT != 0 && path.windows(2).any(|w| w == b"/.")) {
+        return None;
+    }
+    Some(SCHEME + host_len)
 }
 
 fn write_normalized(s: &str, out: &mut String) -> bool {
@@ -741,7 +838,7 @@ fn push_pct_normalized(s: &str, query: bool, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::reference::normalize_general;
+    use super::reference::{self, normalize_general};
     use super::*;
 
     #[test]
@@ -909,6 +1006,101 @@ mod tests {
         ) {
             proptest::prop_assert_eq!(fast(&link), general(&link), "{:?}", link);
         }
+
+        #[test]
+        fn normal_links_agree_with_general(
+            head in proptest::sample::select(&["https://", "https://www.", "https://a.", "http://"][..]),
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..16),
+        ) {
+            check_normal(&(String::from(head) + &parts.concat()));
+        }
+
+        #[test]
+        fn normal_links_agree_with_general_on_any_text(
+            link in "https://[a-z.]{0,12}[a-zA-Z0-9./?#&=%:@_!~-]{0,30}",
+        ) {
+            check_normal(&link);
+        }
+    }
+
+    /// Whether [`normal_host_end`] takes `link`; when it does, `link` must
+    /// be its own normal form by the general path, with the host it names.
+    fn check_normal(link: &str) -> bool {
+        let Some(end) = normal_host_end(link) else {
+            return false;
+        };
+        assert_eq!(
+            general(link),
+            (true, link.to_string()),
+            "{link:?} is not its own normal form"
+        );
+        assert_eq!(host(link).as_deref(), Some(&link[8..end]), "{link:?}");
+        true
+    }
+
+    #[test]
+    fn normal_links_are_their_own_normal_form() {
+        let links = reference::fixture_links();
+        assert!(links.len() > 3000, "{} links", links.len());
+        let (mut taken, mut checked) = (0, 0);
+        for link in &links {
+            let (ok, normal) = general(link);
+            // The link, its normal form (which the fast path takes when
+            // plain enough), and what must not be taken as it is.
+            let mut variants = vec![link.clone(), format!("{link}/"), format!("{link}//x")];
+            if ok {
+                for v in [
+                    normal.clone(),
+                    format!("{normal}/"),
+                    format!("{normal}/./x"),
+                    format!("{normal}/a/../b"),
+                    format!("{normal}/x#top"),
+                    format!("{normal}/x=1"),
+                    format!("{normal}/%41"),
+                    normal.replacen("https://", "https://www.", 1),
+                    normal.replacen("https://", "https://en.m.", 1),
+                    normal.replacen("https://", "https://mobile.", 1),
+                    normal.replacen("https://", "http://", 1),
+                    normal.replacen("https://", "https:///", 1),
+                    normal.replacen("https://", "HTTPS://", 1),
+                    normal.to_uppercase(),
+                ] {
+                    variants.push(v);
+                }
+            }
+            for v in &variants {
+                taken += usize::from(check_normal(v));
+                checked += 1;
+            }
+        }
+        for link in [
+            "https://zhidao.example/123456/3",
+            "https://news.example/story/12",
+            "https://news.example/story/12/mirror",
+            "https://a.b.www.c.d/x",
+            "https://www.a/x",
+            "https://a.com:443/x",
+            "https://a..com/x",
+            "https://.a.com/x",
+            "https://a.com./x",
+            "https://user@a.com/x",
+            "https://a.com/x y",
+            "https://a.com/中",
+            "https://a.com/.well-known/x",
+            "https://a.com/x/.",
+            "https://a.com/x/..",
+            "https://a.com/x.html",
+            "https://a.com/x\\y",
+        ] {
+            check_normal(link);
+        }
+        // Real links that are their own normal form are common: the fast
+        // path must take them (it is what makes the URL half cheap).
+        assert!(taken > 1000, "{taken} of {checked} links taken");
+        assert!(check_normal("https://zhidao.example/123456/3"));
+        assert!(check_normal(
+            "https://en.wikipedia.org/wiki/Rust_(programming_language)"
+        ));
     }
 
     #[test]

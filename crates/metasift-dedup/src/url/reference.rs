@@ -1,5 +1,6 @@
 //! The general path of URL normalization, the reference the plain-link fast
-//! path ([`super::normalize_into`]) is tested against (test builds only).
+//! paths ([`super::normalize_into`], [`super::normal_host_end`]) are tested
+//! against (test builds only), and the real links they are tested on.
 
 use super::{unwrapped, write_unwrapped};
 
@@ -7,4 +8,51 @@ use super::{unwrapped, write_unwrapped};
 /// tested against.
 pub(super) fn normalize_general(link: &str, out: &mut String) -> bool {
     write_unwrapped(&unwrapped(link), out)
+}
+
+/// Every link of the saved result pages (`tests/fixtures/serp/`: each
+/// `href` value, HTML-unescaped as a parser hands it over, and each
+/// `http(s)://` run of text, as JSON APIs and scripts carry them) and of the
+/// URL cases (`tests/data/url_cases.toml`): real links with queries,
+/// percent-encoding, redirect wrappers, fragments, and the odd hostile one.
+pub(crate) fn fixture_links() -> Vec<String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/");
+    let mut files = vec![std::path::PathBuf::from(format!(
+        "{root}data/url_cases.toml"
+    ))];
+    let mut dirs = vec![std::path::PathBuf::from(format!("{root}fixtures/serp"))];
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut links = Vec::new();
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text = String::from_utf8_lossy(&bytes);
+        for (i, _) in text.match_indices("href=\"") {
+            let rest = &text[i + 6..];
+            let end = rest.find('"').unwrap_or(rest.len());
+            links.push(rest[..end].replace("&amp;", "&"));
+        }
+        for (i, _) in text.match_indices("http") {
+            let rest = &text[i..];
+            if rest.starts_with("http://") || rest.starts_with("https://") {
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '\\'))
+                    .unwrap_or(rest.len());
+                links.push(rest[..end].to_string());
+            }
+        }
+    }
+    links.sort();
+    links.dedup();
+    links
 }
