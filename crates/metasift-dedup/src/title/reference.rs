@@ -147,3 +147,66 @@ fn generic_site(sep: char, segment: &str, head: &str) -> bool {
         .nth((2 * seg_chars).saturating_sub(1))
         .is_some()
 }
+
+/// [`super::is_truncated`] for any title: the reference its byte checks are
+/// tested against.
+pub(super) fn is_truncated(title: &str) -> bool {
+    super::is_truncated_general(title)
+}
+
+/// Real titles: the parsers' golden outputs of the saved result pages
+/// (`tests/snapshots/`, every `title` field), the DuReader Baidu results,
+/// the AG News, NLPCC headline and SearchSnippets corpora (every line, and
+/// every field of the CSV), in every script and shape the fast paths see:
+/// Baidu's `_百度知道` suffixes, ` - Wikipedia`, `(AP)`, cut titles.
+pub(super) fn fixture_titles() -> Vec<String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/");
+    let mut titles = Vec::new();
+    let snapshots = format!("{root}snapshots");
+    let mut paths: Vec<_> = std::fs::read_dir(&snapshots)
+        .unwrap_or_else(|e| panic!("{snapshots}: {e}"))
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = crate::test_data::read(&path.to_string_lossy());
+        // The value after the snapshot's header.
+        let Some(json) = text.splitn(3, "---").nth(2) else {
+            continue;
+        };
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(json) {
+            collect_titles(&v, &mut titles);
+        }
+    }
+    for (title, _) in crate::test_data::dureader_results() {
+        titles.push(title);
+    }
+    for rel in [
+        "fixtures/corpus/ag_news_en/test.csv",
+        "fixtures/corpus/nlpcc2017_headlines_zh/headlines.tsv",
+        "fixtures/corpus/searchsnippets_en/SearchSnippets.txt",
+    ] {
+        let text = crate::test_data::read(&format!("{root}{rel}"));
+        for line in text.lines().take(2000) {
+            titles.push(line.to_string());
+            titles.extend(line.split(['"', '\t']).map(str::to_string));
+        }
+    }
+    assert!(titles.len() > 10_000, "{} titles", titles.len());
+    titles
+}
+
+fn collect_titles(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                match x.as_str() {
+                    Some(t) if k == "title" => out.push(t.to_string()),
+                    _ => collect_titles(x, out),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| collect_titles(x, out)),
+        _ => {}
+    }
+}

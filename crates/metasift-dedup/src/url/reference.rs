@@ -10,7 +10,8 @@ pub(super) fn normalize_general(link: &str, out: &mut String) -> bool {
     write_unwrapped(&unwrapped(link), out)
 }
 
-/// Every link of the saved result pages (`tests/fixtures/serp/`: each
+/// Every link of the saved result pages (`tests/fixtures/serp/` and the
+/// parsers' golden outputs of them, `tests/snapshots/`: each
 /// `href` value, HTML-unescaped as a parser hands it over, and each
 /// `http(s)://` run of text, as JSON APIs and scripts carry them) and of the
 /// URL cases (`tests/data/url_cases.toml`): real links with queries,
@@ -20,7 +21,11 @@ pub(crate) fn fixture_links() -> Vec<String> {
     let mut files = vec![std::path::PathBuf::from(format!(
         "{root}data/url_cases.toml"
     ))];
-    let mut dirs = vec![std::path::PathBuf::from(format!("{root}fixtures/serp"))];
+    let mut dirs = vec![
+        std::path::PathBuf::from(format!("{root}fixtures/serp")),
+        // The parsers' golden outputs of those pages.
+        std::path::PathBuf::from(format!("{root}snapshots")),
+    ];
     while let Some(dir) = dirs.pop() {
         let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         for entry in entries {
