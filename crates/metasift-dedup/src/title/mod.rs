@@ -589,8 +589,16 @@ fn strip_at(out: &mut String, pos: usize, sep_len: usize, last: bool) -> bool {
         }
     }
     let head = &out[..h];
-    // At least two characters.
-    if head.len() <= head.chars().next().map_or(0, char::len_utf8) {
+    // At least two characters: more bytes than the first character's (its
+    // width from its lead byte, not a decoding).
+    let first_len = match head.as_bytes().first() {
+        None => 0,
+        Some(&x) if x < 0x80 => 1,
+        Some(&x) if x < 0xe0 => 2,
+        Some(&x) if x < 0xf0 => 3,
+        Some(_) => 4,
+    };
+    if head.len() <= first_len {
         return false;
     }
     let sep = if b[pos] == 0xc2 {

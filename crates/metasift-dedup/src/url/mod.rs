@@ -620,27 +620,28 @@ fn fold_host_labels(out: &mut String, start: usize) {
 }
 
 fn fold_some_labels(out: &mut String, start: usize) -> usize {
-    let host = &out[start..];
-    if host.starts_with('[') {
+    // Bytes: a `.` is ASCII, so labels split there lie on char boundaries.
+    let host = &out.as_bytes()[start..];
+    if host.first() == Some(&b'[') {
         return 0;
     }
-    let labels = host.bytes().filter(|&b| b == b'.').count() + 1;
+    let labels = host.iter().filter(|&&b| b == b'.').count() + 1;
     // Byte ranges (absolute in `out`) of foldable labels with their dot.
     let mut cut: [(usize, usize); 4] = [(0, 0); 4];
     let mut n_cut = 0;
     let mut pos = start;
-    for (i, label) in host.split('.').enumerate() {
+    for (i, label) in host.split(|&b| b == b'.').enumerate() {
         if i + 2 >= labels {
             break;
         }
-        if matches!(label, "www" | "m" | "mobile") && n_cut < cut.len() {
+        if matches!(label, b"www" | b"m" | b"mobile") && n_cut < cut.len() {
             cut[n_cut] = (pos, pos + label.len() + 1);
             n_cut += 1;
         }
         pos += label.len() + 1;
     }
     for &(a, b) in cut[..n_cut].iter().rev() {
-        out.replace_range(a..b, "");
+        out.drain(a..b);
     }
     n_cut
 }
@@ -1101,6 +1102,23 @@ mod tests {
         assert!(check_normal(
             "https://en.wikipedia.org/wiki/Rust_(programming_language)"
         ));
+    }
+
+    proptest::proptest! {
+        /// The byte version of the label folding against the former one.
+        #[test]
+        fn host_labels_fold_as_before(
+            labels in proptest::collection::vec(
+                proptest::sample::select(&["www", "m", "mobile", "WWW", "en", "a", "", "中", "xn--bcher-kva", "[::1]"][..]),
+                0..9,
+            ),
+        ) {
+            let host = labels.join(".");
+            let (mut new, mut old) = (format!("https://{host}"), format!("https://{host}"));
+            fold_host_labels(&mut new, 8);
+            reference::fold_host_labels(&mut old, 8);
+            proptest::prop_assert_eq!(new, old, "{:?}", host);
+        }
     }
 
     #[test]

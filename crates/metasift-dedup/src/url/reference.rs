@@ -61,3 +61,34 @@ pub(crate) fn fixture_links() -> Vec<String> {
     links.dedup();
     links
 }
+
+/// The label folding of [`super::fold_host_labels`] as it was (by `str`
+/// splits and `replace_range`): the reference of the byte version.
+pub(super) fn fold_host_labels(out: &mut String, start: usize) {
+    while fold_some_labels(out, start) == 4 {}
+}
+
+fn fold_some_labels(out: &mut String, start: usize) -> usize {
+    let host = &out[start..];
+    if host.starts_with('[') {
+        return 0;
+    }
+    let labels = host.bytes().filter(|&b| b == b'.').count() + 1;
+    let mut cut: [(usize, usize); 4] = [(0, 0); 4];
+    let mut n_cut = 0;
+    let mut pos = start;
+    for (i, label) in host.split('.').enumerate() {
+        if i + 2 >= labels {
+            break;
+        }
+        if matches!(label, "www" | "m" | "mobile") && n_cut < cut.len() {
+            cut[n_cut] = (pos, pos + label.len() + 1);
+            n_cut += 1;
+        }
+        pos += label.len() + 1;
+    }
+    for &(a, b) in cut[..n_cut].iter().rev() {
+        out.replace_range(a..b, "");
+    }
+    n_cut
+}
