@@ -360,16 +360,18 @@ fn fold_other(c: char, out: &mut String, pending_space: &mut bool) {
 
 /// Classes of bytes in [`fold_fast`]: printable ASCII copied as it is
 /// (`PLAIN`), an upper-case letter, a separator (`-|_`) or `:`, ASCII
-/// whitespace or a control, the lead byte of an ideograph U+5000–U+9FFF
-/// (`E5`–`E9`), the lead byte `E4` (U+4000–U+4FFF, ideographs from U+4E00),
-/// and everything else.
+/// whitespace or a control, the lead byte of a character U+4000–U+9FFF
+/// (`E4`–`E9`), and everything else. U+4000–U+9FFF are ideographs (CJK
+/// Extension A and the Unified block) but for the 64 Yijing hexagram
+/// symbols U+4DC0–U+4DFF, which every path folds as it folds an ideograph:
+/// their own NFKC, no case, not word characters (no space kept next to
+/// them), no separator byte. So each is copied in a run.
 const PLAIN: u8 = 0;
 const UPPER: u8 = 1;
 const SEP: u8 = 2;
 const SPACE: u8 = 3;
 const CJK: u8 = 4;
-const E4: u8 = 5;
-const OTHER: u8 = 6;
+const OTHER: u8 = 5;
 
 static BYTE_CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
@@ -387,16 +389,15 @@ static BYTE_CLASS: [u8; 256] = {
         };
         i += 1;
     }
-    let mut i = 0xe5;
+    let mut i = 0xe4;
     while i <= 0xe9 {
         t[i] = CJK;
         i += 1;
     }
-    t[0xe4] = E4;
     t
 };
 
-/// `fold_checked::<true>` over bytes: ASCII and the ideographs U+4E00–U+9FFF
+/// `fold_checked::<true>` over bytes: ASCII and the characters U+4000–U+9FFF
 /// are copied in runs, not char by char (a single space between two ASCII
 /// letters or digits stays in the run: it is kept anyway), and upper-case
 /// ASCII is lowered once at the end; other characters go through
@@ -451,7 +452,7 @@ fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
             break;
         };
         let class = BYTE_CLASS[usize::from(x)];
-        if class == CJK || (class == E4 && b.get(i + 1).is_some_and(|&y| y >= 0xb8)) {
+        if class == CJK {
             // Not a word character: a pending space just goes.
             pending = false;
             i += 3;
@@ -807,6 +808,9 @@ mod tests {
         "\u{4e00}",
         "\u{9fff}",
         "\u{4dff}",
+        "\u{4dc0}",
+        "\u{4dbf}",
+        "\u{4000}",
         "\u{3400}",
         "の",
         "カ",
