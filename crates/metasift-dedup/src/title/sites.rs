@@ -73,19 +73,22 @@ impl KnownSites {
     }
 }
 
-/// A hash of a name from its length and its first and last four bytes (all
-/// of it up to eight): constant time, and it tells the known names apart
-/// well enough.
+/// A hash of a name from its length and its first and last eight bytes (all
+/// of it up to sixteen), read as two words: constant time, a few
+/// instructions, and it tells the known names apart well enough (a
+/// collision costs one more probe, never a wrong answer).
 fn name_hash(b: &[u8]) -> usize {
     let n = b.len();
-    let mut h = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut i = 0;
-    while i < 4 && i < n {
-        h = (h ^ b[i] as u64).wrapping_mul(0x0100_0000_01b3);
-        h = (h ^ b[n - 1 - i] as u64).wrapping_mul(0x0100_0000_01b3);
-        i += 1;
-    }
-    (h ^ (h >> 29)) as usize
+    let (head, tail) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (Some(h), Some(t)) => (u64::from_le_bytes(*h), u64::from_le_bytes(*t)),
+        _ => {
+            let mut w = [0u8; 8];
+            w[..n].copy_from_slice(b);
+            (u64::from_le_bytes(w), 0)
+        }
+    };
+    let h = (head ^ tail.rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 32) as usize
 }
 
 /// Whether `segment` is one of the known site names.
