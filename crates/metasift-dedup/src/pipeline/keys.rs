@@ -24,15 +24,20 @@ pub(crate) fn title_hash(t: &str, buf: &mut String) -> u64 {
 /// titles repeat over different answers (precision 0.984 → 0.951 when
 /// titles of 14 characters counted).
 pub(crate) fn informative(normalized: &str) -> bool {
-    // One pass over the bytes: normalized titles have one space between
-    // words; a byte ≥ 0xE2 starts a character from U+2000 on (CJK, kana,
-    // Hangul, and some signs: such titles are left out, conservatively).
+    // Normalized titles have one space between words; a byte ≥ 0xE2 starts
+    // a character from U+2000 on (CJK, kana, Hangul, and some signs: such
+    // titles are left out, conservatively). Sixteen bytes at a time, each
+    // block in one branch-free pass the compiler turns into vector code,
+    // stopping at the first block with such a byte (a CJK title's first).
     let mut spaces = 0;
-    for &b in normalized.as_bytes() {
-        if b >= 0xE2 {
+    for block in normalized.as_bytes().chunks(16) {
+        let (max, block_spaces) = block
+            .iter()
+            .fold((0u8, 0u8), |(m, n), &b| (m.max(b), n + u8::from(b == b' ')));
+        if max >= 0xE2 {
             return false;
         }
-        spaces += usize::from(b == b' ');
+        spaces += usize::from(block_spaces);
     }
     spaces + 1 >= INFORMATIVE_WORDS
 }
@@ -199,4 +204,42 @@ pub(crate) struct TitleForm {
     /// for a cut title, `0` for none.
     pub(crate) len: usize,
     pub(crate) cut: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`informative`] as it was, one byte at a time: its reference.
+    fn informative_bytewise(normalized: &str) -> bool {
+        let mut spaces = 0;
+        for &b in normalized.as_bytes() {
+            if b >= 0xE2 {
+                return false;
+            }
+            spaces += usize::from(b == b' ');
+        }
+        spaces + 1 >= INFORMATIVE_WORDS
+    }
+
+    #[test]
+    fn informative_agrees_with_the_bytewise_count() {
+        let mut buf = String::new();
+        let (mut yes, mut no) = (0, 0);
+        for t in crate::title::fixture_titles() {
+            crate::title::normalize_into(&t, &mut buf);
+            // Words at and around the limit, and a late CJK character.
+            for s in [
+                buf.clone(),
+                format!("{buf} a b c d e"),
+                format!("a b c d {buf}"),
+                format!("{} 中", "word ".repeat(7)),
+            ] {
+                let got = informative(&s);
+                assert_eq!(got, informative_bytewise(&s), "{s:?}");
+                if got { yes += 1 } else { no += 1 }
+            }
+        }
+        assert!(yes > 1000 && no > 1000, "{yes} informative, {no} not");
+    }
 }

@@ -48,6 +48,8 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 #[cfg(test)]
 mod reference;
+#[cfg(test)]
+pub(crate) use reference::fixture_titles;
 mod sites;
 
 use sites::{is_known_site, max_known_bytes};

@@ -159,7 +159,7 @@ pub(super) fn is_truncated(title: &str) -> bool {
 /// the AG News, NLPCC headline and SearchSnippets corpora (every line, and
 /// every field of the CSV), in every script and shape the fast paths see:
 /// Baidu's `_百度知道` suffixes, ` - Wikipedia`, `(AP)`, cut titles.
-pub(super) fn fixture_titles() -> Vec<String> {
+pub(crate) fn fixture_titles() -> Vec<String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/");
     let mut titles = Vec::new();
     let snapshots = format!("{root}snapshots");
