@@ -643,7 +643,7 @@ fn separator_before(b: &[u8], end: usize, floor: usize) -> Option<(usize, usize)
     None
 }
 
-/// Bytes that may start or end a separator (see [`separators_rev`]).
+/// Bytes that may start or end a separator (see [`separator_before`]).
 static SEP_BYTE: [bool; 256] = {
     let mut t = [false; 256];
     t[b'-' as usize] = true;

@@ -42,7 +42,11 @@
 //! with nothing to escape or decode, a plain host without port, no `.` path
 //! segment, no redirect wrapper) take a shorter path of a few byte scans that
 //! copies host, path and a single parameter as they are; the tests check it
-//! against the general path on random links.
+//! against the general path on random links. A link that is already its own
+//! normal form (the common `https://host/path` of an engine's list) is not
+//! even copied: [`normal_host_end`] checks it in one pass and the dedup
+//! stages hash it where it lies; the tests check every link it takes
+//! against the general path, on the saved pages' links and random ones.
 
 use std::borrow::Cow;
 
