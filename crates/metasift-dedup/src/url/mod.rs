@@ -105,6 +105,11 @@ enum Simple {
 /// (so every empty link has the same key: callers that see empty links should
 /// not send them through the URL stage).
 pub fn key(link: &str) -> UrlKey {
+    // A link that is its own normal form (the common case) is hashed as it
+    // is: no copy, no buffer.
+    if normal_host_end(link).is_some() {
+        return key_of_normalized(link);
+    }
     let with = |buf: &mut String| {
         if normalize_into(link, buf) {
             key_of_normalized(buf)
@@ -1040,6 +1045,7 @@ mod tests {
             "{link:?} is not its own normal form"
         );
         assert_eq!(host(link).as_deref(), Some(&link[8..end]), "{link:?}");
+        assert_eq!(key(link), key_of_normalized(&general(link).1), "{link:?}");
         true
     }
 
