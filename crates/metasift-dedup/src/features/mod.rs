@@ -142,12 +142,12 @@ impl Stream {
         self.prev = Some(h);
     }
 
-    /// A word by its hash and the or-ed classes of its characters, unless
-    /// it holds no letter or digit: a lone `_` is a segment of its own
-    /// under Unicode word boundaries, and no word.
+    /// A word by its hash, unless it holds no letter or digit (`alnum`): a
+    /// lone `_` is a segment of its own under Unicode word boundaries, and
+    /// no word.
     #[inline]
-    fn word_of(&mut self, h: UnitHash, seen: u8) {
-        if seen & ALNUM != 0 {
+    fn word_of(&mut self, h: UnitHash, alnum: bool) {
+        if alnum {
             self.word(h.finish());
         }
     }
@@ -208,7 +208,12 @@ impl UnitHash {
     }
     #[inline]
     fn push(&mut self, c: char) {
-        self.0 = (self.0 ^ c as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        self.0 = Self::step(self.0, c as u64);
+    }
+    /// One character (by its code point) into the state `h`.
+    #[inline]
+    fn step(h: u64, c: u64) -> u64 {
+        (h ^ c).wrapping_mul(0x0000_0100_0000_01b3)
     }
     #[inline]
     fn finish(self) -> u64 {
@@ -283,9 +288,16 @@ impl Extractor {
         out: &mut Vec<FeatureCode>,
         keep: usize,
     ) -> usize {
+        self.scan(snippet, unit, keep);
+        self.stream_codes(window, out)
+    }
+
+    /// The codes of the unit stream the last scan left, into `out`
+    /// (cleared first); returns the evidence count (see
+    /// [`Extractor::codes_into`]).
+    fn stream_codes(&mut self, window: usize, out: &mut Vec<FeatureCode>) -> usize {
         out.clear();
         let window = window.max(1);
-        self.scan(snippet, unit, keep);
         let s = &mut self.stream;
         let punct = s.finish();
         if punct == 0 {
@@ -371,7 +383,7 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
 
 mod scan;
 mod spans;
-use scan::{ALNUM, is_cjk};
+use scan::is_cjk;
 #[cfg(test)]
 use scan::{char_unit, is_anchor, is_fast_separator, push_jieba, push_lower};
 pub use spans::{CodeSpan, MAX_SPAN_BYTES};
@@ -648,6 +660,191 @@ mod tests {
             }
         }
         assert!(left_out > 10_000, "{left_out} units left out");
+    }
+
+    /// The codes and evidence of `text` from the reference scanners: the
+    /// plain one-pass reference where it covers the text, the general
+    /// normalizer elsewhere; `None` when the fast path leaves the text to
+    /// the general one (then there is nothing of its own to check).
+    fn reference_codes(
+        ex: &mut Extractor,
+        text: &str,
+        window: usize,
+        unit: Unit,
+        out: &mut Vec<FeatureCode>,
+    ) -> Option<usize> {
+        ex.stream.reset(ex.word_anchors);
+        if !ex.scan_fast(text, unit, usize::MAX) {
+            return None;
+        }
+        ex.stream.reset(ex.word_anchors);
+        if text.chars().all(is_fast) {
+            ex.scan_fast_reference(text, unit);
+        } else {
+            let mut normalized = String::new();
+            text.nfkc().for_each(|c| push_lower(&mut normalized, c));
+            ex.scan_general(&normalized, unit);
+        }
+        Some(ex.stream_codes(window, out))
+    }
+
+    /// Checks the fast path on `texts` at windows 1–4, both units, with
+    /// shipped, no and dense word anchors: it takes the same texts as the
+    /// previous scanner, gives the same whole stream (every unit kept), and
+    /// the same codes and evidence with units left out as `codes_into`
+    /// leaves them; and those codes are the reference's — the plain one
+    /// for text it covers and, with `general`, the general path's for the
+    /// rest. Returns how many codes lists were compared.
+    fn check_codes(texts: &[String], general: bool) -> usize {
+        let (mut cf, mut cp, mut cr) = (Vec::new(), Vec::new(), Vec::new());
+        let mut compared = 0;
+        for every in [WORD_ANCHORS, 0, 2] {
+            let mut fast = Extractor::new().with_word_anchors(every);
+            let mut prev = Extractor::new().with_word_anchors(every);
+            let mut slow = Extractor::new().with_word_anchors(every);
+            for t in texts {
+                for unit in [Unit::Char, Unit::Word] {
+                    fast.stream.reset(every);
+                    prev.stream.reset(every);
+                    let takes = fast.scan_fast(t, unit, usize::MAX);
+                    assert_eq!(takes, prev.scan_fast_previous(t, unit), "{t:?} {unit:?}");
+                    if !takes {
+                        continue;
+                    }
+                    assert_eq!(fast.stream, prev.stream, "{t:?} {unit:?} {every}");
+                    for window in 1..=4 {
+                        let ef = fast.codes_into(t, window, unit, &mut cf);
+                        prev.stream.reset(every);
+                        prev.scan_fast_previous(t, unit);
+                        let ep = prev.stream_codes(window, &mut cp);
+                        let case =
+                            format!("{t:?}: window {window}, {unit:?}, word anchors {every}");
+                        assert_eq!((ef, &cf), (ep, &cp), "{case}");
+                        if general || t.chars().all(is_fast) {
+                            let er = reference_codes(&mut slow, t, window, unit, &mut cr);
+                            assert_eq!(Some((ef, &cf)), er.map(|e| (e, &cr)), "{case}");
+                        }
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        compared
+    }
+
+    /// Every code the fast scanner gives on the fixture corpora (Chinese and
+    /// English snippets, titles, headlines) is the code the references give:
+    /// its separate loops for words, ideograph runs and Chinese marks decide
+    /// exactly as the plain scanner and the general path.
+    #[test]
+    fn fast_codes_agree_with_the_references_on_the_corpora() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/corpus/");
+        let mut texts: Vec<String> = Vec::new();
+        for (title, snippet) in crate::test_data::dureader_results() {
+            texts.extend([title, snippet]);
+        }
+        for (f, n) in [
+            ("ag_news_en/test.csv", 1500),
+            ("searchsnippets_en/SearchSnippets.txt", 1000),
+            ("nlpcc2017_headlines_zh/headlines.tsv", 1000),
+        ] {
+            let t = crate::test_data::read(&format!("{root}{f}"));
+            texts.extend(t.lines().take(n).map(str::to_string));
+        }
+        let compared = check_codes(&texts, true);
+        assert!(compared > 50_000, "{compared} compared");
+    }
+
+    /// Pieces of generated text: ASCII words and every joiner, full-width
+    /// forms, ideographs at both ends of the common range and around it,
+    /// kana, Hangul, Chinese marks and brackets; letters outside ASCII,
+    /// compatibility forms, signs, typographic apostrophes and characters
+    /// that send the text to the general path.
+    const PIECES: &[&str] = &[
+        "a",
+        "Z",
+        "7",
+        "_",
+        "x1",
+        "3",
+        " ",
+        "  ",
+        ".",
+        ",",
+        ";",
+        ":",
+        "!",
+        "?",
+        "'",
+        "-",
+        "\u{3000}",
+        "\u{3001}",
+        "\u{3002}",
+        "\u{2026}",
+        "\u{ff0c}",
+        "\u{ff0e}",
+        "\u{ff1b}",
+        "\u{ff1a}",
+        "\u{ff01}",
+        "\u{ff08}",
+        "\u{ff21}",
+        "\u{ff41}",
+        "\u{ff11}",
+        "\u{ff3f}",
+        "\u{ff07}",
+        "\u{201c}",
+        "\u{201d}",
+        "\u{300a}",
+        "\u{3010}",
+        "\u{2014}",
+        "\u{4e00}",
+        "\u{4e01}",
+        "\u{9fff}",
+        "\u{4db5}",
+        "\u{3400}",
+        "\u{3041}",
+        "\u{30a1}",
+        "\u{ac00}",
+        "\u{f900}",
+        "\u{20000}",
+        "中文",
+        "北京大学",
+        "延迟退休真的来了",
+        "don't",
+        "3.14",
+        "1,000",
+        "\u{b7}",
+        "\u{2019}",
+        "\u{2018}",
+        "\u{a0}",
+        "\u{e9}",
+        "\u{c9}",
+        "\u{3b2}",
+        "\u{2460}",
+        "\u{aa}",
+        "\u{2160}",
+        "\u{a7}",
+        "\u{2192}",
+        "\u{d7}",
+        "\u{301}",
+        "\u{2103}",
+        "\u{440}",
+        "\u{4dc0}",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// Against the previous scanner always, and the plain reference
+        /// where it covers the text (Unicode word boundaries join `a'7`,
+        /// `é가` differently from both scanners, so the general path is
+        /// checked on the corpora only).
+        #[test]
+        fn fast_codes_agree_with_the_references_on_generated_text(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..24),
+        ) {
+            check_codes(&[parts.concat()], false);
+        }
     }
 
     #[test]

@@ -45,8 +45,7 @@ pub(super) fn is_anchor(c: char) -> bool {
 #[inline]
 pub(super) fn is_fast_separator(c: char) -> bool {
     match c as u32 {
-        0x201A..=0x201D | 0x2013 | 0x2014 | 0x2022 | 0x2030 | 0x2039 | 0x203A => true,
-        0x300A..=0x3011 | 0x3014..=0x3017 | 0xD7 | 0xF7 => true,
+        code if is_plain_separator(code) => true,
         0x2190..=0x21FF | 0x2200..=0x22FF | 0x2500..=0x25FF | 0x2600..=0x26FF => {
             !c.is_alphanumeric()
                 && unicode_normalization::is_nfkc_quick(std::iter::once(c))
@@ -56,18 +55,27 @@ pub(super) fn is_fast_separator(c: char) -> bool {
     }
 }
 
+/// The [`is_fast_separator`] signs that need no table: quotes (`“` `”`),
+/// dashes, bullets, the CJK brackets (`《》` `【】` `「」`), `×` `÷`.
+#[inline]
+fn is_plain_separator(code: u32) -> bool {
+    matches!(code,
+        0x201A..=0x201D | 0x2013 | 0x2014 | 0x2022 | 0x2030 | 0x2039 | 0x203A
+        | 0x300A..=0x3011 | 0x3014..=0x3017 | 0xD7 | 0xF7)
+}
+
 /// Classes of an ASCII byte for the fast scanner, one table lookup for all.
-const WORD: u8 = 1;
-const DIGIT: u8 = 2;
+pub(super) const WORD: u8 = 1;
+pub(super) const DIGIT: u8 = 2;
 pub(super) const ALNUM: u8 = 4;
-const ANCHOR: u8 = 8;
-const LETTER: u8 = 16;
+pub(super) const ANCHOR: u8 = 8;
+pub(super) const LETTER: u8 = 16;
 /// `·`: joins two letters into one word, like `'` (Unicode's `MidLetter`).
-const MID_LETTER: u8 = 32;
+pub(super) const MID_LETTER: u8 = 32;
 
 /// [`WORD`] (letter, digit or `_`), [`DIGIT`], [`ALNUM`], [`ANCHOR`] and
 /// [`LETTER`] per ASCII byte.
-static ASCII_CLASS: [u8; 128] = {
+pub(super) static ASCII_CLASS: [u8; 128] = {
     let mut t = [0u8; 128];
     let mut i = 0;
     while i < 128 {
@@ -94,9 +102,59 @@ static ASCII_CLASS: [u8; 128] = {
     t
 };
 
+/// What the fast scanner's main loop does with the byte that starts a
+/// character: one table lookup and one jump. Continuation bytes never start
+/// a character (the text is a `&str`).
+const B_SEPARATOR: u8 = 0;
+/// An ASCII letter, digit or `_`: a word starts.
+const B_WORD: u8 = 1;
+/// `,` `.` `!` `?` `;` `:` outside a word.
+const B_ANCHOR: u8 = 2;
+/// `E4`–`E9`, the lead byte of U+4000–U+9FFF: mostly the common ideographs.
+const B_HAN: u8 = 3;
+/// The lead byte of any other character.
+const B_OTHER: u8 = 4;
+
+/// [`B_SEPARATOR`] … [`B_OTHER`] per byte.
+static BYTE_KIND: [u8; 256] = {
+    let mut t = [B_OTHER; 256];
+    let mut i = 0;
+    while i < 128 {
+        let k = ASCII_CLASS[i];
+        t[i] = if k & WORD != 0 {
+            B_WORD
+        } else if k & ANCHOR != 0 {
+            B_ANCHOR
+        } else {
+            B_SEPARATOR
+        };
+        i += 1;
+    }
+    let mut b = 0xE4;
+    while b <= 0xE9 {
+        t[b] = B_HAN;
+        b += 1;
+    }
+    t
+};
+
+/// An ASCII word byte (letter, digit, `_`) lowercased; `0` for every other
+/// byte: the word loop's one lookup per byte.
+static WORD_LOWER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 128 {
+        if ASCII_CLASS[i] & WORD != 0 {
+            t[i] = (i as u8).to_ascii_lowercase();
+        }
+        i += 1;
+    }
+    t
+};
+
 /// How the fast scanner takes a character outside ASCII, CJK and the
 /// full-width forms, when it can.
-enum Other {
+pub(super) enum Other {
     /// A Latin or Greek letter NFKC leaves alone, by its lowercase: it
     /// belongs to a word like an ASCII letter (`café`, `straße`, `β`).
     Letter(char),
@@ -117,7 +175,7 @@ enum Other {
 /// mark sends the snippet to the general path anyway; a form NFKC maps to
 /// one ASCII character maps so in any context too (an ASCII character
 /// composes with nothing before it).
-fn other_char(code: u32) -> Option<Other> {
+pub(super) fn other_char(code: u32) -> Option<Other> {
     let c = char::from_u32(code)?;
     if is_fast_separator(c) {
         return Some(Other::Separator);
@@ -152,7 +210,7 @@ fn other_char(code: u32) -> Option<Other> {
 /// The code point of the multi-byte UTF-8 sequence starting at `bytes[i]`
 /// (valid: the bytes come from a `&str`), and its length.
 #[inline]
-fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
+pub(super) fn decode(bytes: &[u8], i: usize) -> (u32, usize) {
     let b0 = u32::from(bytes[i]);
     let cont = |j: usize| u32::from(bytes.get(i + j).copied().unwrap_or(0x80) & 0x3F);
     if b0 < 0xE0 {
@@ -177,7 +235,7 @@ pub(super) fn is_cjk(c: char) -> bool {
 
 /// [`is_cjk`] of a code point.
 #[inline]
-fn is_cjk_code(c: u32) -> bool {
+pub(super) fn is_cjk_code(c: u32) -> bool {
     matches!(c,
         0x4E00..=0x9FFF | 0x3400..=0x4DBF | 0x20000..=0x2EBEF | 0xF900..=0xFAFF
         | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3)
@@ -192,72 +250,300 @@ pub(super) fn char_unit(c: u32) -> u64 {
     u64::from(c)
 }
 
-/// Hashes the run of common ideographs (U+4E00–U+9FFF, three bytes each)
-/// at `bytes[i..]` into `units`, one unit each; returns where it stops.
+/// Whether a character starting with the bytes `b0 b1` is a common
+/// ideograph (U+4E00 is E4 B8 80, U+9FFF is E9 BF BF): one comparison of
+/// the two bytes. Every loop that reads ideographs asks this, so they agree.
+#[inline]
+fn is_ideograph(b0: u8, b1: u8) -> bool {
+    u16::from_be_bytes([b0, b1]).wrapping_sub(0xE4B8) <= 0xE9BF - 0xE4B8
+}
+
+/// The code point of the three-byte UTF-8 sequence `b0 b1 b2` (a lead byte
+/// `1110xxxx` and two continuation bytes `10xxxxxx`: their marker bits are
+/// subtracted at once).
+#[inline]
+fn ideograph_code(b0: u8, b1: u8, b2: u8) -> u32 {
+    (u32::from(b0) << 12) + (u32::from(b1) << 6) + u32::from(b2) - 0xE2080
+}
+
+/// Where the run of CJK characters at `bytes[i..]` ends.
+fn cjk_run_end(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(|&b| b >= 0x80) {
+        let (code, len) = decode(bytes, i);
+        if !is_cjk_code(code) {
+            break;
+        }
+        i += len;
+    }
+    i
+}
+
+/// Pushes the units of the run of common ideographs (U+4E00–U+9FFF, three
+/// bytes each) at `bytes[i..]`, one each; returns where the run stops.
 /// The bulk of a Chinese snippet, without the scanner's per-character
 /// dispatch.
 ///
-/// `units` ends with the unit of the character just before the run (the
-/// caller's CJK character), and with `keep` below `usize::MAX` only the
-/// first and the last `keep` units of that stretch are pushed: no anchor
-/// falls inside it, so a window of `keep` units on either side of an
-/// anchor never reaches the middle of a longer stretch, and dropping the
+/// The run, with the `lead` units just before it (`0` or `1`: a CJK
+/// character the caller pushed), is a stretch of CJK units with no anchor
+/// inside; with `keep` below `usize::MAX` only its first and its last
+/// `keep` units are pushed: a window of `keep` units on either side of an
+/// anchor never reaches the middle of a longer stretch, so dropping the
 /// middle leaves every window — every code — as it was (anchors are
 /// positions in the units pushed). A Chinese clause runs ~10 characters
 /// between marks: at `window = 2` most need no unit at all.
 #[inline]
-fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize) -> usize {
-    let mut end = i;
-    while let Some(&[b0, b1, _]) = bytes.get(end..end + 3) {
-        // U+4E00 is E4 B8 80, U+9FFF is E9 BF BF.
-        if !(0xE4..=0xE9).contains(&b0) || (b0 == 0xE4 && b1 < 0xB8) {
+fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize, lead: usize) -> usize {
+    let rest = bytes.get(i..).unwrap_or_default();
+    // Two characters a step.
+    let ideograph = |c: &[u8]| is_ideograph(c[0], c[1]);
+    let mut len = 0;
+    let mut pairs = rest.chunks_exact(6);
+    loop {
+        let Some(c) = pairs.next() else {
+            if rest.get(len..len + 3).is_some_and(ideograph) {
+                len += 3;
+            }
+            break;
+        };
+        if !ideograph(c) {
             break;
         }
-        end += 3;
+        if !ideograph(&c[3..]) {
+            len += 3;
+            break;
+        }
+        len += 6;
     }
-    let unit_at = |k: usize| {
-        let at = i + 3 * k;
-        let (b0, b1, b2) = (bytes[at], bytes[at + 1], bytes[at + 2]);
-        char_unit((u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F))
+    let run = &rest[..len];
+    let n = len / 3;
+    let mut push = |part: &[u8]| {
+        for c in part.chunks_exact(3) {
+            units.push(char_unit(ideograph_code(c[0], c[1], c[2])));
+        }
     };
-    let n = (end - i) / 3;
-    // The stretch is the caller's unit and these `n`: its first `keep`
-    // and last `keep` units, or all of them.
-    let (head, tail) = if n < keep.saturating_mul(2) {
-        (n, n)
+    if lead + n <= keep.saturating_mul(2) {
+        push(run);
     } else {
-        (keep - 1, n - keep)
-    };
-    for k in 0..head {
-        units.push(unit_at(k));
+        push(&run[..3 * (keep - lead)]);
+        push(&run[3 * (n - keep)..]);
     }
-    for k in tail..n {
-        units.push(unit_at(k));
+    i + len
+}
+
+/// Reads Chinese text from the common ideograph at `bytes[i]`: runs of
+/// ideographs ([`ideograph_run`]) and the marks, spaces and separators
+/// between them, in a loop of its own; returns where a character the main
+/// loop must see (a word, another script) starts. What it does with each
+/// character is what the main loop would.
+fn chinese_at(s: &mut Stream, bytes: &[u8], mut i: usize, keep: usize) -> usize {
+    s.prev = None;
+    loop {
+        i = ideograph_run(bytes, i, &mut s.units, keep, 0);
+        // (`is_ideograph` said `bytes[i]` starts a run: the run is never
+        // empty, and the loop always moves on.)
+        // Up to the next ideograph.
+        loop {
+            let Some(&b0) = bytes.get(i) else {
+                return i;
+            };
+            if b0 < 0x80 {
+                match BYTE_KIND[usize::from(b0)] {
+                    B_SEPARATOR => {}
+                    B_ANCHOR => s.mark(),
+                    _ => return i,
+                }
+                i += 1;
+                continue;
+            }
+            let Some(&[_, b1, b2]) = bytes.get(i..i + 3) else {
+                return i;
+            };
+            if b0 & 0xF0 != 0xE0 {
+                return i;
+            }
+            if is_ideograph(b0, b1) {
+                break;
+            }
+            let code = ideograph_code(b0, b1, b2);
+            let k = match code {
+                0x3001 | 0x3002 | 0x2026 => ANCHOR,
+                // Full-width ASCII: a full-width letter or digit starts a
+                // word, which the main loop reads.
+                0xFF01..=0xFF5E => ASCII_CLASS[usize::from((code - 0xFEE0) as u8)],
+                0x3000 => 0,
+                _ if is_plain_separator(code) => 0,
+                _ => return i,
+            };
+            if k & WORD != 0 {
+                return i;
+            }
+            if k & ANCHOR != 0 {
+                s.mark();
+            }
+            i += 3;
+        }
     }
-    end
 }
 
 /// Hashes the run of ASCII word bytes (letters, digits, `_`) at `bytes[i..]`
-/// into the word hash `h`, lowercased; returns where it stops, leaves the
-/// class of the last byte in `last` and or-s all classes into `seen`.
+/// into the word hash `h`, lowercased; returns where it stops.
 #[inline]
-fn ascii_word_run(
-    bytes: &[u8],
-    mut i: usize,
-    h: &mut UnitHash,
-    last: &mut u8,
-    seen: &mut u8,
-) -> usize {
-    while let Some(&b) = bytes.get(i) {
-        let k = ASCII_CLASS[usize::from(b & 0x7F)];
-        if b >= 0x80 || k & WORD == 0 {
+fn ascii_word_run(bytes: &[u8], i: usize, h: &mut UnitHash) -> usize {
+    let mut x = h.0;
+    let mut end = i;
+    for &b in bytes.get(i..).unwrap_or_default() {
+        let l = WORD_LOWER[usize::from(b)];
+        if l == 0 {
             break;
         }
-        h.push(char::from(b.to_ascii_lowercase()));
-        *last = k;
-        *seen |= k;
-        i += 1;
+        x = UnitHash::step(x, u64::from(l));
+        end += 1;
     }
+    h.0 = x;
+    end
+}
+
+/// The character the word rules see for the non-ASCII, non-CJK `code` and
+/// its class; `None` when the general normalizer must take the snippet.
+#[inline]
+fn map_other(code: u32) -> Option<(char, u8)> {
+    Some(match code {
+        // Full-width ASCII, by offset.
+        0xFF01..=0xFF5E => {
+            let c = ((code - 0xFEE0) as u8).to_ascii_lowercase();
+            (char::from(c), ASCII_CLASS[usize::from(c)])
+        }
+        // The ideographic and the no-break space (NFKC: a space).
+        0x3000 | 0xA0 => (' ', 0),
+        // `、` `。` `…`: anchors that never join a word, like `!`.
+        0x3001 | 0x3002 | 0x2026 => ('!', ANCHOR),
+        // The middle dot joins letters (`MidLetter`).
+        0xB7 => ('·', MID_LETTER),
+        // Typographic apostrophes: see [`push_lower`].
+        0x2018 | 0x2019 => ('\'', ASCII_CLASS[usize::from(b'\'')]),
+        // Quotes, dashes, brackets: the common separators of Chinese text.
+        _ if is_plain_separator(code) => (' ', 0),
+        _ => match other_char(code)? {
+            Other::Letter(l) => (l, WORD | ALNUM | LETTER),
+            Other::Separator => (' ', 0),
+            Other::Ascii(a) => (char::from(a), ASCII_CLASS[usize::from(a)]),
+        },
+    })
+}
+
+/// The character at `bytes[i]` as the word rules see it (lowercased,
+/// full-width folded), its class and its length; CJK characters and those
+/// the fast path cannot take are separators here (the main loop meets them
+/// next). `None` at the end of the text.
+#[inline]
+fn mapped_at(bytes: &[u8], i: usize) -> Option<(char, u8, usize)> {
+    let b = *bytes.get(i)?;
+    if b < 0x80 {
+        let c = b.to_ascii_lowercase();
+        return Some((char::from(c), ASCII_CLASS[usize::from(c)], 1));
+    }
+    Some(mapped_multi(bytes, i))
+}
+
+/// [`mapped_at`] of a character outside ASCII: rare inside a word, so out
+/// of line.
+#[inline(never)]
+fn mapped_multi(bytes: &[u8], i: usize) -> (char, u8, usize) {
+    let (code, len) = decode(bytes, i);
+    if is_cjk_code(code) {
+        return (' ', 0, len);
+    }
+    let (c, k) = map_other(code).unwrap_or((' ', 0));
+    (c, k, len)
+}
+
+/// Reads the rest of a word at `bytes[i..]`: `h` holds the hash of its
+/// characters so far, `last` the class of the last one, and `alnum` whether
+/// any is a letter or digit (a lone `_` is a segment of its own under
+/// Unicode word boundaries, and no word). Pushes the word, and the anchor
+/// of a mark right after it; returns where the main loop goes on.
+///
+/// A `.` `'` `,` `;` `·` after a word character joins the word when the
+/// character after it continues the word (a digit after `,` `;`, a letter
+/// after `·`, a letter or digit after `.` `'`; `,` `;` only after a digit,
+/// `·` only after a letter) — the Unicode word-boundary rules that matter
+/// for ASCII. Otherwise the word ends, and the mark is an anchor if it is
+/// one.
+#[inline(always)]
+fn word_at(
+    s: &mut Stream,
+    bytes: &[u8],
+    mut i: usize,
+    mut h: UnitHash,
+    mut last: u8,
+    mut alnum: bool,
+) -> usize {
+    loop {
+        let start = i;
+        i = ascii_word_run(bytes, i, &mut h);
+        if !alnum && i > start {
+            alnum = bytes[start..i].iter().any(|&b| b != b'_');
+        }
+        let Some(&b) = bytes.get(i) else {
+            break;
+        };
+        let (c, k, len) = if b < 0x80 {
+            // Not a word byte: a joiner or the word's end.
+            if !matches!(b, b'.' | b'\'' | b',' | b';') {
+                break;
+            }
+            (char::from(b), 0, 1)
+        } else {
+            // Most often an ideograph after a number in Chinese text.
+            if bytes.get(i + 1).is_some_and(|&b1| is_ideograph(b, b1)) {
+                break;
+            }
+            let (c, k, len) = mapped_multi(bytes, i);
+            if k & WORD != 0 {
+                // A word character from outside ASCII (`ａ`, `é`, `①`).
+                h.push(c);
+                last = k;
+                alnum |= k & ALNUM != 0;
+                i += len;
+                continue;
+            }
+            (c, k, len)
+        };
+        // The class of the word's last character: the run's last byte, or
+        // what was pushed before an empty run.
+        if i > start {
+            last = ASCII_CLASS[usize::from(bytes[i - 1] & 0x7F)];
+        }
+        let joiner = match c {
+            '.' | '\'' => true,
+            ',' | ';' => last & DIGIT != 0,
+            _ => k & MID_LETTER != 0 && last & LETTER != 0,
+        };
+        if !joiner {
+            break;
+        }
+        let after = i + len;
+        let (next, nk, nlen) = mapped_at(bytes, after).unwrap_or((' ', 0, 0));
+        let joins = match c {
+            ',' | ';' => nk & DIGIT != 0,
+            '·' => nk & LETTER != 0,
+            _ => nk & ALNUM != 0,
+        };
+        if joins {
+            h.push(c);
+            h.push(next);
+            last = nk;
+            alnum = true;
+            i = after + nlen;
+            continue;
+        }
+        s.word_of(h, alnum);
+        if is_anchor(c) {
+            s.mark();
+        }
+        return after;
+    }
+    s.word_of(h, alnum);
     i
 }
 
@@ -296,133 +582,59 @@ impl Extractor {
     /// letters or digits and `,` `;` between digits stay inside a word).
     /// Returns `false` at the first character that needs the general
     /// normalizer.
+    ///
+    /// The loop dispatches on the first byte of each character outside a
+    /// word; a word is read to its end by [`word_at`] and a run of common
+    /// ideographs by [`ideograph_run`], each in a loop of its own.
     pub(super) fn scan_fast(&mut self, text: &str, unit: Unit, keep: usize) -> bool {
         let bytes = text.as_bytes();
         let s = &mut self.stream;
-        let mut h = UnitHash::new();
-        let mut in_word = false;
-        // A `.` `'` `,` `;` `·` right after a word character, waiting to see
-        // whether the next character continues the word; `\0` for none.
-        let mut pending = '\0';
-        // The class of the word's last character.
-        let mut last = 0u8;
-        // The classes of all its characters, or-ed.
-        let mut seen = 0u8;
-        let mut run_start: Option<usize> = None;
         let mut i = 0;
-        while i < bytes.len() {
-            let at = i;
-            let b = bytes[i];
-            // One classification per character: CJK units are finished here,
-            // everything else is mapped to the character the rules below see
-            // and its class.
-            let (c, k) = if b < 0x80 {
-                i += 1;
-                let c = b.to_ascii_lowercase();
-                (char::from(c), ASCII_CLASS[usize::from(c)])
-            } else {
-                let (code, len) = decode(bytes, i);
-                i += len;
-                // The common ideographs first: one range test instead of the
-                // seven-range match.
-                if (0x4E00..=0x9FFF).contains(&code) || is_cjk_code(code) {
-                    if in_word {
-                        in_word = false;
-                        s.word_of(h, seen);
-                        if is_anchor(std::mem::take(&mut pending)) {
-                            s.mark();
-                        }
-                    }
-                    if unit == Unit::Word {
-                        run_start.get_or_insert(at);
-                    } else {
-                        s.unit(char_unit(code));
-                        i = ideograph_run(bytes, i, &mut s.units, keep);
-                    }
-                    continue;
+        while let Some(&b) = bytes.get(i) {
+            match BYTE_KIND[usize::from(b)] {
+                B_SEPARATOR => i += 1,
+                B_WORD => i = word_at(s, bytes, i, UnitHash::new(), 0, false),
+                B_ANCHOR => {
+                    s.mark();
+                    i += 1;
                 }
-                match code {
-                    // Full-width ASCII, by offset.
-                    0xFF01..=0xFF5E => {
-                        let c = ((code - 0xFEE0) as u8).to_ascii_lowercase();
-                        (char::from(c), ASCII_CLASS[usize::from(c)])
-                    }
-                    // The ideographic and the no-break space (NFKC: a space).
-                    0x3000 | 0xA0 => (' ', 0),
-                    // `、` `。` `…`: anchors that never join a word, like `!`.
-                    0x3001 | 0x3002 | 0x2026 => ('!', ANCHOR),
-                    // The middle dot joins letters (`MidLetter`).
-                    0xB7 => ('·', MID_LETTER),
-                    // Typographic apostrophes: see [`push_lower`].
-                    0x2018 | 0x2019 => ('\'', ASCII_CLASS[usize::from(b'\'')]),
-                    _ => match other_char(code) {
-                        Some(Other::Letter(l)) => (l, WORD | ALNUM | LETTER),
-                        Some(Other::Separator) => (' ', 0),
-                        Some(Other::Ascii(a)) => (char::from(a), ASCII_CLASS[usize::from(a)]),
-                        None => return false,
-                    },
-                }
-            };
-            if let Some(start) = run_start.take() {
-                push_jieba(s, &text[start..at]);
-            }
-            if in_word {
-                if pending != '\0' {
-                    let p = std::mem::take(&mut pending);
-                    let joins = match p {
-                        ',' | ';' => k & DIGIT != 0,
-                        '·' => k & LETTER != 0,
-                        _ => k & ALNUM != 0,
-                    };
-                    if joins {
-                        h.push(p);
-                        h.push(c);
-                        last = k;
-                        seen |= k;
+                kind => {
+                    // A common ideograph (U+4E00–U+9FFF: E4 B8 80 to E9 BF
+                    // BF) needs no general decoding.
+                    if kind == B_HAN
+                        && unit == Unit::Char
+                        && bytes.get(i + 1).is_some_and(|&b1| is_ideograph(b, b1))
+                    {
+                        i = chinese_at(s, bytes, i, keep);
                         continue;
                     }
-                    in_word = false;
-                    s.word_of(h, seen);
-                    if is_anchor(p) {
-                        s.mark();
+                    let (code, len) = decode(bytes, i);
+                    if is_cjk_code(code) {
+                        if unit == Unit::Word {
+                            let end = cjk_run_end(bytes, i + len);
+                            push_jieba(s, &text[i..end]);
+                            i = end;
+                        } else {
+                            s.unit(char_unit(code));
+                            i = ideograph_run(bytes, i + len, &mut s.units, keep, 1);
+                        }
+                        continue;
                     }
-                } else if k & WORD != 0 {
-                    h.push(c);
-                    last = k;
-                    seen |= k;
-                    i = ascii_word_run(bytes, i, &mut h, &mut last, &mut seen);
-                    continue;
-                } else if c == '.'
-                    || c == '\''
-                    || ((c == ',' || c == ';') && last & DIGIT != 0)
-                    || (k & MID_LETTER != 0 && last & LETTER != 0)
-                {
-                    pending = c;
-                    continue;
-                } else {
-                    in_word = false;
-                    s.word_of(h, seen);
+                    let Some((c, k)) = map_other(code) else {
+                        return false;
+                    };
+                    if k & WORD != 0 {
+                        let mut h = UnitHash::new();
+                        h.push(c);
+                        i = word_at(s, bytes, i + len, h, k, k & ALNUM != 0);
+                    } else {
+                        if k & ANCHOR != 0 {
+                            s.mark();
+                        }
+                        i += len;
+                    }
                 }
             }
-            if k & WORD != 0 {
-                h = UnitHash::new();
-                h.push(c);
-                last = k;
-                seen = k;
-                in_word = true;
-                i = ascii_word_run(bytes, i, &mut h, &mut last, &mut seen);
-            } else if k & ANCHOR != 0 {
-                s.mark();
-            }
-        }
-        if in_word {
-            s.word_of(h, seen);
-            if is_anchor(pending) {
-                s.mark();
-            }
-        }
-        if let Some(start) = run_start {
-            push_jieba(s, &text[start..]);
         }
         true
     }
