@@ -303,23 +303,14 @@ impl Extractor {
         if punct == 0 {
             return 0;
         }
-        let units = &s.units;
-        let n = units.len();
         out.reserve(s.anchors.len());
-        // Each step (xor, multiply by an odd constant, rotate) is a
-        // bijection of the state, so windows that differ in one unit differ
-        // before the final mix; one full mix per code, not one per unit.
-        let step = |h: u64, u: u64| (h ^ u).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31);
-        for &p in &s.anchors {
-            let mut h = WINDOW_SEED;
-            for &u in &units[p.saturating_sub(window)..p] {
-                h = step(h, u);
-            }
-            h = step(h, ANCHOR_MARK);
-            for &u in &units[p..(p + window).min(n)] {
-                h = step(h, u);
-            }
-            out.push(FeatureCode(mix(h)));
+        // The shipped windows as constants: their loops unrolled.
+        match window {
+            1 => window_codes(&s.units, &s.anchors, 1, out),
+            2 => window_codes(&s.units, &s.anchors, 2, out),
+            3 => window_codes(&s.units, &s.anchors, 3, out),
+            4 => window_codes(&s.units, &s.anchors, 4, out),
+            w => window_codes(&s.units, &s.anchors, w, out),
         }
         punct
     }
@@ -339,6 +330,41 @@ impl Extractor {
             }
         }
         &self.stream.units
+    }
+}
+
+/// The code of each anchor in `anchors`: the `window` units before it, a
+/// marker, the `window` units after it (fewer at the ends), hashed.
+#[inline(always)]
+fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut Vec<FeatureCode>) {
+    // Each step (xor, multiply by an odd constant, rotate) is a bijection
+    // of the state, so windows that differ in one unit differ before the
+    // final mix; one full mix per code, not one per unit.
+    let step = |h: u64, u: u64| (h ^ u).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31);
+    let n = units.len();
+    for &p in anchors {
+        let mut h = WINDOW_SEED;
+        let before = p.checked_sub(window).and_then(|lo| units.get(lo..p));
+        if let (Some(before), Some(after)) = (before, units.get(p..p + window)) {
+            // A whole window on both sides (the most of them): slices of
+            // `window` units exactly.
+            for &u in before {
+                h = step(h, u);
+            }
+            h = step(h, ANCHOR_MARK);
+            for &u in after {
+                h = step(h, u);
+            }
+        } else {
+            for &u in &units[p.saturating_sub(window)..p] {
+                h = step(h, u);
+            }
+            h = step(h, ANCHOR_MARK);
+            for &u in &units[p..(p + window).min(n)] {
+                h = step(h, u);
+            }
+        }
+        out.push(FeatureCode(mix(h)));
     }
 }
 

@@ -593,7 +593,7 @@ impl Extractor {
         while let Some(&b) = bytes.get(i) {
             match BYTE_KIND[usize::from(b)] {
                 B_SEPARATOR => i += 1,
-                B_WORD => i = word_at(s, bytes, i, UnitHash::new(), 0, false),
+                B_WORD => i = word_at(s, bytes, i, UnitHash::new(), 0, b != b'_'),
                 B_ANCHOR => {
                     s.mark();
                     i += 1;
