@@ -478,7 +478,7 @@ fn word_at(
     mut last: u8,
     mut alnum: bool,
 ) -> usize {
-    loop {
+    'words: loop {
         let start = i;
         i = ascii_word_run(bytes, i, &mut h);
         if !alnum && i > start {
@@ -490,6 +490,18 @@ fn word_at(
         let (c, k, len) = if b < 0x80 {
             // Not a word byte: a joiner or the word's end.
             if !matches!(b, b'.' | b'\'' | b',' | b';') {
+                // A space and another word, English's most common step,
+                // without the main loop.
+                if b == b' '
+                    && let Some(&next) = bytes.get(i + 1)
+                    && WORD_LOWER[usize::from(next)] != 0
+                {
+                    s.word_of(h, alnum);
+                    h = UnitHash::new();
+                    alnum = next != b'_';
+                    i += 1;
+                    continue 'words;
+                }
                 break;
             }
             (char::from(b), 0, 1)
