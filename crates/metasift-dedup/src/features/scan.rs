@@ -294,13 +294,13 @@ fn cjk_run_end(bytes: &[u8], mut i: usize) -> usize {
 #[inline]
 fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize, lead: usize) -> usize {
     let rest = bytes.get(i..).unwrap_or_default();
-    // Two characters a step.
+    // Three characters a step.
     let ideograph = |c: &[u8]| is_ideograph(c[0], c[1]);
     let mut len = 0;
-    let mut pairs = rest.chunks_exact(6);
+    let mut triples = rest.chunks_exact(9);
     loop {
-        let Some(c) = pairs.next() else {
-            if rest.get(len..len + 3).is_some_and(ideograph) {
+        let Some(c) = triples.next() else {
+            while rest.get(len..len + 3).is_some_and(ideograph) {
                 len += 3;
             }
             break;
@@ -312,7 +312,11 @@ fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize, lead
             len += 3;
             break;
         }
-        len += 6;
+        if !ideograph(&c[6..]) {
+            len += 6;
+            break;
+        }
+        len += 9;
     }
     let run = &rest[..len];
     let n = len / 3;
