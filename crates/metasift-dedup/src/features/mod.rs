@@ -133,7 +133,6 @@ impl Stream {
     #[inline]
     fn word(&mut self, h: u64) {
         if let Some(w) = self.prev
-            && self.every > 0
             && self.picks(mix(w.rotate_left(23) ^ h ^ PAIR_SEED))
         {
             self.anchor_at(self.units.len());
@@ -157,7 +156,7 @@ impl Stream {
     fn picks(&self, pair: u64) -> bool {
         match self.mask {
             Some(m) => pair & m == 0,
-            None => pair.is_multiple_of(self.every),
+            None => self.every > 0 && pair.is_multiple_of(self.every),
         }
     }
 
@@ -165,12 +164,12 @@ impl Stream {
     #[inline]
     fn mark(&mut self) {
         let p = self.units.len();
-        self.anchor_at(p);
+        self.prev = None;
         if self.last_punct != p {
             self.last_punct = p;
             self.punct += 1;
+            self.anchor_at(p);
         }
-        self.prev = None;
     }
 
     /// Closes the stream with the end anchor; returns the evidence count,
