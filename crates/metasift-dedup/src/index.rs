@@ -64,8 +64,8 @@ impl Postings {
 /// The posting lists of the codes more than one kept record holds (or one
 /// record twice), one after another in one buffer: each is its length, its
 /// capacity, then that many slots. A list that outgrows its slots moves to
-/// the end with twice as many, leaving the old ones unused (at most as many
-/// as are in use). One buffer, not a `Vec` per list: a list costs no
+/// the end with twice as many, leaving the old ones unused (fewer in all
+/// than twice the slots in use, and their headers). One buffer, not a `Vec` per list: a list costs no
 /// allocation of its own, and dropping a scope frees one block.
 #[derive(Debug, Default)]
 pub(crate) struct Lists {
@@ -145,9 +145,10 @@ impl Lists {
 /// trees of ~55 codes are 2 levels (`one_list/feature-code` bench: 4.9 →
 /// 3.9 ms per 2,000 records), and trees of ~8 codes are about one leaf node
 /// (11 keys): one level, and fewer nodes than half-full leaves under a root
-/// (bench, 2,048 trees from the first code: 28.2 M instructions against
-/// 29.6 M for 256 after 1,024 codes; 4,096 trees cost more: their sparse
-/// leaves take longer to allocate and drop than the level they save).
+/// (per `dedup()` of the bench: 29.59 → 28.55 M instructions for 2,048
+/// trees instead of 256 after 1,024 codes, 0.5 M less again with them there
+/// from the first code; 4,096 trees cost more: their sparse leaves take
+/// longer to allocate and drop than the level they save).
 #[derive(Debug)]
 pub(crate) struct CodeIndex {
     trees: Vec<BTreeMap<FeatureCode, Postings>>,
