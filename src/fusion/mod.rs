@@ -97,7 +97,9 @@ pub fn fuse(
     explain: bool,
 ) -> Vec<MergedResult> {
     let order = interleave(answers);
-    let mut deduper = Deduper::new(settings).explain(explain).expect(order.len());
+    let mut deduper = Deduper::new(settings)
+        .explain(explain)
+        .sized_for(order.len());
     let mut extractor =
         explain.then(|| dedup::Extractor::new().with_word_anchors(settings.word_anchors));
     // Index of the group (in `groups`) each pushed record landed in.

@@ -155,7 +155,7 @@ pub struct Deduper {
     scope_of: HashMap64<u64, usize>,
     /// The scope of the record being decided (set by `begin`).
     cur: usize,
-    /// Records expected in the next new scope ([`Deduper::expect`]).
+    /// Records expected in the next new scope ([`Deduper::sized_for`]).
     expected: usize,
     count: usize,
     /// Per code, the number of different titles it was kept under, and the
@@ -237,7 +237,7 @@ impl Deduper {
     /// next query's memory is set aside once rather than grown record by
     /// record (a whole result list, say); a hint only, decisions are the
     /// same without it.
-    pub fn expect(mut self, records: usize) -> Self {
+    pub fn sized_for(mut self, records: usize) -> Self {
         self.expected = records;
         self
     }
@@ -801,7 +801,7 @@ pub(crate) fn fill_codes(
 
 /// Deduplicates a whole list at once (one scope).
 pub fn dedup(docs: &[Doc<'_>], settings: &Settings) -> Vec<Verdict> {
-    let mut d = Deduper::new(settings).expect(docs.len());
+    let mut d = Deduper::new(settings).sized_for(docs.len());
     docs.iter().map(|doc| d.push(*doc)).collect()
 }
 
