@@ -133,38 +133,33 @@ impl StreamPlan {
     /// Fills [`StreamPlan::seen`] from the selectors.
     pub(crate) fn seal(mut self) -> StreamPlan {
         let mut seen = Seen::default();
-        seen.add(&self.results, false);
-        for list in self.skip.iter().chain(&self.markers).chain(&self.exclude) {
-            seen.add(list, false);
-        }
-        for pick in self.fields.iter().flatten() {
-            if let Some(list) = &pick.selector {
-                seen.add(list, true);
-            }
-        }
-        for pick in &self.suggestions {
-            if let Some(list) = &pick.selector {
-                seen.add(list, false);
-            }
-        }
-        self.seen = seen;
         let mut gate = Gate::default();
-        gate.add(&self.results, false);
-        for list in self.skip.iter().chain(&self.markers).chain(&self.exclude) {
-            gate.add(list, false);
-        }
-        for pick in self.fields.iter().flatten() {
-            if let Some(list) = &pick.selector {
-                gate.add(list, true);
-            }
-        }
-        for pick in &self.suggestions {
-            if let Some(list) = &pick.selector {
-                gate.add(list, false);
-            }
-        }
+        self.each_selector(|list, in_result| {
+            seen.add(list, in_result);
+            gate.add(list, in_result);
+        });
+        self.seen = seen;
         self.gate = gate;
         self
+    }
+
+    /// Every selector of the plan, and whether it is a field's (matched
+    /// inside a result only).
+    fn each_selector(&self, mut f: impl FnMut(&List, bool)) {
+        f(&self.results, false);
+        for list in self.skip.iter().chain(&self.markers).chain(&self.exclude) {
+            f(list, false);
+        }
+        for pick in self.fields.iter().flatten() {
+            if let Some(list) = &pick.selector {
+                f(list, true);
+            }
+        }
+        for pick in &self.suggestions {
+            if let Some(list) = &pick.selector {
+                f(list, false);
+            }
+        }
     }
 
     /// Reads `page` (already [`super::prefilter`]ed); `Err` = the page must
