@@ -154,8 +154,11 @@ pub struct Deduper {
     /// by a hash lookup each.
     scopes: Vec<Scope>,
     scope_of: HashMap64<u64, usize>,
-    /// The scope of the record being decided (set by `begin`).
+    /// The scope of the record being decided (set by `begin`), and its
+    /// query key: records of one query come together, so most find their
+    /// scope without a lookup.
     cur: usize,
+    cur_key: Option<u64>,
     /// Records expected in the next new scope ([`Deduper::sized_for`]).
     expected: usize,
     count: usize,
@@ -200,6 +203,7 @@ impl Deduper {
             scopes: Vec::new(),
             scope_of: HashMap64::default(),
             cur: 0,
+            cur_key: None,
             expected: 0,
             count: 0,
             counts: None,
@@ -310,7 +314,8 @@ impl Deduper {
         self.count += 1;
         // URL-only with a Bloom filter keeps nothing per query: no scope.
         let needs_scope = self.bloom.is_none() || self.settings.method != Method::None;
-        if needs_scope {
+        if needs_scope && self.cur_key != Some(p.qkey) {
+            self.cur_key = Some(p.qkey);
             let next = self.scopes.len();
             self.cur = *self.scope_of.entry(p.qkey).or_insert(next);
             if self.cur == next {
