@@ -406,6 +406,7 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
     shared_codes(a, b).len() as f64 / m as f64
 }
 
+mod chinese;
 mod scan;
 mod spans;
 use scan::is_cjk;
