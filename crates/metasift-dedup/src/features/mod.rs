@@ -409,6 +409,7 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
 mod chinese;
 mod scan;
 mod spans;
+mod words;
 use scan::is_cjk;
 #[cfg(test)]
 use scan::{char_unit, is_anchor, is_fast_separator, push_jieba, push_lower};

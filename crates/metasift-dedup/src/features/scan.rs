@@ -11,6 +11,7 @@ use super::JIEBA;
 use super::chinese::chinese_at;
 #[cfg(feature = "jieba")]
 use super::hash_str;
+use super::words::ascii_word_run;
 use super::{Extractor, Stream, UnitHash};
 use crate::Unit;
 
@@ -141,7 +142,7 @@ static BYTE_KIND: [u8; 256] = {
 
 /// An ASCII word byte (letter, digit, `_`) lowercased; `0` for every other
 /// byte: the word loop's one lookup per byte.
-static WORD_LOWER: [u8; 256] = {
+pub(super) static WORD_LOWER: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 128 {
@@ -375,24 +376,6 @@ pub(super) fn push_ends_any(chars: &[[u8; 3]], keep: usize, lead: usize, units: 
         push(&chars[..keep - lead]);
         push(&chars[n - keep..]);
     }
-}
-
-/// Hashes the run of ASCII word bytes (letters, digits, `_`) at `bytes[i..]`
-/// into the word hash `h`, lowercased; returns where it stops.
-#[inline]
-fn ascii_word_run(bytes: &[u8], i: usize, h: &mut UnitHash) -> usize {
-    let mut x = h.0;
-    let mut end = i;
-    for &b in bytes.get(i..).unwrap_or_default() {
-        let l = WORD_LOWER[usize::from(b)];
-        if l == 0 {
-            break;
-        }
-        x = UnitHash::step(x, u64::from(l));
-        end += 1;
-    }
-    h.0 = x;
-    end
 }
 
 /// The character the word rules see for the non-ASCII, non-CJK `code` and
