@@ -20,6 +20,8 @@ use crate::simhash::{self, SimHash};
 use crate::site::source_key;
 use crate::{Doc, Method, Settings, url};
 
+mod sort;
+
 /// Scope key of records without a query.
 pub(crate) const NO_QUERY: u64 = 0x0123_4567_89ab_cdef;
 
@@ -149,7 +151,7 @@ impl Preparer {
             s,
             &mut out.codes,
         );
-        out.codes.sort_unstable();
+        sort::sort_codes(&mut out.codes);
     }
 }
 

@@ -406,8 +406,10 @@ pub fn similarity(a: &[FeatureCode], b: &[FeatureCode]) -> f64 {
     shared_codes(a, b).len() as f64 / m as f64
 }
 
+mod chinese;
 mod scan;
 mod spans;
+mod words;
 use scan::is_cjk;
 #[cfg(test)]
 use scan::{char_unit, is_anchor, is_fast_separator, push_jieba, push_lower};

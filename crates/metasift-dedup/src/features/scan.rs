@@ -8,8 +8,10 @@ use unicode_segmentation::UnicodeSegmentation;
 
 #[cfg(feature = "jieba")]
 use super::JIEBA;
+use super::chinese::chinese_at;
 #[cfg(feature = "jieba")]
 use super::hash_str;
+use super::words::ascii_word_run;
 use super::{Extractor, Stream, UnitHash};
 use crate::Unit;
 
@@ -58,7 +60,7 @@ pub(super) fn is_fast_separator(c: char) -> bool {
 /// The [`is_fast_separator`] signs that need no table: quotes (`“` `”`),
 /// dashes, bullets, the CJK brackets (`《》` `【】` `「」`), `×` `÷`.
 #[inline]
-fn is_plain_separator(code: u32) -> bool {
+pub(super) const fn is_plain_separator(code: u32) -> bool {
     matches!(code,
         0x201A..=0x201D | 0x2013 | 0x2014 | 0x2022 | 0x2030 | 0x2039 | 0x203A
         | 0x300A..=0x3011 | 0x3014..=0x3017 | 0xD7 | 0xF7)
@@ -140,7 +142,7 @@ static BYTE_KIND: [u8; 256] = {
 
 /// An ASCII word byte (letter, digit, `_`) lowercased; `0` for every other
 /// byte: the word loop's one lookup per byte.
-static WORD_LOWER: [u8; 256] = {
+pub(super) static WORD_LOWER: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 128 {
@@ -262,7 +264,7 @@ fn is_ideograph(b0: u8, b1: u8) -> bool {
 /// `1110xxxx` and two continuation bytes `10xxxxxx`: their marker bits are
 /// subtracted at once).
 #[inline]
-fn ideograph_code(b0: u8, b1: u8, b2: u8) -> u32 {
+pub(super) fn ideograph_code(b0: u8, b1: u8, b2: u8) -> u32 {
     (u32::from(b0) << 12) + (u32::from(b1) << 6) + u32::from(b2) - 0xE2080
 }
 
@@ -294,7 +296,24 @@ fn cjk_run_end(bytes: &[u8], mut i: usize) -> usize {
 #[inline]
 fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize, lead: usize) -> usize {
     let rest = bytes.get(i..).unwrap_or_default();
-    // Three characters a step.
+    let len = ideograph_run_len(rest);
+    let (chars, _) = rest[..len].as_chunks::<3>();
+    // The shipped windows (`keep` is the window) as constants: a fixed
+    // number of slots written, with no branch on the run's length.
+    match keep {
+        1 => push_ends::<1>(chars, lead, units),
+        2 => push_ends::<2>(chars, lead, units),
+        3 => push_ends::<3>(chars, lead, units),
+        4 => push_ends::<4>(chars, lead, units),
+        _ => push_ends_any(chars, keep, lead, units),
+    }
+    i + len
+}
+
+/// The length in bytes of the run of common ideographs at the start of
+/// `rest`, three characters a step.
+#[inline]
+fn ideograph_run_len(rest: &[u8]) -> usize {
     let ideograph = |c: &[u8]| is_ideograph(c[0], c[1]);
     let mut len = 0;
     let mut triples = rest.chunks_exact(9);
@@ -303,108 +322,60 @@ fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize, lead
             while rest.get(len..len + 3).is_some_and(ideograph) {
                 len += 3;
             }
-            break;
+            return len;
         };
         if !ideograph(c) {
-            break;
+            return len;
         }
         if !ideograph(&c[3..]) {
-            len += 3;
-            break;
+            return len + 3;
         }
         if !ideograph(&c[6..]) {
-            len += 6;
-            break;
+            return len + 6;
         }
         len += 9;
     }
-    let run = &rest[..len];
-    let n = len / 3;
-    let mut push = |part: &[u8]| {
-        for c in part.chunks_exact(3) {
-            units.push(char_unit(ideograph_code(c[0], c[1], c[2])));
-        }
+}
+
+/// [`ideograph_run`]'s units for `keep = K`: the first `K - lead` and the
+/// last `K` of the run's `chars`, or all of them when they are no more.
+/// All `2 K` slots are computed (a slot past the run repeats its last
+/// character) and written at once, then the vector is cut to the units
+/// kept: no branch on the run's length, no capacity check per unit.
+#[inline(always)]
+pub(super) fn push_ends<const K: usize>(chars: &[[u8; 3]], lead: usize, units: &mut Vec<u64>) {
+    let n = chars.len();
+    let Some(last) = n.checked_sub(1) else {
+        return;
+    };
+    let kept = 2 * K - lead;
+    let skip = n.saturating_sub(kept);
+    let mut slots = [0u64; 8];
+    for (j, slot) in slots[..2 * K].iter_mut().enumerate() {
+        let at = if j + lead >= K { j + skip } else { j };
+        let [b0, b1, b2] = chars[at.min(last)];
+        *slot = char_unit(ideograph_code(b0, b1, b2));
+    }
+    let base = units.len();
+    units.extend_from_slice(&slots[..2 * K]);
+    units.truncate(base + n.min(kept));
+}
+
+/// [`push_ends`] for any `keep` (`usize::MAX`: every unit).
+pub(super) fn push_ends_any(chars: &[[u8; 3]], keep: usize, lead: usize, units: &mut Vec<u64>) {
+    let n = chars.len();
+    let mut push = |part: &[[u8; 3]]| {
+        units.extend(
+            part.iter()
+                .map(|&[b0, b1, b2]| char_unit(ideograph_code(b0, b1, b2))),
+        );
     };
     if lead + n <= keep.saturating_mul(2) {
-        push(run);
+        push(chars);
     } else {
-        push(&run[..3 * (keep - lead)]);
-        push(&run[3 * (n - keep)..]);
+        push(&chars[..keep - lead]);
+        push(&chars[n - keep..]);
     }
-    i + len
-}
-
-/// Reads Chinese text from the common ideograph at `bytes[i]`: runs of
-/// ideographs ([`ideograph_run`]) and the marks, spaces and separators
-/// between them, in a loop of its own; returns where a character the main
-/// loop must see (a word, another script) starts. What it does with each
-/// character is what the main loop would.
-fn chinese_at(s: &mut Stream, bytes: &[u8], mut i: usize, keep: usize) -> usize {
-    s.prev = None;
-    loop {
-        i = ideograph_run(bytes, i, &mut s.units, keep, 0);
-        // (`is_ideograph` said `bytes[i]` starts a run: the run is never
-        // empty, and the loop always moves on.)
-        // Up to the next ideograph.
-        loop {
-            let Some(&b0) = bytes.get(i) else {
-                return i;
-            };
-            if b0 < 0x80 {
-                match BYTE_KIND[usize::from(b0)] {
-                    B_SEPARATOR => {}
-                    B_ANCHOR => s.mark(),
-                    _ => return i,
-                }
-                i += 1;
-                continue;
-            }
-            let Some(&[_, b1, b2]) = bytes.get(i..i + 3) else {
-                return i;
-            };
-            if b0 & 0xF0 != 0xE0 {
-                return i;
-            }
-            if is_ideograph(b0, b1) {
-                break;
-            }
-            let code = ideograph_code(b0, b1, b2);
-            let k = match code {
-                0x3001 | 0x3002 | 0x2026 => ANCHOR,
-                // Full-width ASCII: a full-width letter or digit starts a
-                // word, which the main loop reads.
-                0xFF01..=0xFF5E => ASCII_CLASS[usize::from((code - 0xFEE0) as u8)],
-                0x3000 => 0,
-                _ if is_plain_separator(code) => 0,
-                _ => return i,
-            };
-            if k & WORD != 0 {
-                return i;
-            }
-            if k & ANCHOR != 0 {
-                s.mark();
-            }
-            i += 3;
-        }
-    }
-}
-
-/// Hashes the run of ASCII word bytes (letters, digits, `_`) at `bytes[i..]`
-/// into the word hash `h`, lowercased; returns where it stops.
-#[inline]
-fn ascii_word_run(bytes: &[u8], i: usize, h: &mut UnitHash) -> usize {
-    let mut x = h.0;
-    let mut end = i;
-    for &b in bytes.get(i..).unwrap_or_default() {
-        let l = WORD_LOWER[usize::from(b)];
-        if l == 0 {
-            break;
-        }
-        x = UnitHash::step(x, u64::from(l));
-        end += 1;
-    }
-    h.0 = x;
-    end
 }
 
 /// The character the word rules see for the non-ASCII, non-CJK `code` and
@@ -621,7 +592,14 @@ impl Extractor {
                         && unit == Unit::Char
                         && bytes.get(i + 1).is_some_and(|&b1| is_ideograph(b, b1))
                     {
-                        i = chinese_at(s, bytes, i, keep);
+                        // The shipped windows as constants (see `push_ends`).
+                        i = match keep {
+                            1 => chinese_at::<1>(s, bytes, i, keep),
+                            2 => chinese_at::<2>(s, bytes, i, keep),
+                            3 => chinese_at::<3>(s, bytes, i, keep),
+                            4 => chinese_at::<4>(s, bytes, i, keep),
+                            _ => chinese_at::<0>(s, bytes, i, keep),
+                        };
                         continue;
                     }
                     let (code, len) = decode(bytes, i);

@@ -1,0 +1,400 @@
+//! The fast scanner's loop for Chinese text: runs of common ideographs and
+//! the marks between them, driven by a bit mask of where runs stop.
+//!
+//! A Chinese snippet is runs of common ideographs (U+4E00–U+9FFF, three
+//! bytes each) cut by one or two marks (`,` `。` `、` `“` a space …). Read a
+//! character at a time, every run's end and every mark's kind is a branch
+//! the processor cannot predict (two or three mispredictions a run). Here
+//! the bytes are classified 64 at a time into a mask of *stops* — bytes that
+//! do not continue a run: ASCII, a lead byte outside `E4`–`E9`, `E4` before
+//! a byte below `B8` (U+4000–U+4DFF), the end of the text — and the loop
+//! walks the stops: the run before each is pushed (its ends, see
+//! [`super::scan`]'s `ideograph_run`), and the character at it is a
+//! separator or an anchor (taken without a branch on which) or the end of
+//! the Chinese text (a word, another script: back to the main loop).
+
+use std::hint::select_unpredictable;
+
+use super::Stream;
+use super::scan::{ANCHOR, ASCII_CLASS, WORD, ideograph_code, is_plain_separator};
+
+/// What a stop's character is to the Chinese loop.
+const G_SEPARATOR: u8 = 0;
+const G_ANCHOR: u8 = 1;
+/// A word, another script, the end: the main loop takes it.
+const G_STOP: u8 = 2;
+
+/// [`G_SEPARATOR`], [`G_ANCHOR`] or [`G_STOP`] of an ASCII byte, as the
+/// main loop decides (a word byte starts a word).
+static GAP_ASCII: [u8; 128] = {
+    let mut t = [G_STOP; 128];
+    let mut i = 0;
+    while i < 128 {
+        let k = ASCII_CLASS[i];
+        t[i] = if k & WORD != 0 {
+            G_STOP
+        } else if k & ANCHOR != 0 {
+            G_ANCHOR
+        } else {
+            G_SEPARATOR
+        };
+        i += 1;
+    }
+    t
+};
+
+/// The first code point of each block [`GAP_3`] covers, by [`gap_key`];
+/// key 2 covers none.
+const GAP_BASES: [u32; 4] = [0x2000, 0x3000, u32::MAX, 0xFF00];
+
+/// The block key of a code point: bit 12 and bit 15. U+2000, U+3000 and
+/// U+FF00 (128 code points each) get keys 0, 1 and 3.
+#[inline]
+fn gap_key(code: u32) -> usize {
+    (((code >> 12) & 1) | ((code >> 14) & 2)) as usize
+}
+
+/// The kind of each three-byte character in U+2000–U+207F, U+3000–U+307F
+/// and U+FF00–U+FF7F, at `key << 7 | code & 0x7F`: what the Chinese loop of
+/// the scanner did with it — `、` `。` `…` and the full-width anchors
+/// anchor, the ideographic space, full-width signs and the plain
+/// separators (quotes, dashes, CJK brackets) separate, anything else (a
+/// full-width letter, kana) stops.
+static GAP_3: [u8; 512] = {
+    let mut t = [G_STOP; 512];
+    let mut key = 0;
+    while key < 4 {
+        let base = GAP_BASES[key];
+        let mut low = 0;
+        while base != u32::MAX && low < 128 {
+            let code = base + low;
+            t[key << 7 | low as usize] = match code {
+                0x3001 | 0x3002 | 0x2026 => G_ANCHOR,
+                0xFF01..=0xFF5E => {
+                    let k = ASCII_CLASS[(code - 0xFEE0) as usize];
+                    if k & WORD != 0 {
+                        G_STOP
+                    } else if k & ANCHOR != 0 {
+                        G_ANCHOR
+                    } else {
+                        G_SEPARATOR
+                    }
+                }
+                0x3000 => G_SEPARATOR,
+                _ if is_plain_separator(code) => G_SEPARATOR,
+                _ => G_STOP,
+            };
+            low += 1;
+        }
+        key += 1;
+    }
+    t
+};
+
+/// The kind of the character at `bytes[q]` (a stop, before the end) and its
+/// length, without a branch on what it is: [`GAP_ASCII`] for ASCII,
+/// [`GAP_3`] for a three-byte character of its blocks, [`G_STOP`] for any
+/// other, both tables read and one selected.
+#[inline(always)]
+fn gap_kind(bytes: &[u8], q: usize) -> (u8, usize) {
+    let b0 = bytes[q];
+    // A lead byte `1110xxxx` has two bytes after it (the text is UTF-8).
+    let (b1, b2) = match bytes.get(q + 1..q + 3) {
+        Some(&[b1, b2]) => (b1, b2),
+        _ => (0x80, 0x80),
+    };
+    let code = ideograph_code(b0, b1, b2);
+    let key = gap_key(code);
+    let three = (b0 & 0xF0 == 0xE0) & (code & !0x7F == GAP_BASES[key]);
+    let kind3 = select_unpredictable(three, GAP_3[key << 7 | (code & 0x7F) as usize], G_STOP);
+    let ascii = b0 < 0x80;
+    (
+        select_unpredictable(ascii, GAP_ASCII[usize::from(b0 & 0x7F)], kind3),
+        select_unpredictable(ascii, 1, 3),
+    )
+}
+
+/// Bit `j` set: `bytes[at + j]` is a stop — it does not continue a run of
+/// common ideographs (see the module docs); every position from the end of
+/// the text on is one.
+#[inline]
+fn stops64(bytes: &[u8], at: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        stops64_sse2(bytes, at)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        stops64_portable(bytes, at)
+    }
+}
+
+/// [`stops64`] a byte at a time: the definition, for other targets and the
+/// tests.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn stops64_portable(bytes: &[u8], at: usize) -> u64 {
+    let mut mask = 0;
+    for j in 0..64 {
+        let stop = match bytes.get(at + j) {
+            None => true,
+            Some(&b) => {
+                let continuation = b & 0xC0 == 0x80;
+                let lead = (0xE5..=0xE9).contains(&b)
+                    || (b == 0xE4 && bytes.get(at + j + 1).is_some_and(|&n| n >= 0xB8));
+                !(continuation || lead)
+            }
+        };
+        mask |= u64::from(stop) << j;
+    }
+    mask
+}
+
+/// [`stops64`] with SSE2, 16 bytes a step: a continuation byte (`80`–`BF`),
+/// a lead `E5`–`E9`, or `E4` with the next byte `B8` or above continues a
+/// run; a movemask of that, inverted, is the stops.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+fn stops64_sse2(bytes: &[u8], at: usize) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
+    };
+    // 65 bytes: each block reads the byte after it too. Near the end the
+    // rest is copied into zeros (ASCII: stops).
+    let padded: [u8; 65];
+    let src: &[u8] = match bytes.get(at..at + 65) {
+        Some(src) => src,
+        None => {
+            let rest = bytes.get(at..).unwrap_or_default();
+            let mut buf = [0u8; 65];
+            buf[..rest.len()].copy_from_slice(rest);
+            padded = buf;
+            &padded
+        }
+    };
+    // Two 8-byte loads LLVM turns into one unaligned 16-byte load.
+    let load = |k: usize| {
+        let lo = u64::from_le_bytes(src[k..k + 8].try_into().unwrap_or_default());
+        let hi = u64::from_le_bytes(src[k + 8..k + 16].try_into().unwrap_or_default());
+        (lo, hi)
+    };
+    let mut mask = 0;
+    for k in (0..64).step_by(16) {
+        let ((lo, hi), (nlo, nhi)) = (load(k), load(k + 1));
+        // SAFETY: these intrinsics only compute on registers (no memory
+        // access); SSE2 is part of the x86_64 baseline, so every x86_64
+        // processor has it.
+        let good = unsafe {
+            let b: __m128i = _mm_set_epi64x(hi as i64, lo as i64);
+            let next = _mm_set_epi64x(nhi as i64, nlo as i64);
+            // `80`–`BF`: below -64 as signed bytes.
+            let cont = _mm_cmplt_epi8(b, _mm_set1_epi8(-64));
+            // `E5`–`E9`: shifted to -128..=-124.
+            let lead = _mm_cmplt_epi8(
+                _mm_add_epi8(b, _mm_set1_epi8(0x9B_u8 as i8)),
+                _mm_set1_epi8(-123),
+            );
+            // `E4` and a next byte `B8`–`BF` (above `B7` as signed bytes).
+            let e4 = _mm_and_si128(
+                _mm_cmpeq_epi8(b, _mm_set1_epi8(0xE4_u8 as i8)),
+                _mm_cmpgt_epi8(next, _mm_set1_epi8(0xB7_u8 as i8)),
+            );
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(cont, lead), e4))
+        };
+        mask |= u64::from(!(good as u32) & 0xFFFF) << k;
+    }
+    mask
+}
+
+/// Reads Chinese text from the common ideograph at `bytes[i]`: runs of
+/// ideographs and the marks, spaces and separators between them; returns
+/// where a character the main loop must see (a word, another script)
+/// starts. What it does with each character is what the main loop would.
+///
+/// `K` is `keep` (see `ideograph_run`) for the shipped windows 1–4, `0`
+/// for any other `keep`.
+#[inline(never)]
+pub(super) fn chinese_at<const K: usize>(
+    s: &mut Stream,
+    bytes: &[u8],
+    i: usize,
+    keep: usize,
+) -> usize {
+    s.prev = None;
+    // The run being read starts at `start`; stops before it are done.
+    let mut start = i;
+    // The stops of `bytes[at..at + 64]`, those done cleared.
+    let mut at = i;
+    let mut stops = stops64(bytes, at);
+    loop {
+        while stops != 0 {
+            let q = at + stops.trailing_zeros() as usize;
+            stops &= stops - 1;
+            // Whole ideographs from `start` to `q`, none when two marks
+            // meet.
+            if q > start {
+                let (chars, _) = bytes[start..q].as_chunks::<3>();
+                if K == 0 {
+                    super::scan::push_ends_any(chars, keep, 0, &mut s.units);
+                } else {
+                    super::scan::push_ends::<K>(chars, 0, &mut s.units);
+                }
+            }
+            if q >= bytes.len() {
+                return bytes.len();
+            }
+            let (kind, len) = gap_kind(bytes, q);
+            if kind == G_STOP {
+                return q;
+            }
+            // `Stream::mark` for an anchor, without a branch on whether
+            // this is one: a new mark (none at this position yet, `。”，`
+            // is one) counts, and anchors unless an anchor is there.
+            let anchor = kind == G_ANCHOR;
+            let p = s.units.len();
+            let new = anchor & (s.last_punct != p);
+            let n = s.anchors.len();
+            let push = new & (s.anchors.last() != Some(&p));
+            s.anchors.push(p);
+            s.anchors.truncate(n + usize::from(push));
+            s.punct += usize::from(new);
+            s.last_punct = select_unpredictable(anchor, p, s.last_punct);
+            // (A three-byte character's other bytes are no stops.)
+            start = q + len;
+        }
+        at += 64;
+        // (The end is a stop: never past it.)
+        stops = stops64(bytes, at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the Chinese loop of the scanner did with the character `c`
+    /// after a run (the code it replaced, spelled out).
+    fn previous_kind(c: char) -> (u8, usize) {
+        let code = c as u32;
+        if code < 0x80 {
+            let k = ASCII_CLASS[code as usize];
+            let kind = if k & WORD != 0 {
+                G_STOP
+            } else if k & ANCHOR != 0 {
+                G_ANCHOR
+            } else {
+                G_SEPARATOR
+            };
+            return (kind, 1);
+        }
+        let kind = match code {
+            _ if c.len_utf8() != 3 => G_STOP,
+            0x3001 | 0x3002 | 0x2026 => G_ANCHOR,
+            0xFF01..=0xFF5E => {
+                let k = ASCII_CLASS[(code - 0xFEE0) as usize];
+                if k & WORD != 0 {
+                    G_STOP
+                } else if k & ANCHOR != 0 {
+                    G_ANCHOR
+                } else {
+                    G_SEPARATOR
+                }
+            }
+            0x3000 => G_SEPARATOR,
+            _ if is_plain_separator(code) => G_SEPARATOR,
+            _ => G_STOP,
+        };
+        (kind, 3)
+    }
+
+    #[test]
+    fn gap_kinds_are_the_previous_decisions() {
+        let mut text = String::new();
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            // Ideographs continue runs: they are never a stop's character.
+            if (0x4E00..=0x9FFF).contains(&(c as u32)) {
+                continue;
+            }
+            for end in [false, true] {
+                text.clear();
+                text.push('中');
+                text.push(c);
+                if !end {
+                    text.push('中');
+                }
+                let (kind, len) = gap_kind(text.as_bytes(), 3);
+                let (want, want_len) = previous_kind(c);
+                assert_eq!(kind, want, "{c:?} U+{:04X}", c as u32);
+                if kind != G_STOP {
+                    assert_eq!(len, want_len, "{c:?}");
+                }
+            }
+        }
+    }
+
+    /// Pieces that meet and cut runs: ideographs at both ends of the common
+    /// range, `E4` characters below it (U+4000–U+4DFF), other three-byte
+    /// leads, two- and four-byte characters, ASCII.
+    const PIECES: &[&str] = &[
+        "\u{4e00}",
+        "\u{4e01}",
+        "\u{4fff}",
+        "\u{5000}",
+        "\u{9fff}",
+        "中文",
+        "北京大学",
+        "\u{4000}",
+        "\u{4dff}",
+        "\u{4db5}",
+        "\u{3400}",
+        "\u{3002}",
+        "\u{3001}",
+        "\u{201c}",
+        "\u{ff0c}",
+        "\u{ff21}",
+        "\u{30a1}",
+        "\u{ac00}",
+        "\u{e9}",
+        "\u{20000}",
+        "a",
+        "7",
+        " ",
+        ",",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The SSE2 stops are the byte-at-a-time ones from every start,
+        /// across the 16-byte blocks, the 64-byte word and the text's end.
+        #[test]
+        fn sse2_stops_are_the_portable_ones(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..60),
+        ) {
+            let text = parts.concat();
+            let bytes = text.as_bytes();
+            for at in 0..bytes.len() + 3 {
+                #[cfg(target_arch = "x86_64")]
+                proptest::prop_assert_eq!(
+                    stops64_sse2(bytes, at),
+                    stops64_portable(bytes, at),
+                    "{:?} at {}", text, at
+                );
+                proptest::prop_assert_eq!(stops64(bytes, at), stops64_portable(bytes, at));
+            }
+        }
+    }
+
+    #[test]
+    fn stops_mark_what_does_not_continue_a_run() {
+        // 一 (E4 B8 80) continues, 䀀 (E4 80 80) and 。 (E3 80 82) stop,
+        // `a` stops, the end and past it stop.
+        let text = "一䀀。a一";
+        let stops = stops64(text.as_bytes(), 0);
+        assert_eq!(stops & 0xFFFF, 0b1110_0010_0100_1000);
+        assert_eq!(
+            stops64(text.as_bytes(), 0),
+            stops64_portable(text.as_bytes(), 0)
+        );
+    }
+}
