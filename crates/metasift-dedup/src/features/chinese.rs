@@ -153,11 +153,10 @@ fn stops64_portable(bytes: &[u8], at: usize) -> u64 {
 /// a lead `E5`–`E9`, or `E4` with the next byte `B8` or above continues a
 /// run; a movemask of that, inverted, is the stops.
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
 fn stops64_sse2(bytes: &[u8], at: usize) -> u64 {
-    use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8,
-        _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
+    use safe_arch::{
+        add_i8_m128i, bitand_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i,
+        cmp_lt_mask_i8_m128i, m128i, move_mask_i8_m128i, set_splat_i8_m128i,
     };
     // 65 bytes: each block reads the byte after it too. Near the end the
     // rest is copied into zeros (ASCII: stops).
@@ -174,33 +173,26 @@ fn stops64_sse2(bytes: &[u8], at: usize) -> u64 {
     };
     // Two 8-byte loads LLVM turns into one unaligned 16-byte load.
     let load = |k: usize| {
-        let lo = u64::from_le_bytes(src[k..k + 8].try_into().unwrap_or_default());
-        let hi = u64::from_le_bytes(src[k + 8..k + 16].try_into().unwrap_or_default());
-        (lo, hi)
+        let lo = i64::from_le_bytes(src[k..k + 8].try_into().unwrap_or_default());
+        let hi = i64::from_le_bytes(src[k + 8..k + 16].try_into().unwrap_or_default());
+        m128i::from([lo, hi])
     };
     let mut mask = 0;
     for k in (0..64).step_by(16) {
-        let ((lo, hi), (nlo, nhi)) = (load(k), load(k + 1));
-        // SAFETY: these intrinsics only compute on registers (no memory
-        // access); SSE2 is part of the x86_64 baseline, so every x86_64
-        // processor has it.
-        let good = unsafe {
-            let b: __m128i = _mm_set_epi64x(hi as i64, lo as i64);
-            let next = _mm_set_epi64x(nhi as i64, nlo as i64);
-            // `80`–`BF`: below -64 as signed bytes.
-            let cont = _mm_cmplt_epi8(b, _mm_set1_epi8(-64));
-            // `E5`–`E9`: shifted to -128..=-124.
-            let lead = _mm_cmplt_epi8(
-                _mm_add_epi8(b, _mm_set1_epi8(0x9B_u8 as i8)),
-                _mm_set1_epi8(-123),
-            );
-            // `E4` and a next byte `B8`–`BF` (above `B7` as signed bytes).
-            let e4 = _mm_and_si128(
-                _mm_cmpeq_epi8(b, _mm_set1_epi8(0xE4_u8 as i8)),
-                _mm_cmpgt_epi8(next, _mm_set1_epi8(0xB7_u8 as i8)),
-            );
-            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(cont, lead), e4))
-        };
+        let (b, next) = (load(k), load(k + 1));
+        // `80`–`BF`: below -64 as signed bytes.
+        let cont = cmp_lt_mask_i8_m128i(b, set_splat_i8_m128i(-64));
+        // `E5`–`E9`: shifted to -128..=-124.
+        let lead = cmp_lt_mask_i8_m128i(
+            add_i8_m128i(b, set_splat_i8_m128i(0x9B_u8 as i8)),
+            set_splat_i8_m128i(-123),
+        );
+        // `E4` and a next byte `B8`–`BF` (above `B7` as signed bytes).
+        let e4 = bitand_m128i(
+            cmp_eq_mask_i8_m128i(b, set_splat_i8_m128i(0xE4_u8 as i8)),
+            cmp_gt_mask_i8_m128i(next, set_splat_i8_m128i(0xB7_u8 as i8)),
+        );
+        let good = move_mask_i8_m128i(bitor_m128i(bitor_m128i(cont, lead), e4));
         mask |= u64::from(!(good as u32) & 0xFFFF) << k;
     }
     mask

@@ -77,12 +77,11 @@ fn word_run_blocks(bytes: &[u8], i: usize, h: &mut UnitHash) -> usize {
 /// and the 16 bytes with ASCII letters lowercased (what [`WORD_LOWER`]
 /// gives for a word byte).
 #[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
 #[inline(always)]
 fn word_block(bytes: &[u8], at: usize) -> (u32, [u8; 16]) {
-    use std::arch::x86_64::{
-        _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_cvtsi128_si64,
-        _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8, _mm_unpackhi_epi64,
+    use safe_arch::{
+        add_i8_m128i, bitand_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, cmp_lt_mask_i8_m128i, m128i,
+        move_mask_i8_m128i, set_splat_i8_m128i,
     };
     // Near the end the rest is copied into zeros (no word bytes).
     let padded: [u8; 16];
@@ -96,33 +95,27 @@ fn word_block(bytes: &[u8], at: usize) -> (u32, [u8; 16]) {
             &padded
         }
     };
-    let lo = u64::from_le_bytes(src[..8].try_into().unwrap_or_default());
-    let hi = u64::from_le_bytes(src[8..16].try_into().unwrap_or_default());
-    // SAFETY: these intrinsics only compute on registers (no memory
-    // access); SSE2 is part of the x86_64 baseline, so every x86_64
-    // processor has it.
-    let (words, lower_lo, lower_hi) = unsafe {
-        let b = _mm_set_epi64x(hi as i64, lo as i64);
-        // A letter with bit 5 set is lowercase: `a`–`z` shifted to
-        // -128..=-103.
-        let letter = _mm_cmplt_epi8(
-            _mm_add_epi8(_mm_or_si128(b, _mm_set1_epi8(0x20)), _mm_set1_epi8(0x1F)),
-            _mm_set1_epi8(-128 + 26),
-        );
-        // `0`–`9` shifted to -128..=-119.
-        let digit = _mm_cmplt_epi8(
-            _mm_add_epi8(b, _mm_set1_epi8(0x50)),
-            _mm_set1_epi8(-128 + 10),
-        );
-        let underscore = _mm_cmpeq_epi8(b, _mm_set1_epi8(b'_' as i8));
-        let words = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), underscore));
-        let lower = _mm_or_si128(b, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
-        (
-            words,
-            _mm_cvtsi128_si64(lower),
-            _mm_cvtsi128_si64(_mm_unpackhi_epi64(lower, lower)),
-        )
-    };
+    let lo = i64::from_le_bytes(src[..8].try_into().unwrap_or_default());
+    let hi = i64::from_le_bytes(src[8..16].try_into().unwrap_or_default());
+    let b = m128i::from([lo, hi]);
+    // A letter with bit 5 set is lowercase: `a`–`z` shifted to
+    // -128..=-103.
+    let letter = cmp_lt_mask_i8_m128i(
+        add_i8_m128i(
+            bitor_m128i(b, set_splat_i8_m128i(0x20)),
+            set_splat_i8_m128i(0x1F),
+        ),
+        set_splat_i8_m128i(-128 + 26),
+    );
+    // `0`–`9` shifted to -128..=-119.
+    let digit = cmp_lt_mask_i8_m128i(
+        add_i8_m128i(b, set_splat_i8_m128i(0x50)),
+        set_splat_i8_m128i(-128 + 10),
+    );
+    let underscore = cmp_eq_mask_i8_m128i(b, set_splat_i8_m128i(b'_' as i8));
+    let words = move_mask_i8_m128i(bitor_m128i(bitor_m128i(letter, digit), underscore));
+    let lower = bitor_m128i(b, bitand_m128i(letter, set_splat_i8_m128i(0x20)));
+    let [lower_lo, lower_hi] = <[i64; 2]>::from(lower);
     let mut lower = [0u8; 16];
     lower[..8].copy_from_slice(&lower_lo.to_le_bytes());
     lower[8..].copy_from_slice(&lower_hi.to_le_bytes());
