@@ -343,10 +343,11 @@ fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut Vec<F
     let n = units.len();
     for &p in anchors {
         let mut h = WINDOW_SEED;
-        let before = p.checked_sub(window).and_then(|lo| units.get(lo..p));
-        if let (Some(before), Some(after)) = (before, units.get(p..p + window)) {
-            // A whole window on both sides (the most of them): slices of
-            // `window` units exactly.
+        // A whole window on both sides (the most of them): one slice of
+        // `2 * window` units, one bounds check (`p < window` wraps the
+        // start past the end: no slice).
+        if let Some(both) = units.get(p.wrapping_sub(window)..p + window) {
+            let (before, after) = both.split_at(window);
             for &u in before {
                 h = step(h, u);
             }
