@@ -30,18 +30,24 @@ static GAP_ASCII: [u8; 128] = {
     let mut t = [G_STOP; 128];
     let mut i = 0;
     while i < 128 {
-        let k = ASCII_CLASS[i];
-        t[i] = if k & WORD != 0 {
-            G_STOP
-        } else if k & ANCHOR != 0 {
-            G_ANCHOR
-        } else {
-            G_SEPARATOR
-        };
+        t[i] = gap_of_class(ASCII_CLASS[i]);
         i += 1;
     }
     t
 };
+
+/// The gap kind of an ASCII character of class `k` (its own, or that of
+/// the full-width form's ASCII twin): a word character stops, an anchor
+/// anchors, anything else separates.
+const fn gap_of_class(k: u8) -> u8 {
+    if k & WORD != 0 {
+        G_STOP
+    } else if k & ANCHOR != 0 {
+        G_ANCHOR
+    } else {
+        G_SEPARATOR
+    }
+}
 
 /// The first code point of each block [`GAP_3`] covers, by [`gap_key`];
 /// key 2 covers none.
@@ -70,16 +76,7 @@ static GAP_3: [u8; 512] = {
             let code = base + low;
             t[key << 7 | low as usize] = match code {
                 0x3001 | 0x3002 | 0x2026 => G_ANCHOR,
-                0xFF01..=0xFF5E => {
-                    let k = ASCII_CLASS[(code - 0xFEE0) as usize];
-                    if k & WORD != 0 {
-                        G_STOP
-                    } else if k & ANCHOR != 0 {
-                        G_ANCHOR
-                    } else {
-                        G_SEPARATOR
-                    }
-                }
+                0xFF01..=0xFF5E => gap_of_class(ASCII_CLASS[(code - 0xFEE0) as usize]),
                 0x3000 => G_SEPARATOR,
                 _ if is_plain_separator(code) => G_SEPARATOR,
                 _ => G_STOP,
