@@ -69,7 +69,9 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
                 "(() => { const a = document.querySelector('.asking');
                     return a ? a.textContent : null; })()",
             );
-            if !asking.is_null() {
+            // The section's head and its list of engines can reach the
+            // parser in two pieces: wait for the list, not just the head.
+            if asking.as_str().is_some_and(|t| t.contains("duckduckgo")) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));
