@@ -73,6 +73,13 @@ pub(crate) struct Lists {
 }
 
 impl Lists {
+    /// Room for about `slots` slots before the buffer grows.
+    pub(crate) fn with_capacity(slots: usize) -> Lists {
+        Lists {
+            buf: Vec::with_capacity(slots),
+        }
+    }
+
     /// The list starting at `at`.
     #[inline]
     fn get(&self, at: u32) -> &[u32] {

@@ -79,6 +79,8 @@ impl Scope {
             kept: Vec::with_capacity(records),
             acc: Vec::with_capacity(records),
             acc_site: Vec::with_capacity(records),
+            lists: Lists::with_capacity(records.saturating_mul(4)),
+            title_text: String::with_capacity(records.saturating_mul(48)),
             ..Scope::default()
         }
     }
