@@ -56,14 +56,19 @@ pub(crate) fn normal_host_end(link: &str) -> Option<usize> {
         return None;
     }
     let rest = &b[SCHEME..];
-    let host_len = rest.iter().position(|&c| c == b'/').unwrap_or(rest.len());
+    // One pass to the first `/` and one sum: the dots, and (from bit 16)
+    // the bytes that are not lower-case host matter (upper case, a port, a
+    // query, …).
+    let mut sum = 0u64;
+    let mut host_len = rest.len();
+    for (i, &c) in rest.iter().enumerate() {
+        if c == b'/' {
+            host_len = i;
+            break;
+        }
+        sum += u64::from(HOST_SUM[usize::from(c)]);
+    }
     let (host, path) = rest.split_at(host_len);
-    // One sum, not a branch a byte: the dots, and (from bit 16) the bytes
-    // that are not lower-case host matter (upper case, a port, a query, …).
-    let sum: u64 = host
-        .iter()
-        .map(|&c| u64::from(HOST_SUM[usize::from(c)]))
-        .sum();
     if sum >> 16 != 0 {
         return None;
     }
