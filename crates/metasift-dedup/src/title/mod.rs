@@ -50,6 +50,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 mod reference;
 #[cfg(test)]
 pub(crate) use reference::fixture_titles;
+mod runs;
 mod sites;
 
 use sites::{is_known_site, max_known_bytes};
@@ -400,111 +401,101 @@ static BYTE_CLASS: [u8; 256] = {
 };
 
 /// `fold_checked::<true>` over bytes: ASCII and the characters U+4000–U+9FFF
-/// are copied in runs, not char by char (a single space between two ASCII
-/// letters or digits stays in the run: it is kept anyway), and upper-case
-/// ASCII is lowered once at the end; other characters go through
-/// [`fold_other`]. `None` (with `out` half written) when a character needs
-/// NFKC; otherwise where in `out` separators may be, so
-/// [`strip_site_suffix`] scans only there.
+/// are copied in runs, not char by char, and upper-case ASCII is lowered
+/// once at the end. Only the bytes that may end a run are visited
+/// ([`runs::chunk_bits`]: whitespace and controls, separators, other
+/// characters), found 64 bytes at a time: a single space between two ASCII
+/// letters or digits stays in the run (it is kept anyway), a separator
+/// byte too (its place noted); other characters go through [`fold_other`].
+/// `None` (with `out` half written) when a character needs NFKC; otherwise
+/// where in `out` separators may be, so [`strip_site_suffix`] scans only
+/// there.
 fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
     let b = title.as_bytes();
     let mut seps = Seps::NONE;
+    // A whitespace run was seen: the next printable character decides
+    // whether it leaves a space ([`emit_pending`]).
     let mut pending = false;
-    // `PLAIN | UPPER` of every byte copied by the inner loop.
-    let mut upper = PLAIN;
-    // `b[run..i]` is copied verbatim when the run ends; while a space is
-    // pending, `run == i`.
+    let mut upper = false;
+    // `b[run..]` is copied verbatim up to where a run ends; while a space
+    // is pending, `run` is the byte after it.
     let mut run = 0;
-    let mut i = 0;
-    loop {
-        if !pending {
-            // The bulk of every title: plain ASCII and ideographs, each
-            // run in a loop of its own (no dispatch a byte).
-            while let Some(&x) = b.get(i) {
-                let class = BYTE_CLASS[usize::from(x)];
-                if class <= UPPER {
-                    upper |= class;
-                    i += 1;
-                    while let Some(&y) = b.get(i) {
-                        let class = BYTE_CLASS[usize::from(y)];
-                        if class > UPPER {
-                            break;
+    let mut base = 0;
+    while base < b.len() {
+        let (mut stops, up) = runs::chunk_bits(b, base);
+        // Every upper-case letter of the title is copied into `out`, in a
+        // run or after a space; nothing else writes one.
+        upper |= up != 0;
+        while stops != 0 {
+            let i = base + stops.trailing_zeros() as usize;
+            stops &= stops - 1;
+            let Some(&x) = b.get(i) else {
+                break;
+            };
+            match BYTE_CLASS[usize::from(x)] {
+                SEP => {
+                    // In a run or right after a space (`run == i`, and a
+                    // separator is no word character: no space written).
+                    seps.note(out.len() + (i - run));
+                    pending = false;
+                    continue;
+                }
+                SPACE => {
+                    if !pending && x == b' ' && spaced_word_gap(b, i, run) {
+                        continue;
+                    }
+                    out.push_str(title.get(run..i).unwrap_or_default());
+                    pending = true;
+                    run = i + 1;
+                }
+                // The lead byte of another character (printable ASCII,
+                // ideographs and continuation bytes are never stops).
+                _ => {
+                    out.push_str(title.get(run..i).unwrap_or_default());
+                    let c = title.get(i..).and_then(|t| t.chars().next())?;
+                    if !skips_nfkc(c) {
+                        return None;
+                    }
+                    let before = out.len();
+                    fold_other(c, out, &mut pending);
+                    for (p, &y) in out.as_bytes()[before..].iter().enumerate() {
+                        if matches!(y, b'-' | b'|' | b'_' | b':' | 0xc2) {
+                            seps.note(before + p);
                         }
-                        upper |= class;
-                        i += 1;
                     }
-                } else if class == CJK {
-                    i += 3;
-                    while b.get(i).is_some_and(|&y| BYTE_CLASS[usize::from(y)] == CJK) {
-                        i += 3;
+                    run = i + c.len_utf8();
+                }
+            }
+            // A pending space meets the next character here unless that is
+            // a stop (handled in its turn) or the end (the space goes).
+            if pending && let Some(&y) = b.get(run) {
+                match BYTE_CLASS[usize::from(y)] {
+                    PLAIN | UPPER => {
+                        emit_pending(out, y.is_ascii_alphanumeric());
+                        pending = false;
                     }
-                } else if x == b' '
-                    && i > run
-                    && b[i - 1].is_ascii_alphanumeric()
-                    && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
-                {
-                    // One space between two ASCII words: kept anyway.
-                    i += 1;
-                } else {
-                    break;
+                    // Not a word character: the space just goes.
+                    CJK => pending = false,
+                    _ => {}
                 }
             }
         }
-        let Some(&x) = b.get(i) else {
-            break;
-        };
-        let class = BYTE_CLASS[usize::from(x)];
-        if class == CJK {
-            // Not a word character: a pending space just goes.
-            pending = false;
-            i += 3;
-            continue;
-        }
-        if !pending && class == SEP {
-            seps.note(out.len() + (i - run));
-            i += 1;
-            continue;
-        }
-        match class {
-            SPACE => {
-                out.push_str(title.get(run..i).unwrap_or_default());
-                pending = true;
-                i += 1;
-                run = i;
-            }
-            PLAIN | UPPER | SEP => {
-                // A pending space before printable ASCII: the run starts here.
-                emit_pending(out, x.is_ascii_alphanumeric());
-                pending = false;
-                upper |= class & UPPER;
-                if class == SEP {
-                    seps.note(out.len());
-                }
-                i += 1;
-            }
-            _ => {
-                out.push_str(title.get(run..i).unwrap_or_default());
-                let c = title.get(i..).and_then(|t| t.chars().next())?;
-                if !skips_nfkc(c) {
-                    return None;
-                }
-                let before = out.len();
-                fold_other(c, out, &mut pending);
-                for (p, &y) in out.as_bytes()[before..].iter().enumerate() {
-                    if matches!(y, b'-' | b'|' | b'_' | b':' | 0xc2) {
-                        seps.note(before + p);
-                    }
-                }
-                i += c.len_utf8();
-                run = i;
-            }
-        }
+        base += 64;
     }
     out.push_str(title.get(run..).unwrap_or_default());
-    if upper != PLAIN {
+    if upper {
         out.make_ascii_lowercase();
     }
     Some(seps)
+}
+
+/// Whether `b[i]` is one space between two ASCII letters or digits of the
+/// run that started at `run`: kept anyway, so the run goes on over it.
+#[inline(always)]
+fn spaced_word_gap(b: &[u8], i: usize, run: usize) -> bool {
+    i > run
+        && b[i - 1].is_ascii_alphanumeric()
+        && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// Resolves a pending space before a character that is a word character
@@ -519,12 +510,13 @@ fn emit_pending(out: &mut String, word: bool) {
 /// `seps` says where separators can be.
 fn strip_tail(out: &mut String, seps: Seps) {
     // Each round removes at least one character, so this ends; the bound only
-    // caps work on adversarial input.
+    // caps work on adversarial input. A round whose suffix rules cut nothing
+    // is the last that can change anything: the next would find the marks
+    // gone already (their removal is idempotent) and the suffix rules facing
+    // the same string again.
     for _ in 0..64 {
-        let before = out.len();
         strip_truncation(out);
-        strip_site_suffix(out, seps);
-        if out.len() == before {
+        if !strip_site_suffix(out, seps) {
             break;
         }
     }
@@ -547,25 +539,25 @@ fn strip_truncation(out: &mut String) {
 /// Longest segment any rule strips, in bytes: 30 characters of up to 4 bytes.
 const MAX_SEGMENT_BYTES: usize = 120;
 
-fn strip_site_suffix(out: &mut String, seps: Seps) {
+/// Cuts a site-name suffix off `out`; whether it did.
+fn strip_site_suffix(out: &mut String, seps: Seps) -> bool {
     let len = out.len();
     let floor = len.saturating_sub(MAX_SEGMENT_BYTES + 2).max(seps.lowest);
     // A `·` noted at its first byte ends one byte later.
     let end = len.min(seps.highest.saturating_add(2));
     let Some((last, last_len)) = separator_before(out.as_bytes(), end, floor) else {
-        return;
+        return false;
     };
     if strip_at(out, last, last_len, true) {
-        return;
+        return true;
     }
     // One separator further back, so a known name containing a separator
     // (`merriam-webster`) is found whole. Only the known-name rule applies
     // there, so a separator further back than the longest known name cannot
     // matter and the scan stops before it.
     let floor = floor.max(len.saturating_sub(max_known_bytes() + 2));
-    if let Some((pos, sep_len)) = separator_before(out.as_bytes(), last, floor) {
-        strip_at(out, pos, sep_len, false);
-    }
+    separator_before(out.as_bytes(), last, floor)
+        .is_some_and(|(pos, sep_len)| strip_at(out, pos, sep_len, false))
 }
 
 /// Cuts `out` before the separator at `pos` (`sep_len` bytes) when the
@@ -688,49 +680,79 @@ fn is_domain(s: &str) -> bool {
 
 /// The general rule for short segments that look like a site name.
 fn generic_site(sep: char, segment: &str, head: &str) -> bool {
-    // `-` and `_` (which also join words) take only short CJK names.
-    let cjk_rule = match sep {
-        '|' | '·' | ':' => false,
-        '-' | '_' => true,
-        _ => return false,
+    let seg_chars = match sep {
+        // `-` and `_` (which also join words) take only short CJK names.
+        '-' | '_' => cjk_name_chars(segment),
+        '|' | '·' | ':' => spaced_name_chars(segment),
+        _ => None,
     };
-    let max_chars = if cjk_rule { 6 } else { 30 };
-    // More than four bytes a character: too long, without counting.
-    if segment.len() > 4 * max_chars {
+    let Some(seg_chars) = seg_chars else {
         return false;
-    }
-    // One pass over the segment, stopping as soon as a rule fails.
-    let mut seg_chars = 0;
-    let mut spaces = 0;
-    let mut any = false;
-    for c in segment.chars() {
-        seg_chars += 1;
-        if seg_chars > max_chars {
-            return false;
-        }
-        if cjk_rule {
-            // `-`, `_`: CJK (at least one) and ASCII letters and digits only.
-            if is_cjk(c) {
-                any = true;
-            } else if !c.is_ascii_alphanumeric() {
-                return false;
-            }
-        } else {
-            // `|`, `·`, `::`: at most four words, something alphanumeric.
-            if c == ' ' {
-                spaces += 1;
-                if spaces >= 4 {
-                    return false;
-                }
-            }
-            any = any || c.is_alphanumeric();
-        }
-    }
-    let fits = any;
+    };
     // The head must be at least twice as long as the segment (in
     // characters, of one to four bytes each: the byte length often decides).
     let need = (2 * seg_chars).max(1);
-    fits && (head.len() >= 4 * need || (head.len() >= need && head.chars().count() >= need))
+    head.len() >= 4 * need || (head.len() >= need && head.chars().count() >= need)
+}
+
+/// The characters of a segment after `-` or `_` that may be a site name:
+/// at most six, CJK (at least one) and ASCII letters and digits only.
+/// `None` for any other segment.
+fn cjk_name_chars(segment: &str) -> Option<usize> {
+    // More than four bytes a character: too long, without counting.
+    if segment.len() > 4 * 6 {
+        return None;
+    }
+    let b = segment.as_bytes();
+    let (mut i, mut chars, mut any) = (0, 0, false);
+    // One pass over the bytes, stopping as soon as a rule fails.
+    while let Some(&x) = b.get(i) {
+        chars += 1;
+        if chars > 6 {
+            return None;
+        }
+        if x.is_ascii_alphanumeric() {
+            i += 1;
+        } else if (0xe5..=0xe9).contains(&x) || (x == 0xe4 && b.get(i + 1) != Some(&0xb7)) {
+            // U+4000–U+9FFF but for the hexagram symbols U+4DC0–U+4DFF
+            // (`E4 B7 ..`): ideographs, told from the lead byte.
+            any = true;
+            i += 3;
+        } else {
+            let c = segment.get(i..).and_then(|t| t.chars().next())?;
+            if !is_cjk(c) {
+                return None;
+            }
+            any = true;
+            i += c.len_utf8();
+        }
+    }
+    any.then_some(chars)
+}
+
+/// The characters of a segment after `|`, `·` or `::` that may be a site
+/// name: at most 30 in at most four words, something alphanumeric. `None`
+/// for any other segment.
+fn spaced_name_chars(segment: &str) -> Option<usize> {
+    // More than four bytes a character: too long, without counting.
+    if segment.len() > 4 * 30 {
+        return None;
+    }
+    let (mut chars, mut spaces, mut any) = (0, 0, false);
+    for c in segment.chars() {
+        chars += 1;
+        if chars > 30 {
+            return None;
+        }
+        if c == ' ' {
+            spaces += 1;
+            if spaces >= 4 {
+                return None;
+            }
+        }
+        any = any || c.is_alphanumeric();
+    }
+    any.then_some(chars)
 }
 
 #[cfg(test)]
