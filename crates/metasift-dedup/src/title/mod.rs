@@ -76,30 +76,86 @@ pub fn normalize_into(title: &str, out: &mut String) {
     strip_tail(out, seps);
 }
 
-/// Where separators can be in a folded title: none starts below byte
-/// `lowest` or above byte `highest`, so the suffix rules scan only between.
+/// Where separators can be in a folded title: every byte that may start
+/// one (`-|_:`, and `C2`, the first byte of `·`), as the fold writes it:
+/// the first [`NOTED`] in order (all of them when there are no more), and
+/// the lowest and highest, so the suffix rules look only there.
 #[derive(Clone, Copy)]
 struct Seps {
     lowest: usize,
     highest: usize,
+    /// How many were noted; `noted` holds them all when that is at most
+    /// [`NOTED`] (`usize::MAX`: more, or not known).
+    count: usize,
+    noted: [u16; NOTED],
 }
+
+/// Separator bytes a [`Seps`] holds.
+const NOTED: usize = 8;
 
 impl Seps {
     const ANYWHERE: Seps = Seps {
         lowest: 0,
         highest: usize::MAX,
+        count: usize::MAX,
+        noted: [0; NOTED],
     };
 
     /// No separator yet.
     const NONE: Seps = Seps {
         lowest: usize::MAX,
         highest: 0,
+        count: 0,
+        noted: [0; NOTED],
     };
 
-    /// Notes a byte at `pos` that may start a separator.
+    /// Notes a byte at `pos` (above every one noted before) that may start
+    /// a separator.
     fn note(&mut self, pos: usize) {
         self.lowest = self.lowest.min(pos);
         self.highest = self.highest.max(pos);
+        match (self.noted.get_mut(self.count), u16::try_from(pos)) {
+            (Some(slot), Ok(p)) => {
+                *slot = p;
+                self.count += 1;
+            }
+            _ => self.count = usize::MAX,
+        }
+    }
+
+    /// [`separator_before`]`(b, end, floor)` in the folded title `b` (or
+    /// the part of it left): when every separator byte is noted, only
+    /// those are looked at; otherwise the bytes between the lowest and the
+    /// highest.
+    #[inline(always)]
+    fn before(&self, b: &[u8], end: usize, floor: usize) -> Option<(usize, usize)> {
+        let Some(noted) = self.noted.get(..self.count) else {
+            // A `·` noted at its first byte ends one byte later.
+            let end = end.min(self.highest.saturating_add(2));
+            return separator_before(b, end, floor.max(self.lowest));
+        };
+        for &p in noted.iter().rev() {
+            let p = usize::from(p);
+            // The byte `separator_before` finds it by (the second of `·`),
+            // and the separator there, if it is one.
+            let (at, found) = match b.get(p) {
+                Some(b'-' | b'|' | b'_') => (p, Some((p, 1))),
+                Some(b':') => (p, (b.get(p + 1) == Some(&b':')).then_some((p, 2))),
+                Some(0xc2) => (p + 1, (b.get(p + 1) == Some(&0xb7)).then_some((p, 2))),
+                // Cut off already.
+                _ => continue,
+            };
+            if at >= end {
+                continue;
+            }
+            if at < floor {
+                return None;
+            }
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 }
 
@@ -403,8 +459,8 @@ static BYTE_CLASS: [u8; 256] = {
 /// `fold_checked::<true>` over bytes: ASCII and the characters U+4000–U+9FFF
 /// are copied in runs, not char by char, and upper-case ASCII is lowered
 /// once at the end. Only the bytes that may end a run are visited
-/// ([`runs::chunk_bits`]: whitespace and controls, separators, other
-/// characters), found 64 bytes at a time: a single space between two ASCII
+/// ([`runs::block_bits`]: whitespace and controls, separators, other
+/// characters), found 16 bytes at a time: a single space between two ASCII
 /// letters or digits stays in the run (it is kept anyway), a separator
 /// byte too (its place noted); other characters go through [`fold_other`].
 /// `None` (with `out` half written) when a character needs NFKC; otherwise
@@ -416,16 +472,16 @@ fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
     // A whitespace run was seen: the next printable character decides
     // whether it leaves a space ([`emit_pending`]).
     let mut pending = false;
-    let mut upper = false;
+    let mut upper = 0;
     // `b[run..]` is copied verbatim up to where a run ends; while a space
     // is pending, `run` is the byte after it.
     let mut run = 0;
     let mut base = 0;
     while base < b.len() {
-        let (mut stops, up) = runs::chunk_bits(b, base);
+        let (mut stops, up) = runs::block_bits(b, base);
         // Every upper-case letter of the title is copied into `out`, in a
         // run or after a space; nothing else writes one.
-        upper |= up != 0;
+        upper |= up;
         while stops != 0 {
             let i = base + stops.trailing_zeros() as usize;
             stops &= stops - 1;
@@ -480,10 +536,10 @@ fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
                 }
             }
         }
-        base += 64;
+        base += 16;
     }
     out.push_str(title.get(run..).unwrap_or_default());
-    if upper {
+    if upper != 0 {
         out.make_ascii_lowercase();
     }
     Some(seps)
@@ -516,7 +572,7 @@ fn strip_tail(out: &mut String, seps: Seps) {
     // the same string again.
     for _ in 0..64 {
         strip_truncation(out);
-        if !strip_site_suffix(out, seps) {
+        if !strip_site_suffix(out, &seps) {
             break;
         }
     }
@@ -540,12 +596,10 @@ fn strip_truncation(out: &mut String) {
 const MAX_SEGMENT_BYTES: usize = 120;
 
 /// Cuts a site-name suffix off `out`; whether it did.
-fn strip_site_suffix(out: &mut String, seps: Seps) -> bool {
+fn strip_site_suffix(out: &mut String, seps: &Seps) -> bool {
     let len = out.len();
-    let floor = len.saturating_sub(MAX_SEGMENT_BYTES + 2).max(seps.lowest);
-    // A `·` noted at its first byte ends one byte later.
-    let end = len.min(seps.highest.saturating_add(2));
-    let Some((last, last_len)) = separator_before(out.as_bytes(), end, floor) else {
+    let floor = len.saturating_sub(MAX_SEGMENT_BYTES + 2);
+    let Some((last, last_len)) = seps.before(out.as_bytes(), len, floor) else {
         return false;
     };
     if strip_at(out, last, last_len, true) {
@@ -554,9 +608,9 @@ fn strip_site_suffix(out: &mut String, seps: Seps) -> bool {
     // One separator further back, so a known name containing a separator
     // (`merriam-webster`) is found whole. Only the known-name rule applies
     // there, so a separator further back than the longest known name cannot
-    // matter and the scan stops before it.
+    // matter and the search stops before it.
     let floor = floor.max(len.saturating_sub(max_known_bytes() + 2));
-    separator_before(out.as_bytes(), last, floor)
+    seps.before(out.as_bytes(), last, floor)
         .is_some_and(|(pos, sep_len)| strip_at(out, pos, sep_len, false))
 }
 

@@ -3,39 +3,25 @@
 //! as they are, so the fold visits only the bytes a bit mask marks (a
 //! separator, a space, another character) instead of every byte.
 
-/// Bits for the (up to) 64 bytes of `b` from `base` on (bit `j`: byte
-/// `base + j`; none at or past the end), read in blocks of 16 bytes (the
-/// last one, when fewer are left, is the title's last 16 bytes):
+/// Bits for the 16 bytes of `b` from `pos` on (bit `j`: byte `pos + j`;
+/// none at or past the end; `pos` below the end). They are read from the
+/// block at `pos`, or from the title's last 16 bytes when fewer are left
+/// (shifted down), or from a copy padded with zeros (a title shorter than
+/// 16 bytes):
 ///
 /// - `stops`: the byte is ASCII whitespace or a control (`00`–`20`, `7F`),
 ///   a separator byte (`-|_:`), or the lead byte of a character other than
 ///   U+4000–U+9FFF (`C0`–`E3`, `EA`–`FF`); but not a space between two
-///   ASCII letters or digits of its block (it stays in a run). The others
-///   are printable ASCII, the leads `E4`–`E9` and continuation bytes
-///   (`80`–`BF`): copied as they are, save upper-case letters;
+///   ASCII letters or digits of the block read (it stays in a run). The
+///   others are printable ASCII, the leads `E4`–`E9` and continuation
+///   bytes (`80`–`BF`): copied as they are, save upper-case letters;
 /// - `upper`: the byte is an upper-case ASCII letter.
 #[inline(always)]
-pub(super) fn chunk_bits(b: &[u8], base: usize) -> (u64, u64) {
-    chunk_bits_with(b, base, block_masks)
+pub(super) fn block_bits(b: &[u8], pos: usize) -> (u32, u32) {
+    block_bits_with(b, pos, block_masks)
 }
 
-/// [`chunk_bits`] with the block masks from `masks`.
-#[inline(always)]
-fn chunk_bits_with(b: &[u8], base: usize, masks: impl Fn(&[u8]) -> Masks) -> (u64, u64) {
-    let (mut stops, mut upper) = (0, 0);
-    for k in 0..4 {
-        let pos = base + 16 * k;
-        if pos >= b.len() {
-            break;
-        }
-        let (s, u) = block_bits(b, pos, &masks);
-        stops |= u64::from(s) << (16 * k);
-        upper |= u64::from(u) << (16 * k);
-    }
-    (stops, upper)
-}
-
-/// The masks of one block (see [`chunk_bits`]); `alnum` (ASCII letters
+/// The masks of one block (see [`block_bits`]); `alnum` (ASCII letters
 /// and digits) only where the block has a space.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Masks {
@@ -55,11 +41,9 @@ impl Masks {
     }
 }
 
-/// [`chunk_bits`] for the 16 bytes from `pos` on (`pos` below the end):
-/// read as the block at `pos`, or as the title's last 16 bytes shifted
-/// down, or (a title shorter than 16 bytes) from a copy padded with zeros.
+/// [`block_bits`] with the block masks from `masks`.
 #[inline(always)]
-fn block_bits(b: &[u8], pos: usize, masks: impl Fn(&[u8]) -> Masks) -> (u32, u32) {
+fn block_bits_with(b: &[u8], pos: usize, masks: impl Fn(&[u8]) -> Masks) -> (u32, u32) {
     let len = b.len();
     if let Some(block) = b.get(pos..pos + 16) {
         return masks(block).bits();
@@ -67,7 +51,7 @@ fn block_bits(b: &[u8], pos: usize, masks: impl Fn(&[u8]) -> Masks) -> (u32, u32
     match len.checked_sub(16) {
         Some(last) => {
             let (s, u) = masks(&b[last..]).bits();
-            let by = pos - last;
+            let by = (pos - last).min(16);
             (s >> by, u >> by)
         }
         None => {
@@ -229,19 +213,19 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
 
-        /// The block masks are the byte-at-a-time ones from every start,
-        /// across the blocks, the title's last 16 bytes and its end.
+        /// The block bits are the byte-at-a-time ones from every start:
+        /// whole blocks, the title's last 16 bytes, short titles.
         #[test]
-        fn chunk_bits_are_the_portable_ones(
+        fn block_bits_are_the_portable_ones(
             parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..40),
         ) {
             let text = parts.concat();
             let bytes = text.as_bytes();
-            for base in 0..bytes.len() {
+            for pos in 0..bytes.len() {
                 proptest::prop_assert_eq!(
-                    chunk_bits(bytes, base),
-                    chunk_bits_with(bytes, base, block_masks_portable),
-                    "{:?} at {}", text, base
+                    block_bits(bytes, pos),
+                    block_bits_with(bytes, pos, block_masks_portable),
+                    "{:?} at {}", text, pos
                 );
             }
         }
