@@ -66,14 +66,12 @@ pub fn normalize(title: &str) -> String {
 /// caller normalizing many titles reuses one buffer.
 pub fn normalize_into(title: &str, out: &mut String) {
     out.clear();
-    let seps = match fold_fast(title, out) {
-        Some(seps) => seps,
-        None => {
-            fold_general(title, out);
-            Seps::ANYWHERE
-        }
-    };
-    strip_tail(out, seps);
+    let mut seps = Seps::NONE;
+    if fold_fast(title, out, &mut seps).is_none() {
+        fold_general(title, out);
+        seps = Seps::ANYWHERE;
+    }
+    strip_tail(out, &seps);
 }
 
 /// Where separators can be in a folded title: every byte that may start
@@ -111,9 +109,12 @@ impl Seps {
 
     /// Notes a byte at `pos` (above every one noted before) that may start
     /// a separator.
+    #[inline(always)]
     fn note(&mut self, pos: usize) {
-        self.lowest = self.lowest.min(pos);
-        self.highest = self.highest.max(pos);
+        if self.lowest == usize::MAX {
+            self.lowest = pos;
+        }
+        self.highest = pos;
         match (self.noted.get_mut(self.count), u16::try_from(pos)) {
             (Some(slot), Ok(p)) => {
                 *slot = p;
@@ -463,12 +464,11 @@ static BYTE_CLASS: [u8; 256] = {
 /// characters), found 16 bytes at a time: a single space between two ASCII
 /// letters or digits stays in the run (it is kept anyway), a separator
 /// byte too (its place noted); other characters go through [`fold_other`].
-/// `None` (with `out` half written) when a character needs NFKC; otherwise
-/// where in `out` separators may be, so [`strip_site_suffix`] scans only
-/// there.
-fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
+/// `None` (with `out` and `seps` half written) when a character needs
+/// NFKC. `seps` (empty at first) gets where in `out` separators may be, so
+/// [`strip_site_suffix`] looks only there.
+fn fold_fast(title: &str, out: &mut String, seps: &mut Seps) -> Option<()> {
     let b = title.as_bytes();
-    let mut seps = Seps::NONE;
     // A whitespace run was seen: the next printable character decides
     // whether it leaves a space ([`emit_pending`]).
     let mut pending = false;
@@ -542,7 +542,7 @@ fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
     if upper != 0 {
         out.make_ascii_lowercase();
     }
-    Some(seps)
+    Some(())
 }
 
 /// Whether `b[i]` is one space between two ASCII letters or digits of the
@@ -564,7 +564,7 @@ fn emit_pending(out: &mut String, word: bool) {
 
 /// Removes truncation marks and site-name suffixes until nothing changes;
 /// `seps` says where separators can be.
-fn strip_tail(out: &mut String, seps: Seps) {
+fn strip_tail(out: &mut String, seps: &Seps) {
     // Each round removes at least one character, so this ends; the bound only
     // caps work on adversarial input. A round whose suffix rules cut nothing
     // is the last that can change anything: the next would find the marks
@@ -572,7 +572,7 @@ fn strip_tail(out: &mut String, seps: Seps) {
     // the same string again.
     for _ in 0..64 {
         strip_truncation(out);
-        if !strip_site_suffix(out, &seps) {
+        if !strip_site_suffix(out, seps) {
             break;
         }
     }
@@ -587,7 +587,7 @@ fn strip_truncation(out: &mut String) {
     while len > 0 && matches!(b[len - 1], b' ' | b'.' | b'!' | b'?' | b',' | b';' | b':') {
         len -= 1;
     }
-    if len > 0 {
+    if len > 0 && len < b.len() {
         out.truncate(len);
     }
 }
@@ -617,6 +617,7 @@ fn strip_site_suffix(out: &mut String, seps: &Seps) -> bool {
 /// Cuts `out` before the separator at `pos` (`sep_len` bytes) when the
 /// segment after it is a site name; the general rules only for the `last`
 /// separator. Whether it cut.
+#[inline(always)]
 fn strip_at(out: &mut String, pos: usize, sep_len: usize, last: bool) -> bool {
     let Some(segment) = out.get(pos + sep_len..) else {
         return false;

@@ -21,23 +21,18 @@ pub(super) fn block_bits(b: &[u8], pos: usize) -> (u32, u32) {
     block_bits_with(b, pos, block_masks)
 }
 
-/// The masks of one block (see [`block_bits`]); `alnum` (ASCII letters
-/// and digits) only where the block has a space.
+/// The masks of one block (see [`block_bits`]): spaces between two
+/// letters or digits of the block are no stops.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Masks {
     stops: u32,
     upper: u32,
-    spaces: u32,
-    alnum: u32,
 }
 
 impl Masks {
-    /// The stops and upper-case letters: spaces between two letters or
-    /// digits of the block are no stops.
     #[inline(always)]
     fn bits(self) -> (u32, u32) {
-        let gaps = self.spaces & (self.alnum << 1) & (self.alnum >> 1);
-        (self.stops & !gaps, self.upper)
+        (self.stops, self.upper)
     }
 }
 
@@ -82,24 +77,20 @@ fn block_masks(block: &[u8]) -> Masks {
 /// the tests.
 #[cfg(any(test, not(target_arch = "x86_64")))]
 fn block_masks_portable(block: &[u8]) -> Masks {
-    let mut m = Masks {
-        stops: 0,
-        upper: 0,
-        spaces: 0,
-        alnum: 0,
-    };
+    let (mut stops, mut upper, mut spaces, mut alnum) = (0u32, 0u32, 0u32, 0u32);
     for (j, &x) in block.iter().take(16).enumerate() {
         let copied = !matches!(x, b'-' | b'|' | b'_' | b':')
             && matches!(x, 0x21..=0x7e | 0x80..=0xbf | 0xe4..=0xe9);
-        m.stops |= u32::from(!copied) << j;
-        m.upper |= u32::from(x.is_ascii_uppercase()) << j;
-        m.spaces |= u32::from(x == b' ') << j;
-        m.alnum |= u32::from(x.is_ascii_alphanumeric()) << j;
+        stops |= u32::from(!copied) << j;
+        upper |= u32::from(x.is_ascii_uppercase()) << j;
+        spaces |= u32::from(x == b' ') << j;
+        alnum |= u32::from(x.is_ascii_alphanumeric()) << j;
     }
-    if m.spaces == 0 {
-        m.alnum = 0;
+    let gaps = spaces & (alnum << 1) & (alnum >> 1);
+    Masks {
+        stops: stops & !gaps,
+        upper,
     }
-    m
 }
 
 /// [`block_masks`] with SSE2: one 16-byte load, range tests as signed
@@ -137,24 +128,22 @@ fn block_masks_sse2(block: &[u8]) -> Masks {
         bitor_m128i(eq(b'_'), eq(b':')),
     );
     let copied = mask(bitor_m128i(bitor_m128i(printable, continuation), lead));
+    let mut stops = (!copied | mask(sep)) & 0xffff;
     let spaces = mask(eq(b' '));
-    let alnum = if spaces == 0 {
-        0
-    } else {
+    if spaces != 0 {
         // A letter with bit 5 set is lower-case: `a`–`z` shifted to
         // -128..=-103; `0`–`9` to -128..=-119.
         let letter = cmp_lt_mask_i8_m128i(
             add_i8_m128i(bitor_m128i(x, splat(0x20)), splat(0x1f)),
             splat(0x9a),
         );
-        mask(bitor_m128i(letter, range(0x50, 0x8a)))
-    };
+        let alnum = mask(bitor_m128i(letter, range(0x50, 0x8a)));
+        stops &= !(spaces & (alnum << 1) & (alnum >> 1));
+    }
     Masks {
-        stops: (!copied | mask(sep)) & 0xffff,
+        stops,
         // `A`–`Z` shifted to -128..=-103.
         upper: mask(range(0x3f, 0x9a)),
-        spaces,
-        alnum,
     }
 }
 
