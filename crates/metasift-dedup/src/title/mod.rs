@@ -168,7 +168,7 @@ fn fold_general(title: &str, out: &mut String) {
     // every character of a Chinese title twice.
     if !fold_checked::<true>(title.chars(), out) {
         out.clear();
-        // A title the quick check finds in NFKC already (`→`, `★`, …) is its
+        // A title the quick check finds in NFKC already (`★`, `∩`, …) is its
         // own NFKC: no need to build it, the costliest step by far.
         if is_nfkc_quick_yes(title) {
             fold(title.chars(), out);
@@ -264,7 +264,10 @@ fn is_truncated_general(title: &str) -> bool {
 }
 
 /// Characters for which NFKC is the identity, or (full-width ASCII, the
-/// ideographic space) does exactly what [`fold`] does inline.
+/// ideographic space, `…`) does exactly what [`fold`] does inline. None of
+/// them composes with a character before it; `→` composes with a combining
+/// mark after it (`→\u{338}` is `↛`), which is not among them, so a title
+/// with one goes through NFKC whole.
 fn skips_nfkc(c: char) -> bool {
     matches!(c,
         '\u{4e00}'..='\u{9fff}'
@@ -272,6 +275,7 @@ fn skips_nfkc(c: char) -> bool {
         | '\u{b7}'
         | '\u{c0}'..='\u{ff}'
         | '\u{2013}' | '\u{2014}' | '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}'
+        | '\u{2026}' | '\u{2192}'
         | '\u{3000}'..='\u{3002}'
         | '\u{3008}'..='\u{3011}'
         | '\u{3014}'..='\u{3017}'
@@ -508,6 +512,17 @@ fn fold_fast(title: &str, out: &mut String, seps: &mut Seps) -> Option<()> {
                 // ideographs and continuation bytes are never stops).
                 _ => {
                     out.push_str(title.get(run..i).unwrap_or_default());
+                    if let Some(m) = ascii_punct(b, i) {
+                        // What `fold_other` writes for it: a mark is no word
+                        // character, so a pending space goes.
+                        pending = false;
+                        if m == b'-' {
+                            seps.note(out.len());
+                        }
+                        out.push(char::from(m));
+                        run = i + 3;
+                        continue;
+                    }
                     let c = title.get(i..).and_then(|t| t.chars().next())?;
                     if !skips_nfkc(c) {
                         return None;
@@ -544,6 +559,54 @@ fn fold_fast(title: &str, out: &mut String, seps: &mut Seps) -> Option<()> {
     }
     Some(())
 }
+
+/// The ASCII mark [`fold_other`] writes for the CJK or typographic
+/// punctuation mark at `b[i..i + 3]` (`【` → `[`, `。` → `.`, `“` → `"`,
+/// `—` → `-`, …), for the common ones that skip NFKC ([`skips_nfkc`]):
+/// told from their bytes, without decoding.
+#[inline(always)]
+fn ascii_punct(b: &[u8], i: usize) -> Option<u8> {
+    let m = match *b.get(i..i + 3)? {
+        // U+3000–U+303F.
+        [0xe3, 0x80, x] => PUNCT_3000.get(usize::from(x.wrapping_sub(0x80)))?,
+        // U+2010–U+201F.
+        [0xe2, 0x80, x] => PUNCT_2010.get(usize::from(x.wrapping_sub(0x90)))?,
+        _ => return None,
+    };
+    (*m != 0).then_some(*m)
+}
+
+/// [`ascii_punct`] of U+3000 + `k` (0: none).
+static PUNCT_3000: [u8; 32] = {
+    let mut t = [0u8; 32];
+    t[0x01] = b',';
+    t[0x02] = b'.';
+    let mut k = 0x08;
+    while k <= 0x0f {
+        t[k] = b'"';
+        k += 1;
+    }
+    t[0x10] = b'[';
+    t[0x11] = b']';
+    t[0x14] = b'[';
+    t[0x15] = b']';
+    t[0x16] = b'[';
+    t[0x17] = b']';
+    t[0x1c] = b'~';
+    t
+};
+
+/// [`ascii_punct`] of U+2010 + `k` (0: none).
+static PUNCT_2010: [u8; 16] = {
+    let mut t = [0u8; 16];
+    t[0x03] = b'-';
+    t[0x04] = b'-';
+    t[0x08] = b'\'';
+    t[0x09] = b'\'';
+    t[0x0c] = b'"';
+    t[0x0d] = b'"';
+    t
+};
 
 /// Whether `b[i]` is one space between two ASCII letters or digits of the
 /// run that started at `run`: kept anyway, so the run goes on over it.
@@ -877,6 +940,15 @@ mod tests {
         "》",
         "【",
         "】",
+        "〔",
+        "〗",
+        "「",
+        "〜",
+        "〝",
+        "\u{3000}a",
+        "‐",
+        "–",
+        "’",
         "(",
         "（",
         "Ａ",
@@ -914,6 +986,10 @@ mod tests {
         "か\u{3099}",
         "\u{1100}\u{1161}",
         "→",
+        "\u{338}",
+        "…\u{301}",
+        "★",
+        "︱",
         "😀",
         "wikipedia",
         "Wikipedia",
@@ -1064,6 +1140,23 @@ mod tests {
             let mut buf = String::new();
             normalize_into(&t, &mut buf);
             proptest::prop_assert_eq!(&buf, &reference::normalize(&t), "{:?}", t);
+        }
+    }
+
+    /// The byte-level marks are what the general fold writes for them,
+    /// and only characters that skip NFKC are among them.
+    #[test]
+    fn ascii_punct_is_fold_other() {
+        for c in ('\u{2000}'..='\u{206f}').chain('\u{3000}'..='\u{303f}') {
+            let s = c.to_string();
+            let Some(m) = ascii_punct(s.as_bytes(), 0) else {
+                continue;
+            };
+            assert!(skips_nfkc(c), "{c:?}");
+            let (mut out, mut pending) = (String::from("a"), true);
+            fold_other(c, &mut out, &mut pending);
+            assert_eq!(out, format!("a{}", char::from(m)), "{c:?}");
+            assert!(!pending && !m.is_ascii_alphanumeric(), "{c:?}");
         }
     }
 
