@@ -779,9 +779,12 @@ fn ends_with_domain(segment: &str) -> bool {
     let name_len = segment
         .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '.')
         .len();
-    segment.split(' ').count() <= 4
+    // The domain first: most segments that end in a lower-case letter end
+    // in a word, not a domain, and counting their words and characters
+    // would cost more than the whole test.
+    is_domain(&segment[name_len..])
+        && segment.split(' ').count() <= 4
         && segment.chars().count() <= 30
-        && is_domain(&segment[name_len..])
 }
 
 /// `w3schools.com`, `zh.wikipedia.org`: letters/digits/hyphens in dot-separated
@@ -829,13 +832,13 @@ fn cjk_name_chars(segment: &str) -> Option<usize> {
         if chars > 6 {
             return None;
         }
-        if x.is_ascii_alphanumeric() {
-            i += 1;
-        } else if (0xe5..=0xe9).contains(&x) || (x == 0xe4 && b.get(i + 1) != Some(&0xb7)) {
+        if (0xe5..=0xe9).contains(&x) || (x == 0xe4 && b.get(i + 1) != Some(&0xb7)) {
             // U+4000–U+9FFF but for the hexagram symbols U+4DC0–U+4DFF
             // (`E4 B7 ..`): ideographs, told from the lead byte.
             any = true;
             i += 3;
+        } else if x.is_ascii_alphanumeric() {
+            i += 1;
         } else {
             let c = segment.get(i..).and_then(|t| t.chars().next())?;
             if !is_cjk(c) {
