@@ -680,7 +680,6 @@ fn strip_site_suffix(out: &mut String, seps: &Seps) -> bool {
 /// Cuts `out` before the separator at `pos` (`sep_len` bytes) when the
 /// segment after it is a site name; the general rules only for the `last`
 /// separator. Whether it cut.
-#[inline(always)]
 fn strip_at(out: &mut String, pos: usize, sep_len: usize, last: bool) -> bool {
     let Some(segment) = out.get(pos + sep_len..) else {
         return false;

@@ -59,6 +59,7 @@ impl KnownSites {
         }
     }
 
+    #[inline]
     fn contains(&self, segment: &str) -> bool {
         if segment.len() > self.max_bytes {
             return false;
@@ -122,6 +123,7 @@ impl Words {
 }
 
 /// Whether `segment` is one of the known site names.
+#[inline]
 pub(super) fn is_known_site(segment: &str) -> bool {
     SITES.contains(segment)
 }
