@@ -1162,6 +1162,58 @@ mod tests {
         }
     }
 
+    /// [`cjk_name_chars`] by characters: the `-`/`_` rule as it was
+    /// written before the lead-byte test.
+    fn cjk_name_chars_by_chars(segment: &str) -> Option<usize> {
+        let chars = segment.chars().count();
+        (chars <= 6
+            && segment.chars().any(is_cjk)
+            && segment
+                .chars()
+                .all(|c| is_cjk(c) || c.is_ascii_alphanumeric()))
+        .then_some(chars)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The noted separators give what a scan of the folded title's
+        /// bytes gives, for every range and every cut of the title.
+        #[test]
+        fn noted_separators_are_the_scanned_ones(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..24),
+        ) {
+            let t = parts.concat();
+            let (mut out, mut seps) = (String::new(), Seps::NONE);
+            if fold_fast(&t, &mut out, &mut seps).is_some() {
+                for cut in (0..=out.len()).filter(|&c| out.is_char_boundary(c)) {
+                    let b = &out.as_bytes()[..cut];
+                    for end in 0..=cut {
+                        for floor in 0..=end {
+                            proptest::prop_assert_eq!(
+                                seps.before(b, end, floor),
+                                separator_before(b, end, floor),
+                                "{:?} cut at {}, {}..{}", out, cut, floor, end
+                            );
+                        }
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn cjk_name_chars_are_counted_by_characters(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..8),
+        ) {
+            let segment = parts.concat();
+            proptest::prop_assert_eq!(
+                cjk_name_chars(&segment),
+                cjk_name_chars_by_chars(&segment),
+                "{:?}", segment
+            );
+        }
+    }
+
     #[test]
     fn full_width_punctuation_folds() {
         assert_eq!(
