@@ -263,9 +263,7 @@ fn is_ideograph(b0: u8, b1: u8) -> bool {
 /// The code point of the three-byte UTF-8 sequence `b0 b1 b2` (a lead byte
 /// `1110xxxx` and two continuation bytes `10xxxxxx`: their marker bits are
 /// subtracted at once). Other bytes give a meaningless value, never a
-/// panic: the Chinese loop computes it for every stop, an ASCII one too,
-/// and throws it away there (so the subtraction wraps, even in a debug
-/// build).
+/// panic (the subtraction wraps, even in a debug build).
 #[inline]
 pub(super) fn ideograph_code(b0: u8, b1: u8, b2: u8) -> u32 {
     ((u32::from(b0) << 12) + (u32::from(b1) << 6) + u32::from(b2)).wrapping_sub(0xE2080)
