@@ -227,6 +227,27 @@ fn stops64_sse2(bytes: &[u8], at: usize) -> u64 {
     mask
 }
 
+/// The stop mask [`chinese_at`] read last in a text, and the position of
+/// its first byte: a later call inside the same 64 bytes takes its stops
+/// from here instead of classifying the bytes again (a stop bit depends on
+/// its byte and the next one only, so a mask is the same whichever call
+/// computes it). Its stops up to where that call returned are cleared, and
+/// a later call starts past there: that call returned at a stop, and a
+/// call starts at an ideograph, which is none.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LastStops {
+    at: usize,
+    stops: u64,
+}
+
+impl LastStops {
+    /// None yet: no call starts inside it.
+    pub(super) const NONE: LastStops = LastStops {
+        at: usize::MAX,
+        stops: 0,
+    };
+}
+
 /// Reads Chinese text from the common ideograph at `bytes[i]`: runs of
 /// ideographs and the marks, spaces and separators between them; returns
 /// where a character the main loop must see (a word, another script)
@@ -240,13 +261,23 @@ pub(super) fn chinese_at<const K: usize>(
     bytes: &[u8],
     i: usize,
     keep: usize,
+    last: &mut LastStops,
 ) -> usize {
     s.prev = None;
     // The run being read starts at `start`; stops before it are done.
     let mut start = i;
-    // The stops of `bytes[at..at + 64]`, those done cleared.
-    let mut at = i;
-    let mut stops = stops64(bytes, at);
+    // The stops of `bytes[at..at + 64]`, those done cleared: the last
+    // call's when `i` is inside its block (a number or a word between two
+    // stretches of Chinese, `2018年3月`, most often is), those before `i`
+    // cleared.
+    let (mut at, mut stops) = match i.checked_sub(last.at) {
+        Some(d) if d < 64 => {
+            let stops = last.stops & (u64::MAX << d);
+            debug_assert_eq!(stops, stops64(bytes, last.at) & (u64::MAX << d));
+            (last.at, stops)
+        }
+        _ => (i, stops64(bytes, i)),
+    };
     loop {
         while stops != 0 {
             let q = at + stops.trailing_zeros() as usize;
@@ -254,11 +285,11 @@ pub(super) fn chinese_at<const K: usize>(
             // Whole ideographs from `start` to `q`, none when two marks
             // meet.
             if q > start {
-                let (chars, _) = bytes[start..q].as_chunks::<3>();
                 if K == 0 {
+                    let (chars, _) = bytes[start..q].as_chunks::<3>();
                     super::scan::push_ends_any(chars, keep, 0, &mut s.units);
                 } else {
-                    super::scan::push_ends::<K>(chars, 0, &mut s.units);
+                    super::scan::push_run::<K>(&bytes[start..q], &mut s.units);
                 }
             }
             if q >= bytes.len() {
@@ -266,18 +297,23 @@ pub(super) fn chinese_at<const K: usize>(
             }
             let (kind, len) = gap_kind(bytes, q);
             if kind == G_STOP {
+                // The block's stops past `q`.
+                *last = LastStops { at, stops };
                 return q;
             }
             // `Stream::mark` for an anchor, without a branch on whether
             // this is one: a new mark (none at this position yet, `。”，`
-            // is one) counts, and anchors unless an anchor is there.
+            // is one) counts and anchors. (An anchor at the end of the
+            // units is a mark's or the start's — a word anchor has its
+            // word after it — so a new mark finds none there: `anchor_at`
+            // needs no check.)
             let anchor = kind == G_ANCHOR;
             let p = s.units.len();
             let new = anchor & (s.last_punct != p);
+            debug_assert!(!new || s.anchors.last() != Some(&p));
             let n = s.anchors.len();
-            let push = new & (s.anchors.last() != Some(&p));
             s.anchors.push(p);
-            s.anchors.truncate(n + usize::from(push));
+            s.anchors.truncate(n + usize::from(new));
             s.punct += usize::from(new);
             s.last_punct = select_unpredictable(anchor, p, s.last_punct);
             // (A three-byte character's other bytes are no stops.)

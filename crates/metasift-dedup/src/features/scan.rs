@@ -8,7 +8,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 #[cfg(feature = "jieba")]
 use super::JIEBA;
-use super::chinese::chinese_at;
+use super::chinese::{LastStops, chinese_at};
 #[cfg(feature = "jieba")]
 use super::hash_str;
 use super::words::ascii_word_run;
@@ -362,6 +362,35 @@ pub(super) fn push_ends<const K: usize>(chars: &[[u8; 3]], lead: usize, units: &
     units.truncate(base + n.min(kept));
 }
 
+/// [`push_ends`] with no lead, from the run's bytes: `run` is whole common
+/// ideographs (three bytes each, at least one). The slots are byte offsets
+/// — the first `K` characters and the last `K`, each clamped to the last
+/// character — so the run's length in characters (a division by three) is
+/// only needed for how many units are kept.
+#[inline(always)]
+pub(super) fn push_run<const K: usize>(run: &[u8], units: &mut Vec<u64>) {
+    let len = run.len();
+    let Some(last) = len.checked_sub(3) else {
+        return;
+    };
+    let mut slots = [0u64; 8];
+    for (j, slot) in slots[..2 * K].iter_mut().enumerate() {
+        // Slot `j < K`: character `j`; slot `j >= K`: character
+        // `n - 2K + j`, or `j` when the run has no more than `2K`.
+        let o = if j < K {
+            3 * j
+        } else {
+            (len + 3 * j).saturating_sub(6 * K).max(3 * j)
+        }
+        .min(last);
+        let [b0, b1, b2] = [run[o], run[o + 1], run[o + 2]];
+        *slot = char_unit(ideograph_code(b0, b1, b2));
+    }
+    let base = units.len();
+    units.extend_from_slice(&slots[..2 * K]);
+    units.truncate(base + len.min(6 * K) / 3);
+}
+
 /// [`push_ends`] for any `keep` (`usize::MAX`: every unit).
 pub(super) fn push_ends_any(chars: &[[u8; 3]], keep: usize, lead: usize, units: &mut Vec<u64>) {
     let n = chars.len();
@@ -577,6 +606,7 @@ impl Extractor {
     pub(super) fn scan_fast(&mut self, text: &str, unit: Unit, keep: usize) -> bool {
         let bytes = text.as_bytes();
         let s = &mut self.stream;
+        let mut last = LastStops::NONE;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             match BYTE_KIND[usize::from(b)] {
@@ -595,11 +625,11 @@ impl Extractor {
                     {
                         // The shipped windows as constants (see `push_ends`).
                         i = match keep {
-                            1 => chinese_at::<1>(s, bytes, i, keep),
-                            2 => chinese_at::<2>(s, bytes, i, keep),
-                            3 => chinese_at::<3>(s, bytes, i, keep),
-                            4 => chinese_at::<4>(s, bytes, i, keep),
-                            _ => chinese_at::<0>(s, bytes, i, keep),
+                            1 => chinese_at::<1>(s, bytes, i, keep, &mut last),
+                            2 => chinese_at::<2>(s, bytes, i, keep, &mut last),
+                            3 => chinese_at::<3>(s, bytes, i, keep, &mut last),
+                            4 => chinese_at::<4>(s, bytes, i, keep, &mut last),
+                            _ => chinese_at::<0>(s, bytes, i, keep, &mut last),
                         };
                         continue;
                     }
@@ -697,5 +727,42 @@ pub(super) fn push_jieba(stream: &mut Stream, run: &str) {
     #[cfg(not(feature = "jieba"))]
     for c in run.chars() {
         stream.unit(char_unit(u32::from(c)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ideographs at both ends of the common range and inside it.
+    const IDEOGRAPHS: &[char] = &['\u{4e00}', '\u{4e01}', '中', '文', '\u{9fff}', '\u{8000}'];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The byte-offset pick of a run's ends keeps the units the
+        /// character pick keeps, for every shipped window and run length,
+        /// after units already pushed.
+        #[test]
+        fn run_ends_by_offset_are_the_character_ends(
+            chars in proptest::collection::vec(proptest::sample::select(IDEOGRAPHS), 0..20),
+            before in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..3),
+        ) {
+            let run: String = chars.iter().collect();
+            let (triples, rest) = run.as_bytes().as_chunks::<3>();
+            proptest::prop_assert!(rest.is_empty());
+            macro_rules! check {
+                ($k:literal) => {{
+                    let (mut a, mut b) = (before.clone(), before.clone());
+                    push_run::<$k>(run.as_bytes(), &mut a);
+                    push_ends::<$k>(triples, 0, &mut b);
+                    proptest::prop_assert_eq!(&a, &b, "K = {}", $k);
+                }};
+            }
+            check!(1);
+            check!(2);
+            check!(3);
+            check!(4);
+        }
     }
 }
