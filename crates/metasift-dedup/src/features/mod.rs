@@ -604,6 +604,7 @@ mod tests {
             "§ 3 © 2024 Ü-Bahn ® 40° «quoted» ¿qué? ¡sí!",
             "no\u{a0}break\u{a0}space; 3.14",
             "Çà et là… ÀÉÎÕÜ àéîõü ÿ Ÿ ŒUVRE œuvre Ǆ",
+            "罚款金额:￥200 a￥b ￡3,￠5.￢x ￤ y ￥.",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -858,6 +859,8 @@ mod tests {
         "\u{2103}",
         "\u{440}",
         "\u{4dc0}",
+        "\u{ffe5}",
+        "\u{ffe1}",
     ];
 
     proptest::proptest! {

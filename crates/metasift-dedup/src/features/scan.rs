@@ -44,8 +44,27 @@ pub(super) fn is_anchor(c: char) -> bool {
 /// letters), they are not letters or digits (`①`, `Ⅳ` are), and NFKC leaves
 /// them alone — so a snippet with an arrow in it need not take the general
 /// normalizer (it did for 65 of the 2,000 benchmark records).
+///
+/// In the arrow, math, box-drawing and symbol blocks (U+2190–U+22FF,
+/// U+2500–U+26FF) that is every character but `∬` `∭` `∯` `∰`, which NFKC
+/// turns into two or three integrals: spelled out, since asking Unicode
+/// tables (`char::is_alphanumeric` walks its ranges) cost ~700 instructions
+/// a character (`→` is common in Chinese snippets). A test checks it
+/// against that definition ([`is_fast_separator_by_tables`]).
 #[inline]
 pub(super) fn is_fast_separator(c: char) -> bool {
+    match c as u32 {
+        code if is_plain_separator(code) => true,
+        0x222C | 0x222D | 0x222F | 0x2230 => false,
+        0x2190..=0x22FF | 0x2500..=0x26FF => true,
+        _ => false,
+    }
+}
+
+/// [`is_fast_separator`] by its definition: a plain separator, or a sign of
+/// those blocks that is no letter or digit and that NFKC leaves alone.
+#[cfg(test)]
+pub(super) fn is_fast_separator_by_tables(c: char) -> bool {
     match c as u32 {
         code if is_plain_separator(code) => true,
         0x2190..=0x21FF | 0x2200..=0x22FF | 0x2500..=0x25FF | 0x2600..=0x26FF => {
@@ -196,6 +215,10 @@ pub(super) fn other_char(code: u32) -> Option<Other> {
         }
         // Not the soft hyphen: word boundaries skip it inside a word.
         0xA1..=0xBF if code != 0xAD && !c.is_alphanumeric() && stable() => Some(Other::Separator),
+        // The full-width cent, pound, not, broken bar and yen signs: NFKC
+        // turns each into its Latin-1 sign above (`￥` → `¥`), in any
+        // context (a sign composes with nothing before it).
+        0xFFE0 | 0xFFE1 | 0xFFE2 | 0xFFE4 | 0xFFE5 => Some(Other::Separator),
         _ if c.is_alphanumeric() && !stable() => {
             let mut nf = std::iter::once(c).nfkc();
             match (nf.next(), nf.next()) {
@@ -736,6 +759,43 @@ mod tests {
 
     /// Ideographs at both ends of the common range and inside it.
     const IDEOGRAPHS: &[char] = &['\u{4e00}', '\u{4e01}', '中', '文', '\u{9fff}', '\u{8000}'];
+
+    /// The characters NFKC turns into one Latin-1 sign that only
+    /// separates (`0xA1..=0xBF`, not the soft hyphen or the middle dot,
+    /// no letter or digit) are those `other_char` takes as the sign.
+    #[test]
+    fn full_width_signs_are_all_the_forms_of_latin1_signs() {
+        let mut forms = Vec::new();
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            let mut nf = std::iter::once(c).nfkc();
+            if let (Some(a), None) = (nf.next(), nf.next())
+                && a != c
+                && matches!(a as u32, 0xA1..=0xBF)
+                && !matches!(a, '\u{ad}' | '\u{b7}')
+                && !a.is_alphanumeric()
+            {
+                forms.push(c as u32);
+                assert!(
+                    matches!(other_char(c as u32), Some(Other::Separator)),
+                    "U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+        assert_eq!(forms, [0xFFE0, 0xFFE1, 0xFFE2, 0xFFE4, 0xFFE5]);
+    }
+
+    #[test]
+    fn fast_separators_are_those_of_the_definition() {
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            assert_eq!(
+                is_fast_separator(c),
+                is_fast_separator_by_tables(c),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
