@@ -605,6 +605,8 @@ mod tests {
             "no\u{a0}break\u{a0}space; 3.14",
             "Çà et là… ÀÉÎÕÜ àéîõü ÿ Ÿ ŒUVRE œuvre Ǆ",
             "罚款金额:￥200 a￥b ￡3,￠5.￢x ￤ y ￥.",
+            // (Not `℃.5`: the fast path joins `c.5` as it joins `a.7`.)
+            "温度25℃，98.6℉; ℃abc x℃y 3.℃ ℃'s a.℃ 1,℃ ℃_x _℃ 中文℃中文 ℃",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -861,6 +863,8 @@ mod tests {
         "\u{4dc0}",
         "\u{ffe5}",
         "\u{ffe1}",
+        "\u{2103}",
+        "\u{2109}",
     ];
 
     proptest::proptest! {

@@ -93,6 +93,11 @@ pub(super) const ANCHOR: u8 = 8;
 pub(super) const LETTER: u8 = 16;
 /// `·`: joins two letters into one word, like `'` (Unicode's `MidLetter`).
 pub(super) const MID_LETTER: u8 = 32;
+/// Only from [`map_other`], never in [`ASCII_CLASS`]: a sign and an ASCII
+/// letter after it (`℃` → `°c`, see [`Other::SignThenLetter`]). To the
+/// word rules inside a word it is the sign (the word ends); the main loop
+/// then starts a word at the letter.
+pub(super) const SIGN_THEN_LETTER: u8 = 64;
 
 /// [`WORD`] (letter, digit or `_`), [`DIGIT`], [`ALNUM`], [`ANCHOR`] and
 /// [`LETTER`] per ASCII byte.
@@ -187,6 +192,10 @@ pub(super) enum Other {
     /// (`①` → `1`, `²` → `2`, `ª` → `a`, `Ⅰ` → `i`), lowercased: it is that
     /// character to the word rules, as it is after the general path's NFKC.
     Ascii(u8),
+    /// `℃` and `℉`, which NFKC turns into `°` and a capital letter: a sign
+    /// that separates, then the letter (lowercased), which starts a word
+    /// (`25℃` is the words `25` and `c`, `℃abc` the word `cabc`).
+    SignThenLetter(u8),
 }
 
 /// [`Other`] for `code`, or `None` when the general normalizer must take
@@ -219,6 +228,10 @@ pub(super) fn other_char(code: u32) -> Option<Other> {
         // turns each into its Latin-1 sign above (`￥` → `¥`), in any
         // context (a sign composes with nothing before it).
         0xFFE0 | 0xFFE1 | 0xFFE2 | 0xFFE4 | 0xFFE5 => Some(Other::Separator),
+        // `°` composes with nothing before it, and a combining mark after
+        // the letter sends the snippet to the general path anyway.
+        0x2103 => Some(Other::SignThenLetter(b'c')),
+        0x2109 => Some(Other::SignThenLetter(b'f')),
         _ if c.is_alphanumeric() && !stable() => {
             let mut nf = std::iter::once(c).nfkc();
             match (nf.next(), nf.next()) {
@@ -455,6 +468,7 @@ fn map_other(code: u32) -> Option<(char, u8)> {
             Other::Letter(l) => (l, WORD | ALNUM | LETTER),
             Other::Separator => (' ', 0),
             Other::Ascii(a) => (char::from(a), ASCII_CLASS[usize::from(a)]),
+            Other::SignThenLetter(l) => (char::from(l), SIGN_THEN_LETTER),
         },
     })
 }
@@ -671,7 +685,13 @@ impl Extractor {
                     let Some((c, k)) = map_other(code) else {
                         return false;
                     };
-                    if k & WORD != 0 {
+                    if k & (WORD | SIGN_THEN_LETTER) != 0 {
+                        // A word character, or a sign and the letter that
+                        // starts a word (`℃`: `c`, a letter).
+                        let k = match k & WORD {
+                            0 => ASCII_CLASS[usize::from(c as u8 & 0x7F)],
+                            _ => k,
+                        };
                         let mut h = UnitHash::new();
                         h.push(c);
                         i = word_at(s, bytes, i + len, h, k, k & ALNUM != 0);
