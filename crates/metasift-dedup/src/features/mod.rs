@@ -302,7 +302,8 @@ impl Extractor {
         if punct == 0 {
             return 0;
         }
-        out.reserve(s.anchors.len());
+        // Sized once and written in place: no capacity check per code.
+        out.resize(s.anchors.len(), FeatureCode(0));
         // The shipped windows as constants: their loops unrolled.
         match window {
             1 => window_codes(&s.units, &s.anchors, 1, out),
@@ -335,13 +336,13 @@ impl Extractor {
 /// The code of each anchor in `anchors`: the `window` units before it, a
 /// marker, the `window` units after it (fewer at the ends), hashed.
 #[inline(always)]
-fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut Vec<FeatureCode>) {
+fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut [FeatureCode]) {
     // Each step (xor, multiply by an odd constant, rotate) is a bijection
     // of the state, so windows that differ in one unit differ before the
     // final mix; one full mix per code, not one per unit.
     let step = |h: u64, u: u64| (h ^ u).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31);
     let n = units.len();
-    for &p in anchors {
+    for (code, &p) in out.iter_mut().zip(anchors) {
         let mut h = WINDOW_SEED;
         // A whole window on both sides (the most of them): one slice of
         // `2 * window` units, one bounds check (`p < window` wraps the
@@ -364,7 +365,7 @@ fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut Vec<F
                 h = step(h, u);
             }
         }
-        out.push(FeatureCode(mix(h)));
+        *code = FeatureCode(mix(h));
     }
 }
 
