@@ -608,25 +608,34 @@ impl Extractor {
     pub(super) fn scan(&mut self, text: &str, unit: Unit, keep: usize) {
         self.stream.reset(self.word_anchors);
         if !self.scan_fast(text, unit, keep) {
-            self.stream.reset(self.word_anchors);
-            let mut normalized = std::mem::take(&mut self.normalized);
-            normalized.clear();
-            // Most snippets that reach here hold a letter such as `é` or `β`
-            // that NFKC leaves alone: a quick check (a table lookup per
-            // character) is then enough, and recomposition is skipped. ASCII
-            // and Han need no lookup (both are NFKC starters, so leaving them
-            // out can only turn a "yes" into a "maybe", never the reverse).
-            let plain = |c: &char| c.is_ascii() || (0x4E00..=0x9FFF).contains(&u32::from(*c));
-            if unicode_normalization::is_nfkc_quick(text.chars().filter(|c| !plain(c)))
-                == unicode_normalization::IsNormalized::Yes
-            {
-                text.chars().for_each(|c| push_lower(&mut normalized, c));
-            } else {
-                text.nfkc().for_each(|c| push_lower(&mut normalized, c));
-            }
-            self.scan_general(&normalized, unit);
-            self.normalized = normalized;
+            self.scan_slow(text, unit);
         }
+    }
+
+    /// The general path for `text` (see [`Extractor::scan_general`]), on
+    /// the few snippets the fast path leaves: out of line, so its iterators
+    /// do not crowd the fast scanner's registers.
+    #[cold]
+    #[inline(never)]
+    fn scan_slow(&mut self, text: &str, unit: Unit) {
+        self.stream.reset(self.word_anchors);
+        let mut normalized = std::mem::take(&mut self.normalized);
+        normalized.clear();
+        // Most snippets that reach here hold a letter such as `é` or `β`
+        // that NFKC leaves alone: a quick check (a table lookup per
+        // character) is then enough, and recomposition is skipped. ASCII
+        // and Han need no lookup (both are NFKC starters, so leaving them
+        // out can only turn a "yes" into a "maybe", never the reverse).
+        let plain = |c: &char| c.is_ascii() || (0x4E00..=0x9FFF).contains(&u32::from(*c));
+        if unicode_normalization::is_nfkc_quick(text.chars().filter(|c| !plain(c)))
+            == unicode_normalization::IsNormalized::Yes
+        {
+            text.chars().for_each(|c| push_lower(&mut normalized, c));
+        } else {
+            text.nfkc().for_each(|c| push_lower(&mut normalized, c));
+        }
+        self.scan_general(&normalized, unit);
+        self.normalized = normalized;
     }
 
     /// ASCII, Han and full-width text, in one pass over the bytes: the
