@@ -9,7 +9,6 @@ use unicode_segmentation::UnicodeSegmentation;
 #[cfg(feature = "jieba")]
 use super::JIEBA;
 use super::chinese::{LastStops, chinese_at};
-#[cfg(feature = "jieba")]
 use super::hash_str;
 use super::words::ascii_word_run;
 use super::{Extractor, Stream, UnitHash};
