@@ -16,25 +16,13 @@
 use std::hint::select_unpredictable;
 
 use super::Stream;
-use super::scan::{ANCHOR, ASCII_CLASS, WORD, ideograph_code, is_plain_separator};
+use super::scan::{ANCHOR, ASCII_CLASS, WORD, is_plain_separator};
 
 /// What a stop's character is to the Chinese loop.
 const G_SEPARATOR: u8 = 0;
 const G_ANCHOR: u8 = 1;
 /// A word, another script, the end: the main loop takes it.
 const G_STOP: u8 = 2;
-
-/// [`G_SEPARATOR`], [`G_ANCHOR`] or [`G_STOP`] of an ASCII byte, as the
-/// main loop decides (a word byte starts a word).
-static GAP_ASCII: [u8; 128] = {
-    let mut t = [G_STOP; 128];
-    let mut i = 0;
-    while i < 128 {
-        t[i] = gap_of_class(ASCII_CLASS[i]);
-        i += 1;
-    }
-    t
-};
 
 /// The gap kind of an ASCII character of class `k` (its own, or that of
 /// the full-width form's ASCII twin): a word character stops, an anchor
@@ -49,32 +37,81 @@ const fn gap_of_class(k: u8) -> u8 {
     }
 }
 
-/// The first code point of each block [`GAP_3`] covers, by [`gap_key`];
-/// key 2 covers none.
-const GAP_BASES: [u32; 4] = [0x2000, 0x3000, u32::MAX, 0xFF00];
+/// The three-level tables of the kind of a stop's character, by its lead
+/// byte, then the low six bits of its second byte, then those of its third
+/// (see [`gap_kind`]).
+///
+/// [`GAP_LEAD`] gives a row of [`GAP_MID`] per lead byte, [`GAP_MID`] a row of
+/// [`GAP_LAST`] per second byte, [`GAP_LAST`] the kind per third byte. An
+/// ASCII byte leads to one of three constant rows (its kind whatever
+/// follows); the leads `E2` `E3` `EF` to rows that pick out U+2000–U+207F,
+/// U+3000–U+307F and U+FF00–U+FF7F; any other lead (two- and four-byte
+/// characters, other three-byte blocks) to the constant [`G_STOP`] rows.
+const MID_STOP: u8 = 0;
+const MID_SEPARATOR: u8 = 1;
+const MID_ANCHOR: u8 = 2;
+const MID_E2: u8 = 3;
+const MID_E3: u8 = 4;
+const MID_EF: u8 = 5;
 
-/// The block key of a code point: bit 12 and bit 15. U+2000, U+3000 and
-/// U+FF00 (128 code points each) get keys 0, 1 and 3.
-#[inline]
-fn gap_key(code: u32) -> usize {
-    (((code >> 12) & 1) | ((code >> 14) & 2)) as usize
-}
+/// The first code point of each 64-code-point row of [`GAP_LAST`] past the
+/// three constant ones (rows 3 to 8).
+const LAST_BASES: [u32; 6] = [0x2000, 0x2040, 0x3000, 0x3040, 0xFF00, 0xFF40];
 
-/// The kind of each three-byte character in U+2000–U+207F, U+3000–U+307F
-/// and U+FF00–U+FF7F, at `key << 7 | code & 0x7F`: what the Chinese loop of
-/// the scanner did with it — `、` `。` `…` and the full-width anchors
-/// anchor, the ideographic space, full-width signs and the plain
+/// The [`GAP_MID`] row of each lead byte.
+static GAP_LEAD: [u8; 256] = {
+    let mut t = [MID_STOP; 256];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = match gap_of_class(ASCII_CLASS[i]) {
+            G_SEPARATOR => MID_SEPARATOR,
+            G_ANCHOR => MID_ANCHOR,
+            _ => MID_STOP,
+        };
+        i += 1;
+    }
+    t[0xE2] = MID_E2;
+    t[0xE3] = MID_E3;
+    t[0xEF] = MID_EF;
+    t
+};
+
+/// The [`GAP_LAST`] row of each second byte (its low six bits), per
+/// [`GAP_MID`] row: the constant rows keep their kind, the rows of `E2`,
+/// `E3` and `EF` pick the block rows, anything else stops.
+static GAP_MID: [[u8; 64]; 6] = {
+    let mut t = [[0u8; 64]; 6];
+    // Rows 0–2 of `GAP_LAST` are the constant kinds, in the order of the
+    // constant rows here.
+    t[MID_SEPARATOR as usize] = [MID_SEPARATOR; 64];
+    t[MID_ANCHOR as usize] = [MID_ANCHOR; 64];
+    // `E2 80`, `E2 81`: U+2000–U+207F; `E3 80`, `E3 81`: U+3000–U+307F;
+    // `EF BC`, `EF BD`: U+FF00–U+FF7F.
+    t[MID_E2 as usize][0] = 3;
+    t[MID_E2 as usize][1] = 4;
+    t[MID_E3 as usize][0] = 5;
+    t[MID_E3 as usize][1] = 6;
+    t[MID_EF as usize][0x3C] = 7;
+    t[MID_EF as usize][0x3D] = 8;
+    t
+};
+
+/// The kind per third byte (its low six bits), per row: rows 0–2 the
+/// constant kinds [`G_STOP`], [`G_SEPARATOR`], [`G_ANCHOR`]; rows 3–8 the
+/// characters from [`LAST_BASES`] on: `、` `。` `…` and the full-width
+/// anchors anchor, the ideographic space, full-width signs and the plain
 /// separators (quotes, dashes, CJK brackets) separate, anything else (a
 /// full-width letter, kana) stops.
-static GAP_3: [u8; 512] = {
-    let mut t = [G_STOP; 512];
-    let mut key = 0;
-    while key < 4 {
-        let base = GAP_BASES[key];
+static GAP_LAST: [[u8; 64]; 9] = {
+    let mut t = [[G_STOP; 64]; 9];
+    t[MID_SEPARATOR as usize] = [G_SEPARATOR; 64];
+    t[MID_ANCHOR as usize] = [G_ANCHOR; 64];
+    let mut row = 0;
+    while row < 6 {
         let mut low = 0;
-        while base != u32::MAX && low < 128 {
-            let code = base + low;
-            t[key << 7 | low as usize] = match code {
+        while low < 64 {
+            let code = LAST_BASES[row] + low;
+            t[row + 3][low as usize] = match code {
                 0x3001 | 0x3002 | 0x2026 => G_ANCHOR,
                 0xFF01..=0xFF5E => gap_of_class(ASCII_CLASS[(code - 0xFEE0) as usize]),
                 0x3000 => G_SEPARATOR,
@@ -83,15 +120,15 @@ static GAP_3: [u8; 512] = {
             };
             low += 1;
         }
-        key += 1;
+        row += 1;
     }
     t
 };
 
 /// The kind of the character at `bytes[q]` (a stop, before the end) and its
-/// length, without a branch on what it is: [`GAP_ASCII`] for ASCII,
-/// [`GAP_3`] for a three-byte character of its blocks, [`G_STOP`] for any
-/// other, both tables read and one selected.
+/// length, without a branch on what it is: three table lookups, by its
+/// lead byte and the payload bits of the two bytes after it (see
+/// [`GAP_LEAD`]; after an ASCII byte they only index a constant row).
 #[inline(always)]
 fn gap_kind(bytes: &[u8], q: usize) -> (u8, usize) {
     let b0 = bytes[q];
@@ -100,15 +137,10 @@ fn gap_kind(bytes: &[u8], q: usize) -> (u8, usize) {
         Some(&[b1, b2]) => (b1, b2),
         _ => (0x80, 0x80),
     };
-    let code = ideograph_code(b0, b1, b2);
-    let key = gap_key(code);
-    let three = (b0 & 0xF0 == 0xE0) & (code & !0x7F == GAP_BASES[key]);
-    let kind3 = select_unpredictable(three, GAP_3[key << 7 | (code & 0x7F) as usize], G_STOP);
-    let ascii = b0 < 0x80;
-    (
-        select_unpredictable(ascii, GAP_ASCII[usize::from(b0 & 0x7F)], kind3),
-        select_unpredictable(ascii, 1, 3),
-    )
+    let mid = GAP_MID[usize::from(GAP_LEAD[usize::from(b0)])][usize::from(b1 & 0x3F)];
+    let kind = GAP_LAST[usize::from(mid)][usize::from(b2 & 0x3F)];
+    // ASCII: one byte; the others that do not stop: three.
+    (kind, 1 + 2 * usize::from(b0 >> 7))
 }
 
 /// Bit `j` set: `bytes[at + j]` is a stop — it does not continue a run of
@@ -195,6 +227,27 @@ fn stops64_sse2(bytes: &[u8], at: usize) -> u64 {
     mask
 }
 
+/// The stop mask [`chinese_at`] read last in a text, and the position of
+/// its first byte: a later call inside the same 64 bytes takes its stops
+/// from here instead of classifying the bytes again (a stop bit depends on
+/// its byte and the next one only, so a mask is the same whichever call
+/// computes it). Its stops up to where that call returned are cleared, and
+/// a later call starts past there: that call returned at a stop, and a
+/// call starts at an ideograph, which is none.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LastStops {
+    at: usize,
+    stops: u64,
+}
+
+impl LastStops {
+    /// None yet: no call starts inside it.
+    pub(super) const NONE: LastStops = LastStops {
+        at: usize::MAX,
+        stops: 0,
+    };
+}
+
 /// Reads Chinese text from the common ideograph at `bytes[i]`: runs of
 /// ideographs and the marks, spaces and separators between them; returns
 /// where a character the main loop must see (a word, another script)
@@ -208,13 +261,23 @@ pub(super) fn chinese_at<const K: usize>(
     bytes: &[u8],
     i: usize,
     keep: usize,
+    last: &mut LastStops,
 ) -> usize {
     s.prev = None;
     // The run being read starts at `start`; stops before it are done.
     let mut start = i;
-    // The stops of `bytes[at..at + 64]`, those done cleared.
-    let mut at = i;
-    let mut stops = stops64(bytes, at);
+    // The stops of `bytes[at..at + 64]`, those done cleared: the last
+    // call's when `i` is inside its block (a number or a word between two
+    // stretches of Chinese, `2018年3月`, most often is), those before `i`
+    // cleared.
+    let (mut at, mut stops) = match i.checked_sub(last.at) {
+        Some(d) if d < 64 => {
+            let stops = last.stops & (u64::MAX << d);
+            debug_assert_eq!(stops, stops64(bytes, last.at) & (u64::MAX << d));
+            (last.at, stops)
+        }
+        _ => (i, stops64(bytes, i)),
+    };
     loop {
         while stops != 0 {
             let q = at + stops.trailing_zeros() as usize;
@@ -222,11 +285,11 @@ pub(super) fn chinese_at<const K: usize>(
             // Whole ideographs from `start` to `q`, none when two marks
             // meet.
             if q > start {
-                let (chars, _) = bytes[start..q].as_chunks::<3>();
                 if K == 0 {
+                    let (chars, _) = bytes[start..q].as_chunks::<3>();
                     super::scan::push_ends_any(chars, keep, 0, &mut s.units);
                 } else {
-                    super::scan::push_ends::<K>(chars, 0, &mut s.units);
+                    super::scan::push_run::<K>(&bytes[start..q], &mut s.units);
                 }
             }
             if q >= bytes.len() {
@@ -234,18 +297,23 @@ pub(super) fn chinese_at<const K: usize>(
             }
             let (kind, len) = gap_kind(bytes, q);
             if kind == G_STOP {
+                // The block's stops past `q`.
+                *last = LastStops { at, stops };
                 return q;
             }
             // `Stream::mark` for an anchor, without a branch on whether
             // this is one: a new mark (none at this position yet, `。”，`
-            // is one) counts, and anchors unless an anchor is there.
+            // is one) counts and anchors. (An anchor at the end of the
+            // units is a mark's or the start's — a word anchor has its
+            // word after it — so a new mark finds none there: `anchor_at`
+            // needs no check.)
             let anchor = kind == G_ANCHOR;
             let p = s.units.len();
             let new = anchor & (s.last_punct != p);
+            debug_assert!(!new || s.anchors.last() != Some(&p));
             let n = s.anchors.len();
-            let push = new & (s.anchors.last() != Some(&p));
             s.anchors.push(p);
-            s.anchors.truncate(n + usize::from(push));
+            s.anchors.truncate(n + usize::from(new));
             s.punct += usize::from(new);
             s.last_punct = select_unpredictable(anchor, p, s.last_punct);
             // (A three-byte character's other bytes are no stops.)

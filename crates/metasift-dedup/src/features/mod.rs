@@ -302,7 +302,8 @@ impl Extractor {
         if punct == 0 {
             return 0;
         }
-        out.reserve(s.anchors.len());
+        // Sized once and written in place: no capacity check per code.
+        out.resize(s.anchors.len(), FeatureCode(0));
         // The shipped windows as constants: their loops unrolled.
         match window {
             1 => window_codes(&s.units, &s.anchors, 1, out),
@@ -335,13 +336,13 @@ impl Extractor {
 /// The code of each anchor in `anchors`: the `window` units before it, a
 /// marker, the `window` units after it (fewer at the ends), hashed.
 #[inline(always)]
-fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut Vec<FeatureCode>) {
+fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut [FeatureCode]) {
     // Each step (xor, multiply by an odd constant, rotate) is a bijection
     // of the state, so windows that differ in one unit differ before the
     // final mix; one full mix per code, not one per unit.
     let step = |h: u64, u: u64| (h ^ u).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31);
     let n = units.len();
-    for &p in anchors {
+    for (code, &p) in out.iter_mut().zip(anchors) {
         let mut h = WINDOW_SEED;
         // A whole window on both sides (the most of them): one slice of
         // `2 * window` units, one bounds check (`p < window` wraps the
@@ -364,7 +365,7 @@ fn window_codes(units: &[u64], anchors: &[usize], window: usize, out: &mut Vec<F
                 h = step(h, u);
             }
         }
-        out.push(FeatureCode(mix(h)));
+        *code = FeatureCode(mix(h));
     }
 }
 
@@ -604,6 +605,9 @@ mod tests {
             "§ 3 © 2024 Ü-Bahn ® 40° «quoted» ¿qué? ¡sí!",
             "no\u{a0}break\u{a0}space; 3.14",
             "Çà et là… ÀÉÎÕÜ àéîõü ÿ Ÿ ŒUVRE œuvre Ǆ",
+            "罚款金额:￥200 a￥b ￡3,￠5.￢x ￤ y ￥.",
+            // (Not `℃.5`: the fast path joins `c.5` as it joins `a.7`.)
+            "温度25℃，98.6℉; ℃abc x℃y 3.℃ ℃'s a.℃ 1,℃ ℃_x _℃ 中文℃中文 ℃",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -858,6 +862,10 @@ mod tests {
         "\u{2103}",
         "\u{440}",
         "\u{4dc0}",
+        "\u{ffe5}",
+        "\u{ffe1}",
+        "\u{2103}",
+        "\u{2109}",
     ];
 
     proptest::proptest! {

@@ -104,6 +104,18 @@ impl Extractor {
     /// decides every word boundary exactly as shipped, including where the
     /// general path's Unicode rules differ (`a.7` is one word here).
     pub(super) fn scan_fast_previous(&mut self, text: &str, unit: Unit) -> bool {
+        // `℃` `℉` as NFKC has them, a sign and a letter: the sign (`°`,
+        // a Latin-1 separator) and the letter are then characters of their
+        // own here.
+        let spelled;
+        let text = if text.contains(['\u{2103}', '\u{2109}']) {
+            spelled = text
+                .replace('\u{2103}', "\u{b0}C")
+                .replace('\u{2109}', "\u{b0}F");
+            spelled.as_str()
+        } else {
+            text
+        };
         let bytes = text.as_bytes();
         let s = &mut self.stream;
         let mut h = UnitHash::new();
@@ -165,6 +177,8 @@ impl Extractor {
                         Some(Other::Letter(l)) => (l, WORD | ALNUM | LETTER),
                         Some(Other::Separator) => (' ', 0),
                         Some(Other::Ascii(a)) => (char::from(a), ASCII_CLASS[usize::from(a)]),
+                        // Spelled out before the loop.
+                        Some(Other::SignThenLetter(_)) => return false,
                         None => return false,
                     },
                 }

@@ -8,8 +8,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 #[cfg(feature = "jieba")]
 use super::JIEBA;
-use super::chinese::chinese_at;
-#[cfg(feature = "jieba")]
+use super::chinese::{LastStops, chinese_at};
 use super::hash_str;
 use super::words::ascii_word_run;
 use super::{Extractor, Stream, UnitHash};
@@ -44,8 +43,27 @@ pub(super) fn is_anchor(c: char) -> bool {
 /// letters), they are not letters or digits (`①`, `Ⅳ` are), and NFKC leaves
 /// them alone — so a snippet with an arrow in it need not take the general
 /// normalizer (it did for 65 of the 2,000 benchmark records).
+///
+/// In the arrow, math, box-drawing and symbol blocks (U+2190–U+22FF,
+/// U+2500–U+26FF) that is every character but `∬` `∭` `∯` `∰`, which NFKC
+/// turns into two or three integrals: spelled out, since asking Unicode
+/// tables (`char::is_alphanumeric` walks its ranges) cost ~700 instructions
+/// a character (`→` is common in Chinese snippets). A test checks it
+/// against that definition ([`is_fast_separator_by_tables`]).
 #[inline]
 pub(super) fn is_fast_separator(c: char) -> bool {
+    match c as u32 {
+        code if is_plain_separator(code) => true,
+        0x222C | 0x222D | 0x222F | 0x2230 => false,
+        0x2190..=0x22FF | 0x2500..=0x26FF => true,
+        _ => false,
+    }
+}
+
+/// [`is_fast_separator`] by its definition: a plain separator, or a sign of
+/// those blocks that is no letter or digit and that NFKC leaves alone.
+#[cfg(test)]
+pub(super) fn is_fast_separator_by_tables(c: char) -> bool {
     match c as u32 {
         code if is_plain_separator(code) => true,
         0x2190..=0x21FF | 0x2200..=0x22FF | 0x2500..=0x25FF | 0x2600..=0x26FF => {
@@ -74,6 +92,11 @@ pub(super) const ANCHOR: u8 = 8;
 pub(super) const LETTER: u8 = 16;
 /// `·`: joins two letters into one word, like `'` (Unicode's `MidLetter`).
 pub(super) const MID_LETTER: u8 = 32;
+/// Only from [`map_other`], never in [`ASCII_CLASS`]: a sign and an ASCII
+/// letter after it (`℃` → `°c`, see [`Other::SignThenLetter`]). To the
+/// word rules inside a word it is the sign (the word ends); the main loop
+/// then starts a word at the letter.
+pub(super) const SIGN_THEN_LETTER: u8 = 64;
 
 /// [`WORD`] (letter, digit or `_`), [`DIGIT`], [`ALNUM`], [`ANCHOR`] and
 /// [`LETTER`] per ASCII byte.
@@ -168,6 +191,10 @@ pub(super) enum Other {
     /// (`①` → `1`, `²` → `2`, `ª` → `a`, `Ⅰ` → `i`), lowercased: it is that
     /// character to the word rules, as it is after the general path's NFKC.
     Ascii(u8),
+    /// `℃` and `℉`, which NFKC turns into `°` and a capital letter: a sign
+    /// that separates, then the letter (lowercased), which starts a word
+    /// (`25℃` is the words `25` and `c`, `℃abc` the word `cabc`).
+    SignThenLetter(u8),
 }
 
 /// [`Other`] for `code`, or `None` when the general normalizer must take
@@ -196,6 +223,14 @@ pub(super) fn other_char(code: u32) -> Option<Other> {
         }
         // Not the soft hyphen: word boundaries skip it inside a word.
         0xA1..=0xBF if code != 0xAD && !c.is_alphanumeric() && stable() => Some(Other::Separator),
+        // The full-width cent, pound, not, broken bar and yen signs: NFKC
+        // turns each into its Latin-1 sign above (`￥` → `¥`), in any
+        // context (a sign composes with nothing before it).
+        0xFFE0 | 0xFFE1 | 0xFFE2 | 0xFFE4 | 0xFFE5 => Some(Other::Separator),
+        // `°` composes with nothing before it, and a combining mark after
+        // the letter sends the snippet to the general path anyway.
+        0x2103 => Some(Other::SignThenLetter(b'c')),
+        0x2109 => Some(Other::SignThenLetter(b'f')),
         _ if c.is_alphanumeric() && !stable() => {
             let mut nf = std::iter::once(c).nfkc();
             match (nf.next(), nf.next()) {
@@ -263,9 +298,7 @@ fn is_ideograph(b0: u8, b1: u8) -> bool {
 /// The code point of the three-byte UTF-8 sequence `b0 b1 b2` (a lead byte
 /// `1110xxxx` and two continuation bytes `10xxxxxx`: their marker bits are
 /// subtracted at once). Other bytes give a meaningless value, never a
-/// panic: the Chinese loop computes it for every stop, an ASCII one too,
-/// and throws it away there (so the subtraction wraps, even in a debug
-/// build).
+/// panic (the subtraction wraps, even in a debug build).
 #[inline]
 pub(super) fn ideograph_code(b0: u8, b1: u8, b2: u8) -> u32 {
     ((u32::from(b0) << 12) + (u32::from(b1) << 6) + u32::from(b2)).wrapping_sub(0xE2080)
@@ -364,6 +397,35 @@ pub(super) fn push_ends<const K: usize>(chars: &[[u8; 3]], lead: usize, units: &
     units.truncate(base + n.min(kept));
 }
 
+/// [`push_ends`] with no lead, from the run's bytes: `run` is whole common
+/// ideographs (three bytes each, at least one). The slots are byte offsets
+/// — the first `K` characters and the last `K`, each clamped to the last
+/// character — so the run's length in characters (a division by three) is
+/// only needed for how many units are kept.
+#[inline(always)]
+pub(super) fn push_run<const K: usize>(run: &[u8], units: &mut Vec<u64>) {
+    let len = run.len();
+    let Some(last) = len.checked_sub(3) else {
+        return;
+    };
+    let mut slots = [0u64; 8];
+    for (j, slot) in slots[..2 * K].iter_mut().enumerate() {
+        // Slot `j < K`: character `j`; slot `j >= K`: character
+        // `n - 2K + j`, or `j` when the run has no more than `2K`.
+        let o = if j < K {
+            3 * j
+        } else {
+            (len + 3 * j).saturating_sub(6 * K).max(3 * j)
+        }
+        .min(last);
+        let [b0, b1, b2] = [run[o], run[o + 1], run[o + 2]];
+        *slot = char_unit(ideograph_code(b0, b1, b2));
+    }
+    let base = units.len();
+    units.extend_from_slice(&slots[..2 * K]);
+    units.truncate(base + len.min(6 * K) / 3);
+}
+
 /// [`push_ends`] for any `keep` (`usize::MAX`: every unit).
 pub(super) fn push_ends_any(chars: &[[u8; 3]], keep: usize, lead: usize, units: &mut Vec<u64>) {
     let n = chars.len();
@@ -405,6 +467,7 @@ fn map_other(code: u32) -> Option<(char, u8)> {
             Other::Letter(l) => (l, WORD | ALNUM | LETTER),
             Other::Separator => (' ', 0),
             Other::Ascii(a) => (char::from(a), ASCII_CLASS[usize::from(a)]),
+            Other::SignThenLetter(l) => (char::from(l), SIGN_THEN_LETTER),
         },
     })
 }
@@ -544,25 +607,34 @@ impl Extractor {
     pub(super) fn scan(&mut self, text: &str, unit: Unit, keep: usize) {
         self.stream.reset(self.word_anchors);
         if !self.scan_fast(text, unit, keep) {
-            self.stream.reset(self.word_anchors);
-            let mut normalized = std::mem::take(&mut self.normalized);
-            normalized.clear();
-            // Most snippets that reach here hold a letter such as `é` or `β`
-            // that NFKC leaves alone: a quick check (a table lookup per
-            // character) is then enough, and recomposition is skipped. ASCII
-            // and Han need no lookup (both are NFKC starters, so leaving them
-            // out can only turn a "yes" into a "maybe", never the reverse).
-            let plain = |c: &char| c.is_ascii() || (0x4E00..=0x9FFF).contains(&u32::from(*c));
-            if unicode_normalization::is_nfkc_quick(text.chars().filter(|c| !plain(c)))
-                == unicode_normalization::IsNormalized::Yes
-            {
-                text.chars().for_each(|c| push_lower(&mut normalized, c));
-            } else {
-                text.nfkc().for_each(|c| push_lower(&mut normalized, c));
-            }
-            self.scan_general(&normalized, unit);
-            self.normalized = normalized;
+            self.scan_slow(text, unit);
         }
+    }
+
+    /// The general path for `text` (see [`Extractor::scan_general`]), on
+    /// the few snippets the fast path leaves: out of line, so its iterators
+    /// do not crowd the fast scanner's registers.
+    #[cold]
+    #[inline(never)]
+    fn scan_slow(&mut self, text: &str, unit: Unit) {
+        self.stream.reset(self.word_anchors);
+        let mut normalized = std::mem::take(&mut self.normalized);
+        normalized.clear();
+        // Most snippets that reach here hold a letter such as `é` or `β`
+        // that NFKC leaves alone: a quick check (a table lookup per
+        // character) is then enough, and recomposition is skipped. ASCII
+        // and Han need no lookup (both are NFKC starters, so leaving them
+        // out can only turn a "yes" into a "maybe", never the reverse).
+        let plain = |c: &char| c.is_ascii() || (0x4E00..=0x9FFF).contains(&u32::from(*c));
+        if unicode_normalization::is_nfkc_quick(text.chars().filter(|c| !plain(c)))
+            == unicode_normalization::IsNormalized::Yes
+        {
+            text.chars().for_each(|c| push_lower(&mut normalized, c));
+        } else {
+            text.nfkc().for_each(|c| push_lower(&mut normalized, c));
+        }
+        self.scan_general(&normalized, unit);
+        self.normalized = normalized;
     }
 
     /// ASCII, Han and full-width text, in one pass over the bytes: the
@@ -579,6 +651,7 @@ impl Extractor {
     pub(super) fn scan_fast(&mut self, text: &str, unit: Unit, keep: usize) -> bool {
         let bytes = text.as_bytes();
         let s = &mut self.stream;
+        let mut last = LastStops::NONE;
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             match BYTE_KIND[usize::from(b)] {
@@ -597,11 +670,11 @@ impl Extractor {
                     {
                         // The shipped windows as constants (see `push_ends`).
                         i = match keep {
-                            1 => chinese_at::<1>(s, bytes, i, keep),
-                            2 => chinese_at::<2>(s, bytes, i, keep),
-                            3 => chinese_at::<3>(s, bytes, i, keep),
-                            4 => chinese_at::<4>(s, bytes, i, keep),
-                            _ => chinese_at::<0>(s, bytes, i, keep),
+                            1 => chinese_at::<1>(s, bytes, i, keep, &mut last),
+                            2 => chinese_at::<2>(s, bytes, i, keep, &mut last),
+                            3 => chinese_at::<3>(s, bytes, i, keep, &mut last),
+                            4 => chinese_at::<4>(s, bytes, i, keep, &mut last),
+                            _ => chinese_at::<0>(s, bytes, i, keep, &mut last),
                         };
                         continue;
                     }
@@ -620,7 +693,13 @@ impl Extractor {
                     let Some((c, k)) = map_other(code) else {
                         return false;
                     };
-                    if k & WORD != 0 {
+                    if k & (WORD | SIGN_THEN_LETTER) != 0 {
+                        // A word character, or a sign and the letter that
+                        // starts a word (`℃`: `c`, a letter).
+                        let k = match k & WORD {
+                            0 => ASCII_CLASS[usize::from(c as u8 & 0x7F)],
+                            _ => k,
+                        };
                         let mut h = UnitHash::new();
                         h.push(c);
                         i = word_at(s, bytes, i + len, h, k, k & ALNUM != 0);
@@ -699,5 +778,79 @@ pub(super) fn push_jieba(stream: &mut Stream, run: &str) {
     #[cfg(not(feature = "jieba"))]
     for c in run.chars() {
         stream.unit(char_unit(u32::from(c)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ideographs at both ends of the common range and inside it.
+    const IDEOGRAPHS: &[char] = &['\u{4e00}', '\u{4e01}', '中', '文', '\u{9fff}', '\u{8000}'];
+
+    /// The characters NFKC turns into one Latin-1 sign that only
+    /// separates (`0xA1..=0xBF`, not the soft hyphen or the middle dot,
+    /// no letter or digit) are those `other_char` takes as the sign.
+    #[test]
+    fn full_width_signs_are_all_the_forms_of_latin1_signs() {
+        let mut forms = Vec::new();
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            let mut nf = std::iter::once(c).nfkc();
+            if let (Some(a), None) = (nf.next(), nf.next())
+                && a != c
+                && matches!(a as u32, 0xA1..=0xBF)
+                && !matches!(a, '\u{ad}' | '\u{b7}')
+                && !a.is_alphanumeric()
+            {
+                forms.push(c as u32);
+                assert!(
+                    matches!(other_char(c as u32), Some(Other::Separator)),
+                    "U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+        assert_eq!(forms, [0xFFE0, 0xFFE1, 0xFFE2, 0xFFE4, 0xFFE5]);
+    }
+
+    #[test]
+    fn fast_separators_are_those_of_the_definition() {
+        for c in (0..0x11_0000).filter_map(char::from_u32) {
+            assert_eq!(
+                is_fast_separator(c),
+                is_fast_separator_by_tables(c),
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The byte-offset pick of a run's ends keeps the units the
+        /// character pick keeps, for every shipped window and run length,
+        /// after units already pushed.
+        #[test]
+        fn run_ends_by_offset_are_the_character_ends(
+            chars in proptest::collection::vec(proptest::sample::select(IDEOGRAPHS), 0..20),
+            before in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..3),
+        ) {
+            let run: String = chars.iter().collect();
+            let (triples, rest) = run.as_bytes().as_chunks::<3>();
+            proptest::prop_assert!(rest.is_empty());
+            macro_rules! check {
+                ($k:literal) => {{
+                    let (mut a, mut b) = (before.clone(), before.clone());
+                    push_run::<$k>(run.as_bytes(), &mut a);
+                    push_ends::<$k>(triples, 0, &mut b);
+                    proptest::prop_assert_eq!(&a, &b, "K = {}", $k);
+                }};
+            }
+            check!(1);
+            check!(2);
+            check!(3);
+            check!(4);
+        }
     }
 }

@@ -6,8 +6,11 @@
 //! is the same whatever the order and no branch depends on the codes.
 //!
 //! The networks are Batcher's odd–even merge sorts for 4, 8, 16 and 32 inputs
-//! (5, 19, 63 and 191 compare-exchanges), written out so the compiler keeps the
-//! values in registers; a test rebuilds them from Batcher's construction.
+//! (5, 19, 63 and 191 compare-exchanges), and those for 8, 16 and 32 cut
+//! down to 6, 12 and 24 inputs (12, 42 and 132: a network padded with the
+//! largest value never moves it, so the compare-exchanges on the padding
+//! are left out), written out so the compiler keeps the values in
+//! registers; a test rebuilds them from Batcher's construction.
 
 use crate::features::FeatureCode;
 
@@ -16,9 +19,12 @@ pub(crate) fn sort_codes(codes: &mut [FeatureCode]) {
     match codes.len() {
         0 | 1 => {}
         2..=4 => padded::<4>(codes, sort4),
-        5..=8 => padded::<8>(codes, sort8),
-        9..=16 => padded::<16>(codes, sort16),
-        17..=32 => padded::<32>(codes, sort32),
+        5 | 6 => padded::<6>(codes, sort6),
+        7 | 8 => padded::<8>(codes, sort8),
+        9..=12 => padded::<12>(codes, sort12),
+        13..=16 => padded::<16>(codes, sort16),
+        17..=24 => padded::<24>(codes, sort24),
+        25..=32 => padded::<32>(codes, sort32),
         _ => codes.sort_unstable(),
     }
 }
@@ -359,6 +365,218 @@ network!(
     ]
 );
 
+// Batcher's networks for 8, 16 and 32 inputs with every compare-exchange
+// that touches a place from 6, 12 or 24 on left out: padded with
+// `u64::MAX` there, those places hold `u64::MAX` throughout (a
+// compare-exchange with one moves nothing), so the rest sorts the first
+// places alone — with 12 of 19, 42 of 63 and 132 of 191 compare-exchanges.
+network!(
+    sort6,
+    6,
+    [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (0, 2),
+        (1, 3),
+        (1, 2),
+        (0, 4),
+        (1, 5),
+        (2, 4),
+        (3, 5),
+        (1, 2),
+        (3, 4),
+    ]
+);
+
+network!(
+    sort12,
+    12,
+    [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (6, 7),
+        (8, 9),
+        (10, 11),
+        (0, 2),
+        (1, 3),
+        (4, 6),
+        (5, 7),
+        (8, 10),
+        (9, 11),
+        (1, 2),
+        (5, 6),
+        (9, 10),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+        (2, 4),
+        (3, 5),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+        (9, 10),
+        (0, 8),
+        (1, 9),
+        (2, 10),
+        (3, 11),
+        (4, 8),
+        (5, 9),
+        (6, 10),
+        (7, 11),
+        (2, 4),
+        (3, 5),
+        (6, 8),
+        (7, 9),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+        (7, 8),
+        (9, 10),
+    ]
+);
+
+network!(
+    sort24,
+    24,
+    [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (6, 7),
+        (8, 9),
+        (10, 11),
+        (12, 13),
+        (14, 15),
+        (16, 17),
+        (18, 19),
+        (20, 21),
+        (22, 23),
+        (0, 2),
+        (1, 3),
+        (4, 6),
+        (5, 7),
+        (8, 10),
+        (9, 11),
+        (12, 14),
+        (13, 15),
+        (16, 18),
+        (17, 19),
+        (20, 22),
+        (21, 23),
+        (1, 2),
+        (5, 6),
+        (9, 10),
+        (13, 14),
+        (17, 18),
+        (21, 22),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+        (8, 12),
+        (9, 13),
+        (10, 14),
+        (11, 15),
+        (16, 20),
+        (17, 21),
+        (18, 22),
+        (19, 23),
+        (2, 4),
+        (3, 5),
+        (10, 12),
+        (11, 13),
+        (18, 20),
+        (19, 21),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+        (9, 10),
+        (11, 12),
+        (13, 14),
+        (17, 18),
+        (19, 20),
+        (21, 22),
+        (0, 8),
+        (1, 9),
+        (2, 10),
+        (3, 11),
+        (4, 12),
+        (5, 13),
+        (6, 14),
+        (7, 15),
+        (4, 8),
+        (5, 9),
+        (6, 10),
+        (7, 11),
+        (2, 4),
+        (3, 5),
+        (6, 8),
+        (7, 9),
+        (10, 12),
+        (11, 13),
+        (18, 20),
+        (19, 21),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+        (7, 8),
+        (9, 10),
+        (11, 12),
+        (13, 14),
+        (17, 18),
+        (19, 20),
+        (21, 22),
+        (0, 16),
+        (1, 17),
+        (2, 18),
+        (3, 19),
+        (4, 20),
+        (5, 21),
+        (6, 22),
+        (7, 23),
+        (8, 16),
+        (9, 17),
+        (10, 18),
+        (11, 19),
+        (12, 20),
+        (13, 21),
+        (14, 22),
+        (15, 23),
+        (4, 8),
+        (5, 9),
+        (6, 10),
+        (7, 11),
+        (12, 16),
+        (13, 17),
+        (14, 18),
+        (15, 19),
+        (2, 4),
+        (3, 5),
+        (6, 8),
+        (7, 9),
+        (10, 12),
+        (11, 13),
+        (14, 16),
+        (15, 17),
+        (18, 20),
+        (19, 21),
+        (1, 2),
+        (3, 4),
+        (5, 6),
+        (7, 8),
+        (9, 10),
+        (11, 12),
+        (13, 14),
+        (15, 16),
+        (17, 18),
+        (19, 20),
+        (21, 22),
+    ]
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,6 +651,47 @@ mod tests {
         networks_are_batchers::<8>(sort8);
         networks_are_batchers::<16>(sort16);
         networks_are_batchers::<32>(sort32);
+        pruned_networks_are_batchers::<6, 8>(sort6);
+        pruned_networks_are_batchers::<12, 16>(sort12);
+        pruned_networks_are_batchers::<24, 32>(sort24);
+    }
+
+    /// `sort` sorts (every 0/1 input of up to 16 places, random 0/1 inputs
+    /// beyond) and is Batcher's network for `N` inputs without the
+    /// compare-exchanges touching places `M` and up.
+    fn pruned_networks_are_batchers<const M: usize, const N: usize>(sort: fn(&mut [u64; M])) {
+        let pairs: Vec<_> = batcher(N).into_iter().filter(|&(_, b)| b < M).collect();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let inputs = if M <= 16 { 1u64 << M } else { 200_000 };
+        for k in 0..inputs {
+            let bits = if M <= 16 { k } else { next() | next() << 31 };
+            let mut v = [0u64; M];
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = bits >> i & 1;
+            }
+            sort(&mut v);
+            assert!(v.is_sorted(), "{M}: {bits:b}");
+        }
+        for _ in 0..2000 {
+            let mut v = [0u64; M];
+            for x in &mut v {
+                *x = next() % 7;
+            }
+            let mut by_hand = v;
+            for &(a, b) in &pairs {
+                if by_hand[a] > by_hand[b] {
+                    by_hand.swap(a, b);
+                }
+            }
+            sort(&mut v);
+            assert_eq!(v, by_hand);
+        }
     }
 
     proptest::proptest! {

@@ -40,9 +40,11 @@
 //! full-width characters skip the NFKC iterator (for them it is the identity or
 //! the full-width shift done inline); everything is written in one pass into
 //! one buffer, ASCII and common ideographs in runs of bytes rather than char
-//! by char. That pass also notes where the first separator is, so the suffix
-//! rules never scan a title that has none. The general path is kept as the
-//! reference the fast paths are tested against (`reference`, in tests).
+//! by char: an SSE2 mask per 16 bytes ([`runs`]) marks the few bytes the
+//! pass has to look at (spaces, separators, other characters). That pass
+//! also notes where the separators are, so the suffix rules look only
+//! there. The general path is kept as the reference the fast paths are
+//! tested against (`reference`, in tests).
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
@@ -50,6 +52,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 mod reference;
 #[cfg(test)]
 pub(crate) use reference::fixture_titles;
+mod runs;
 mod sites;
 
 use sites::{is_known_site, max_known_bytes};
@@ -65,40 +68,97 @@ pub fn normalize(title: &str) -> String {
 /// caller normalizing many titles reuses one buffer.
 pub fn normalize_into(title: &str, out: &mut String) {
     out.clear();
-    let seps = match fold_fast(title, out) {
-        Some(seps) => seps,
-        None => {
-            fold_general(title, out);
-            Seps::ANYWHERE
-        }
-    };
-    strip_tail(out, seps);
+    let mut seps = Seps::NONE;
+    if fold_fast(title, out, &mut seps).is_none() {
+        fold_general(title, out);
+        seps = Seps::ANYWHERE;
+    }
+    strip_tail(out, &seps);
 }
 
-/// Where separators can be in a folded title: none starts below byte
-/// `lowest` or above byte `highest`, so the suffix rules scan only between.
+/// Where separators can be in a folded title: every byte that may start
+/// one (`-|_:`, and `C2`, the first byte of `·`), as the fold writes it:
+/// the first [`NOTED`] in order (all of them when there are no more), and
+/// the lowest and highest, so the suffix rules look only there.
 #[derive(Clone, Copy)]
 struct Seps {
     lowest: usize,
     highest: usize,
+    /// How many were noted; `noted` holds them all when that is at most
+    /// [`NOTED`] (`usize::MAX`: more, or not known).
+    count: usize,
+    noted: [u16; NOTED],
 }
+
+/// Separator bytes a [`Seps`] holds.
+const NOTED: usize = 8;
 
 impl Seps {
     const ANYWHERE: Seps = Seps {
         lowest: 0,
         highest: usize::MAX,
+        count: usize::MAX,
+        noted: [0; NOTED],
     };
 
     /// No separator yet.
     const NONE: Seps = Seps {
         lowest: usize::MAX,
         highest: 0,
+        count: 0,
+        noted: [0; NOTED],
     };
 
-    /// Notes a byte at `pos` that may start a separator.
+    /// Notes a byte at `pos` (above every one noted before) that may start
+    /// a separator.
+    #[inline(always)]
     fn note(&mut self, pos: usize) {
-        self.lowest = self.lowest.min(pos);
-        self.highest = self.highest.max(pos);
+        if self.lowest == usize::MAX {
+            self.lowest = pos;
+        }
+        self.highest = pos;
+        match (self.noted.get_mut(self.count), u16::try_from(pos)) {
+            (Some(slot), Ok(p)) => {
+                *slot = p;
+                self.count += 1;
+            }
+            _ => self.count = usize::MAX,
+        }
+    }
+
+    /// [`separator_before`]`(b, end, floor)` in the folded title `b` (or
+    /// the part of it left): when every separator byte is noted, only
+    /// those are looked at; otherwise the bytes between the lowest and the
+    /// highest.
+    #[inline(always)]
+    fn before(&self, b: &[u8], end: usize, floor: usize) -> Option<(usize, usize)> {
+        let Some(noted) = self.noted.get(..self.count) else {
+            // A `·` noted at its first byte ends one byte later.
+            let end = end.min(self.highest.saturating_add(2));
+            return separator_before(b, end, floor.max(self.lowest));
+        };
+        for &p in noted.iter().rev() {
+            let p = usize::from(p);
+            // The byte `separator_before` finds it by (the second of `·`),
+            // and the separator there, if it is one.
+            let (at, found) = match b.get(p) {
+                Some(b'-' | b'|' | b'_') => (p, Some((p, 1))),
+                Some(b':') => (p, (b.get(p + 1) == Some(&b':')).then_some((p, 2))),
+                Some(0xc2) => (p + 1, (b.get(p + 1) == Some(&0xb7)).then_some((p, 2))),
+                // Cut off already.
+                _ => continue,
+            };
+            if at >= end {
+                continue;
+            }
+            if at < floor {
+                return None;
+            }
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
     }
 }
 
@@ -110,7 +170,7 @@ fn fold_general(title: &str, out: &mut String) {
     // every character of a Chinese title twice.
     if !fold_checked::<true>(title.chars(), out) {
         out.clear();
-        // A title the quick check finds in NFKC already (`→`, `★`, …) is its
+        // A title the quick check finds in NFKC already (`★`, `∩`, …) is its
         // own NFKC: no need to build it, the costliest step by far.
         if is_nfkc_quick_yes(title) {
             fold(title.chars(), out);
@@ -206,7 +266,10 @@ fn is_truncated_general(title: &str) -> bool {
 }
 
 /// Characters for which NFKC is the identity, or (full-width ASCII, the
-/// ideographic space) does exactly what [`fold`] does inline.
+/// ideographic space, `…`) does exactly what [`fold`] does inline. None of
+/// them composes with a character before it; `→` composes with a combining
+/// mark after it (`→\u{338}` is `↛`), which is not among them, so a title
+/// with one goes through NFKC whole.
 fn skips_nfkc(c: char) -> bool {
     matches!(c,
         '\u{4e00}'..='\u{9fff}'
@@ -214,6 +277,7 @@ fn skips_nfkc(c: char) -> bool {
         | '\u{b7}'
         | '\u{c0}'..='\u{ff}'
         | '\u{2013}' | '\u{2014}' | '\u{2018}' | '\u{2019}' | '\u{201c}' | '\u{201d}'
+        | '\u{2026}' | '\u{2192}'
         | '\u{3000}'..='\u{3002}'
         | '\u{3008}'..='\u{3011}'
         | '\u{3014}'..='\u{3017}'
@@ -400,111 +464,159 @@ static BYTE_CLASS: [u8; 256] = {
 };
 
 /// `fold_checked::<true>` over bytes: ASCII and the characters U+4000–U+9FFF
-/// are copied in runs, not char by char (a single space between two ASCII
-/// letters or digits stays in the run: it is kept anyway), and upper-case
-/// ASCII is lowered once at the end; other characters go through
-/// [`fold_other`]. `None` (with `out` half written) when a character needs
-/// NFKC; otherwise where in `out` separators may be, so
-/// [`strip_site_suffix`] scans only there.
-fn fold_fast(title: &str, out: &mut String) -> Option<Seps> {
+/// are copied in runs, not char by char, and upper-case ASCII is lowered
+/// once at the end. Only the bytes that may end a run are visited
+/// ([`runs::block_bits`]: whitespace and controls, separators, other
+/// characters), found 16 bytes at a time: a single space between two ASCII
+/// letters or digits stays in the run (it is kept anyway), a separator
+/// byte too (its place noted); other characters go through [`fold_other`].
+/// `None` (with `out` and `seps` half written) when a character needs
+/// NFKC. `seps` (empty at first) gets where in `out` separators may be, so
+/// [`strip_site_suffix`] looks only there.
+fn fold_fast(title: &str, out: &mut String, seps: &mut Seps) -> Option<()> {
     let b = title.as_bytes();
-    let mut seps = Seps::NONE;
+    // A whitespace run was seen: the next printable character decides
+    // whether it leaves a space ([`emit_pending`]).
     let mut pending = false;
-    // `PLAIN | UPPER` of every byte copied by the inner loop.
-    let mut upper = PLAIN;
-    // `b[run..i]` is copied verbatim when the run ends; while a space is
-    // pending, `run == i`.
+    let mut upper = 0;
+    // `b[run..]` is copied verbatim up to where a run ends; while a space
+    // is pending, `run` is the byte after it.
     let mut run = 0;
-    let mut i = 0;
-    loop {
-        if !pending {
-            // The bulk of every title: plain ASCII and ideographs, each
-            // run in a loop of its own (no dispatch a byte).
-            while let Some(&x) = b.get(i) {
-                let class = BYTE_CLASS[usize::from(x)];
-                if class <= UPPER {
-                    upper |= class;
-                    i += 1;
-                    while let Some(&y) = b.get(i) {
-                        let class = BYTE_CLASS[usize::from(y)];
-                        if class > UPPER {
-                            break;
+    let mut base = 0;
+    while base < b.len() {
+        let (mut stops, up) = runs::block_bits(b, base);
+        // Every upper-case letter of the title is copied into `out`, in a
+        // run or after a space; nothing else writes one.
+        upper |= up;
+        while stops != 0 {
+            let i = base + stops.trailing_zeros() as usize;
+            stops &= stops - 1;
+            let Some(&x) = b.get(i) else {
+                break;
+            };
+            match BYTE_CLASS[usize::from(x)] {
+                SEP => {
+                    // In a run or right after a space (`run == i`, and a
+                    // separator is no word character: no space written).
+                    seps.note(out.len() + (i - run));
+                    pending = false;
+                    continue;
+                }
+                SPACE => {
+                    if !pending && x == b' ' && spaced_word_gap(b, i, run) {
+                        continue;
+                    }
+                    out.push_str(title.get(run..i).unwrap_or_default());
+                    pending = true;
+                    run = i + 1;
+                }
+                // The lead byte of another character (printable ASCII,
+                // ideographs and continuation bytes are never stops).
+                _ => {
+                    out.push_str(title.get(run..i).unwrap_or_default());
+                    if let Some(m) = ascii_punct(b, i) {
+                        // What `fold_other` writes for it: a mark is no word
+                        // character, so a pending space goes.
+                        pending = false;
+                        if m == b'-' {
+                            seps.note(out.len());
                         }
-                        upper |= class;
-                        i += 1;
+                        out.push(char::from(m));
+                        run = i + 3;
+                        continue;
                     }
-                } else if class == CJK {
-                    i += 3;
-                    while b.get(i).is_some_and(|&y| BYTE_CLASS[usize::from(y)] == CJK) {
-                        i += 3;
+                    let c = title.get(i..).and_then(|t| t.chars().next())?;
+                    if !skips_nfkc(c) {
+                        return None;
                     }
-                } else if x == b' '
-                    && i > run
-                    && b[i - 1].is_ascii_alphanumeric()
-                    && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
-                {
-                    // One space between two ASCII words: kept anyway.
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-        }
-        let Some(&x) = b.get(i) else {
-            break;
-        };
-        let class = BYTE_CLASS[usize::from(x)];
-        if class == CJK {
-            // Not a word character: a pending space just goes.
-            pending = false;
-            i += 3;
-            continue;
-        }
-        if !pending && class == SEP {
-            seps.note(out.len() + (i - run));
-            i += 1;
-            continue;
-        }
-        match class {
-            SPACE => {
-                out.push_str(title.get(run..i).unwrap_or_default());
-                pending = true;
-                i += 1;
-                run = i;
-            }
-            PLAIN | UPPER | SEP => {
-                // A pending space before printable ASCII: the run starts here.
-                emit_pending(out, x.is_ascii_alphanumeric());
-                pending = false;
-                upper |= class & UPPER;
-                if class == SEP {
-                    seps.note(out.len());
-                }
-                i += 1;
-            }
-            _ => {
-                out.push_str(title.get(run..i).unwrap_or_default());
-                let c = title.get(i..).and_then(|t| t.chars().next())?;
-                if !skips_nfkc(c) {
-                    return None;
-                }
-                let before = out.len();
-                fold_other(c, out, &mut pending);
-                for (p, &y) in out.as_bytes()[before..].iter().enumerate() {
-                    if matches!(y, b'-' | b'|' | b'_' | b':' | 0xc2) {
-                        seps.note(before + p);
+                    let before = out.len();
+                    fold_other(c, out, &mut pending);
+                    for (p, &y) in out.as_bytes()[before..].iter().enumerate() {
+                        if matches!(y, b'-' | b'|' | b'_' | b':' | 0xc2) {
+                            seps.note(before + p);
+                        }
                     }
+                    run = i + c.len_utf8();
                 }
-                i += c.len_utf8();
-                run = i;
+            }
+            // A pending space meets the next character here unless that is
+            // a stop (handled in its turn) or the end (the space goes).
+            if pending && let Some(&y) = b.get(run) {
+                match BYTE_CLASS[usize::from(y)] {
+                    PLAIN | UPPER => {
+                        emit_pending(out, y.is_ascii_alphanumeric());
+                        pending = false;
+                    }
+                    // Not a word character: the space just goes.
+                    CJK => pending = false,
+                    _ => {}
+                }
             }
         }
+        base += 16;
     }
     out.push_str(title.get(run..).unwrap_or_default());
-    if upper != PLAIN {
+    if upper != 0 {
         out.make_ascii_lowercase();
     }
-    Some(seps)
+    Some(())
+}
+
+/// The ASCII mark [`fold_other`] writes for the CJK or typographic
+/// punctuation mark at `b[i..i + 3]` (`【` → `[`, `。` → `.`, `“` → `"`,
+/// `—` → `-`, …), for the common ones that skip NFKC ([`skips_nfkc`]):
+/// told from their bytes, without decoding.
+#[inline(always)]
+fn ascii_punct(b: &[u8], i: usize) -> Option<u8> {
+    let m = match *b.get(i..i + 3)? {
+        // U+3000–U+303F.
+        [0xe3, 0x80, x] => PUNCT_3000.get(usize::from(x.wrapping_sub(0x80)))?,
+        // U+2010–U+201F.
+        [0xe2, 0x80, x] => PUNCT_2010.get(usize::from(x.wrapping_sub(0x90)))?,
+        _ => return None,
+    };
+    (*m != 0).then_some(*m)
+}
+
+/// [`ascii_punct`] of U+3000 + `k` (0: none).
+static PUNCT_3000: [u8; 32] = {
+    let mut t = [0u8; 32];
+    t[0x01] = b',';
+    t[0x02] = b'.';
+    let mut k = 0x08;
+    while k <= 0x0f {
+        t[k] = b'"';
+        k += 1;
+    }
+    t[0x10] = b'[';
+    t[0x11] = b']';
+    t[0x14] = b'[';
+    t[0x15] = b']';
+    t[0x16] = b'[';
+    t[0x17] = b']';
+    t[0x1c] = b'~';
+    t
+};
+
+/// [`ascii_punct`] of U+2010 + `k` (0: none).
+static PUNCT_2010: [u8; 16] = {
+    let mut t = [0u8; 16];
+    t[0x03] = b'-';
+    t[0x04] = b'-';
+    t[0x08] = b'\'';
+    t[0x09] = b'\'';
+    t[0x0c] = b'"';
+    t[0x0d] = b'"';
+    t
+};
+
+/// Whether `b[i]` is one space between two ASCII letters or digits of the
+/// run that started at `run`: kept anyway, so the run goes on over it.
+#[inline(always)]
+fn spaced_word_gap(b: &[u8], i: usize, run: usize) -> bool {
+    i > run
+        && b[i - 1].is_ascii_alphanumeric()
+        && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)
 }
 
 /// Resolves a pending space before a character that is a word character
@@ -517,14 +629,15 @@ fn emit_pending(out: &mut String, word: bool) {
 
 /// Removes truncation marks and site-name suffixes until nothing changes;
 /// `seps` says where separators can be.
-fn strip_tail(out: &mut String, seps: Seps) {
+fn strip_tail(out: &mut String, seps: &Seps) {
     // Each round removes at least one character, so this ends; the bound only
-    // caps work on adversarial input.
+    // caps work on adversarial input. A round whose suffix rules cut nothing
+    // is the last that can change anything: the next would find the marks
+    // gone already (their removal is idempotent) and the suffix rules facing
+    // the same string again.
     for _ in 0..64 {
-        let before = out.len();
         strip_truncation(out);
-        strip_site_suffix(out, seps);
-        if out.len() == before {
+        if !strip_site_suffix(out, seps) {
             break;
         }
     }
@@ -539,7 +652,7 @@ fn strip_truncation(out: &mut String) {
     while len > 0 && matches!(b[len - 1], b' ' | b'.' | b'!' | b'?' | b',' | b';' | b':') {
         len -= 1;
     }
-    if len > 0 {
+    if len > 0 && len < b.len() {
         out.truncate(len);
     }
 }
@@ -547,25 +660,23 @@ fn strip_truncation(out: &mut String) {
 /// Longest segment any rule strips, in bytes: 30 characters of up to 4 bytes.
 const MAX_SEGMENT_BYTES: usize = 120;
 
-fn strip_site_suffix(out: &mut String, seps: Seps) {
+/// Cuts a site-name suffix off `out`; whether it did.
+fn strip_site_suffix(out: &mut String, seps: &Seps) -> bool {
     let len = out.len();
-    let floor = len.saturating_sub(MAX_SEGMENT_BYTES + 2).max(seps.lowest);
-    // A `·` noted at its first byte ends one byte later.
-    let end = len.min(seps.highest.saturating_add(2));
-    let Some((last, last_len)) = separator_before(out.as_bytes(), end, floor) else {
-        return;
+    let floor = len.saturating_sub(MAX_SEGMENT_BYTES + 2);
+    let Some((last, last_len)) = seps.before(out.as_bytes(), len, floor) else {
+        return false;
     };
     if strip_at(out, last, last_len, true) {
-        return;
+        return true;
     }
     // One separator further back, so a known name containing a separator
     // (`merriam-webster`) is found whole. Only the known-name rule applies
     // there, so a separator further back than the longest known name cannot
-    // matter and the scan stops before it.
+    // matter and the search stops before it.
     let floor = floor.max(len.saturating_sub(max_known_bytes() + 2));
-    if let Some((pos, sep_len)) = separator_before(out.as_bytes(), last, floor) {
-        strip_at(out, pos, sep_len, false);
-    }
+    seps.before(out.as_bytes(), last, floor)
+        .is_some_and(|(pos, sep_len)| strip_at(out, pos, sep_len, false))
 }
 
 /// Cuts `out` before the separator at `pos` (`sep_len` bytes) when the
@@ -669,9 +780,12 @@ fn ends_with_domain(segment: &str) -> bool {
     let name_len = segment
         .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '.')
         .len();
-    segment.split(' ').count() <= 4
+    // The domain first: most segments that end in a lower-case letter end
+    // in a word, not a domain, and counting their words and characters
+    // would cost more than the whole test.
+    is_domain(&segment[name_len..])
+        && segment.split(' ').count() <= 4
         && segment.chars().count() <= 30
-        && is_domain(&segment[name_len..])
 }
 
 /// `w3schools.com`, `zh.wikipedia.org`: letters/digits/hyphens in dot-separated
@@ -688,49 +802,79 @@ fn is_domain(s: &str) -> bool {
 
 /// The general rule for short segments that look like a site name.
 fn generic_site(sep: char, segment: &str, head: &str) -> bool {
-    // `-` and `_` (which also join words) take only short CJK names.
-    let cjk_rule = match sep {
-        '|' | '·' | ':' => false,
-        '-' | '_' => true,
-        _ => return false,
+    let seg_chars = match sep {
+        // `-` and `_` (which also join words) take only short CJK names.
+        '-' | '_' => cjk_name_chars(segment),
+        '|' | '·' | ':' => spaced_name_chars(segment),
+        _ => None,
     };
-    let max_chars = if cjk_rule { 6 } else { 30 };
-    // More than four bytes a character: too long, without counting.
-    if segment.len() > 4 * max_chars {
+    let Some(seg_chars) = seg_chars else {
         return false;
-    }
-    // One pass over the segment, stopping as soon as a rule fails.
-    let mut seg_chars = 0;
-    let mut spaces = 0;
-    let mut any = false;
-    for c in segment.chars() {
-        seg_chars += 1;
-        if seg_chars > max_chars {
-            return false;
-        }
-        if cjk_rule {
-            // `-`, `_`: CJK (at least one) and ASCII letters and digits only.
-            if is_cjk(c) {
-                any = true;
-            } else if !c.is_ascii_alphanumeric() {
-                return false;
-            }
-        } else {
-            // `|`, `·`, `::`: at most four words, something alphanumeric.
-            if c == ' ' {
-                spaces += 1;
-                if spaces >= 4 {
-                    return false;
-                }
-            }
-            any = any || c.is_alphanumeric();
-        }
-    }
-    let fits = any;
+    };
     // The head must be at least twice as long as the segment (in
     // characters, of one to four bytes each: the byte length often decides).
     let need = (2 * seg_chars).max(1);
-    fits && (head.len() >= 4 * need || (head.len() >= need && head.chars().count() >= need))
+    head.len() >= 4 * need || (head.len() >= need && head.chars().count() >= need)
+}
+
+/// The characters of a segment after `-` or `_` that may be a site name:
+/// at most six, CJK (at least one) and ASCII letters and digits only.
+/// `None` for any other segment.
+fn cjk_name_chars(segment: &str) -> Option<usize> {
+    // More than four bytes a character: too long, without counting.
+    if segment.len() > 4 * 6 {
+        return None;
+    }
+    let b = segment.as_bytes();
+    let (mut i, mut chars, mut any) = (0, 0, false);
+    // One pass over the bytes, stopping as soon as a rule fails.
+    while let Some(&x) = b.get(i) {
+        chars += 1;
+        if chars > 6 {
+            return None;
+        }
+        if (0xe5..=0xe9).contains(&x) || (x == 0xe4 && b.get(i + 1) != Some(&0xb7)) {
+            // U+4000–U+9FFF but for the hexagram symbols U+4DC0–U+4DFF
+            // (`E4 B7 ..`): ideographs, told from the lead byte.
+            any = true;
+            i += 3;
+        } else if x.is_ascii_alphanumeric() {
+            i += 1;
+        } else {
+            let c = segment.get(i..).and_then(|t| t.chars().next())?;
+            if !is_cjk(c) {
+                return None;
+            }
+            any = true;
+            i += c.len_utf8();
+        }
+    }
+    any.then_some(chars)
+}
+
+/// The characters of a segment after `|`, `·` or `::` that may be a site
+/// name: at most 30 in at most four words, something alphanumeric. `None`
+/// for any other segment.
+fn spaced_name_chars(segment: &str) -> Option<usize> {
+    // More than four bytes a character: too long, without counting.
+    if segment.len() > 4 * 30 {
+        return None;
+    }
+    let (mut chars, mut spaces, mut any) = (0, 0, false);
+    for c in segment.chars() {
+        chars += 1;
+        if chars > 30 {
+            return None;
+        }
+        if c == ' ' {
+            spaces += 1;
+            if spaces >= 4 {
+                return None;
+            }
+        }
+        any = any || c.is_alphanumeric();
+    }
+    any.then_some(chars)
 }
 
 #[cfg(test)]
@@ -800,6 +944,15 @@ mod tests {
         "》",
         "【",
         "】",
+        "〔",
+        "〗",
+        "「",
+        "〜",
+        "〝",
+        "\u{3000}a",
+        "‐",
+        "–",
+        "’",
         "(",
         "（",
         "Ａ",
@@ -837,6 +990,10 @@ mod tests {
         "か\u{3099}",
         "\u{1100}\u{1161}",
         "→",
+        "\u{338}",
+        "…\u{301}",
+        "★",
+        "︱",
         "😀",
         "wikipedia",
         "Wikipedia",
@@ -987,6 +1144,75 @@ mod tests {
             let mut buf = String::new();
             normalize_into(&t, &mut buf);
             proptest::prop_assert_eq!(&buf, &reference::normalize(&t), "{:?}", t);
+        }
+    }
+
+    /// The byte-level marks are what the general fold writes for them,
+    /// and only characters that skip NFKC are among them.
+    #[test]
+    fn ascii_punct_is_fold_other() {
+        for c in ('\u{2000}'..='\u{206f}').chain('\u{3000}'..='\u{303f}') {
+            let s = c.to_string();
+            let Some(m) = ascii_punct(s.as_bytes(), 0) else {
+                continue;
+            };
+            assert!(skips_nfkc(c), "{c:?}");
+            let (mut out, mut pending) = (String::from("a"), true);
+            fold_other(c, &mut out, &mut pending);
+            assert_eq!(out, format!("a{}", char::from(m)), "{c:?}");
+            assert!(!pending && !m.is_ascii_alphanumeric(), "{c:?}");
+        }
+    }
+
+    /// [`cjk_name_chars`] by characters: the `-`/`_` rule as it was
+    /// written before the lead-byte test.
+    fn cjk_name_chars_by_chars(segment: &str) -> Option<usize> {
+        let chars = segment.chars().count();
+        (chars <= 6
+            && segment.chars().any(is_cjk)
+            && segment
+                .chars()
+                .all(|c| is_cjk(c) || c.is_ascii_alphanumeric()))
+        .then_some(chars)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// The noted separators give what a scan of the folded title's
+        /// bytes gives, for every range and every cut of the title.
+        #[test]
+        fn noted_separators_are_the_scanned_ones(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..24),
+        ) {
+            let t = parts.concat();
+            let (mut out, mut seps) = (String::new(), Seps::NONE);
+            if fold_fast(&t, &mut out, &mut seps).is_some() {
+                for cut in (0..=out.len()).filter(|&c| out.is_char_boundary(c)) {
+                    let b = &out.as_bytes()[..cut];
+                    for end in 0..=cut {
+                        for floor in 0..=end {
+                            proptest::prop_assert_eq!(
+                                seps.before(b, end, floor),
+                                separator_before(b, end, floor),
+                                "{:?} cut at {}, {}..{}", out, cut, floor, end
+                            );
+                        }
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn cjk_name_chars_are_counted_by_characters(
+            parts in proptest::collection::vec(proptest::sample::select(PIECES), 0..8),
+        ) {
+            let segment = parts.concat();
+            proptest::prop_assert_eq!(
+                cjk_name_chars(&segment),
+                cjk_name_chars_by_chars(&segment),
+                "{:?}", segment
+            );
         }
     }
 

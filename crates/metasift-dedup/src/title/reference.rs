@@ -5,11 +5,15 @@
 use super::sites::{known_sites, max_known_bytes};
 use super::*;
 
+/// The characters the fold took as their own NFKC before `…` and `→`
+/// joined them: titles with any other character go through NFKC here.
+fn skipped_nfkc(c: char) -> bool {
+    skips_nfkc(c) && !matches!(c, '…' | '→')
+}
+
 fn fold_general(title: &str, out: &mut String) {
     out.clear();
-    // One pass checks and folds: a separate `all(skips_nfkc)` pass decoded
-    // every character of a Chinese title twice.
-    if !fold_checked::<true>(title.chars(), out) {
+    if !(title.chars().all(skipped_nfkc) && fold_checked::<true>(title.chars(), out)) {
         out.clear();
         let nf: String = title.nfkc().collect();
         fold(nf.chars(), out);

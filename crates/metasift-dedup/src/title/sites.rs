@@ -13,6 +13,9 @@ use std::sync::LazyLock;
 struct KnownSites {
     /// As listed: normalized and sorted.
     names: Vec<&'static str>,
+    /// The [`Words`] of each name, in the order of `names`: a lookup
+    /// compares these, not the bytes, for names of up to 16 bytes.
+    words: Vec<Words>,
     /// Open-addressed hash table of `names` (index + 1; 0 is empty): one
     /// hash and one comparison per segment instead of a binary search's
     /// eight comparisons.
@@ -38,9 +41,10 @@ impl KnownSites {
             "title/sites.txt: {} names do not fit the table",
             names.len()
         );
+        let words: Vec<Words> = names.iter().map(|n| Words::of(n.as_bytes())).collect();
         let mut table = [0u8; SLOTS];
-        for (k, name) in names.iter().enumerate() {
-            let mut s = name_hash(name.as_bytes()) & (SLOTS - 1);
+        for (k, w) in words.iter().enumerate() {
+            let mut s = w.hash() & (SLOTS - 1);
             while table[s] != 0 {
                 s = (s + 1) & (SLOTS - 1);
             }
@@ -49,21 +53,29 @@ impl KnownSites {
         let max_bytes = names.iter().map(|n| n.len()).max().unwrap_or(0);
         KnownSites {
             names,
+            words,
             table,
             max_bytes,
         }
     }
 
+    #[inline]
     fn contains(&self, segment: &str) -> bool {
         if segment.len() > self.max_bytes {
             return false;
         }
-        let mut s = name_hash(segment.as_bytes()) & (SLOTS - 1);
+        let w = Words::of(segment.as_bytes());
+        let mut s = w.hash() & (SLOTS - 1);
         loop {
             match self.table[s] {
                 0 => return false,
                 k => {
-                    if self.names.get(usize::from(k) - 1) == Some(&segment) {
+                    let k = usize::from(k) - 1;
+                    // Equal words are equal names up to 16 bytes; longer
+                    // ones are compared whole.
+                    if self.words.get(k) == Some(&w)
+                        && (w.len <= 16 || self.names.get(k) == Some(&segment))
+                    {
                         return true;
                     }
                 }
@@ -73,25 +85,45 @@ impl KnownSites {
     }
 }
 
-/// A hash of a name from its length and its first and last eight bytes (all
-/// of it up to sixteen), read as two words: constant time, a few
-/// instructions, and it tells the known names apart well enough (a
-/// collision costs one more probe, never a wrong answer).
-fn name_hash(b: &[u8]) -> usize {
-    let n = b.len();
-    let (head, tail) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
-        (Some(h), Some(t)) => (u64::from_le_bytes(*h), u64::from_le_bytes(*t)),
-        _ => {
-            let mut w = [0u8; 8];
-            w[..n].copy_from_slice(b);
-            (u64::from_le_bytes(w), 0)
+/// A name's length and its first and last eight bytes (all of it up to
+/// sixteen, zero-padded below eight), read as two words: equal for two
+/// names of up to 16 bytes exactly when the names are.
+#[derive(Clone, Copy, PartialEq)]
+struct Words {
+    len: usize,
+    head: u64,
+    tail: u64,
+}
+
+impl Words {
+    fn of(b: &[u8]) -> Words {
+        let (head, tail) = match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+            (Some(h), Some(t)) => (u64::from_le_bytes(*h), u64::from_le_bytes(*t)),
+            _ => {
+                let mut w = [0u8; 8];
+                w[..b.len()].copy_from_slice(b);
+                (u64::from_le_bytes(w), 0)
+            }
+        };
+        Words {
+            len: b.len(),
+            head,
+            tail,
         }
-    };
-    let h = (head ^ tail.rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    (h >> 32) as usize
+    }
+
+    /// A hash of the words: constant time, a few instructions, and it tells
+    /// the known names apart well enough (a collision costs one more probe,
+    /// never a wrong answer).
+    fn hash(self) -> usize {
+        let h = (self.head ^ self.tail.rotate_left(29) ^ self.len as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> 32) as usize
+    }
 }
 
 /// Whether `segment` is one of the known site names.
+#[inline]
 pub(super) fn is_known_site(segment: &str) -> bool {
     SITES.contains(segment)
 }
@@ -137,7 +169,20 @@ mod tests {
         for s in known_sites() {
             assert!(is_known_site(s), "{s}");
             let cut = s.char_indices().last().map_or(0, |(i, _)| i);
-            for other in [format!("{s}x"), s[..cut].to_string(), s.to_uppercase()] {
+            // Same length, ends and words but the middle byte (names of
+            // more than 16 bytes are compared whole).
+            let mut middle = s.to_string();
+            if s.is_ascii() {
+                let m = s.len() / 2;
+                let x = if s.as_bytes()[m] == b'x' { "y" } else { "x" };
+                middle.replace_range(m..=m, x);
+            }
+            for other in [
+                format!("{s}x"),
+                s[..cut].to_string(),
+                s.to_uppercase(),
+                middle,
+            ] {
                 assert_eq!(
                     is_known_site(&other),
                     known_sites().binary_search(&other.as_str()).is_ok(),
