@@ -251,9 +251,11 @@ fn strip_tabs_newlines(s: &str) -> Cow<'_, str> {
 }
 
 /// Bits of [`LINK_CLASS`]: a byte [`write_simple`] leaves to the general
-/// path; a `=`, which a redirect wrapper needs.
+/// path; a `=`, which a redirect wrapper needs; a `&`, which a query of
+/// more than one parameter has.
 const NOT_SIMPLE: u8 = 1;
 const EQUALS: u8 = 2;
+const AMP: u8 = 4;
 
 /// [`write_simple`] handles links of printable ASCII that needs no escaping,
 /// but not `%` (escapes), `\\` (a `/`), `@` (user info) or `[]` (IPv6 hosts).
@@ -268,6 +270,7 @@ static LINK_CLASS: [u8; 256] = {
         i += 1;
     }
     t[b'=' as usize] = EQUALS;
+    t[b'&' as usize] = AMP;
     t
 };
 
@@ -398,7 +401,8 @@ fn write_simple(link: &str, out: &mut String) -> Simple {
     }
     if let Some(q) = q {
         let query = &rest[q + 1..frag];
-        if query.contains('&') {
+        // No `&` in the link, none in the query (no search for it).
+        if class & AMP != 0 && query.as_bytes().contains(&b'&') {
             write_query(query, out);
         } else {
             // A single parameter needs no sorting and no scratch buffer.
