@@ -126,23 +126,31 @@ const MAX_STORED_TITLE: usize = 1024;
 
 /// What of the normalized title in `normalized` (hash `title`, raw form
 /// `raw`) a record stores and compares for cut titles.
+/// Inlined into the caller, with the rare cut title out of line.
+#[inline]
 pub(crate) fn title_form(title: u64, raw: &str, normalized: &str) -> TitleForm {
     if title == 0 || normalized.len() > MAX_STORED_TITLE {
         return TitleForm::default();
     }
     if title::is_truncated(raw) {
-        // "… the border …": the cut fell between words, the last one is whole.
-        let before_mark = raw.trim_end().trim_end_matches(['.', '…', '⋯', '．']);
-        let last_word_whole = before_mark.ends_with(char::is_whitespace);
-        match cut_prefix_len(normalized, last_word_whole) {
-            Some(len) => TitleForm { len, cut: true },
-            None => TitleForm::default(),
-        }
+        cut_title_form(raw, normalized)
     } else {
         TitleForm {
             len: normalized.len(),
             cut: false,
         }
+    }
+}
+
+/// [`title_form`] of a title an engine cut.
+#[inline(never)]
+fn cut_title_form(raw: &str, normalized: &str) -> TitleForm {
+    // "… the border …": the cut fell between words, the last one is whole.
+    let before_mark = raw.trim_end().trim_end_matches(['.', '…', '⋯', '．']);
+    let last_word_whole = before_mark.ends_with(char::is_whitespace);
+    match cut_prefix_len(normalized, last_word_whole) {
+        Some(len) => TitleForm { len, cut: true },
+        None => TitleForm::default(),
     }
 }
 
