@@ -169,6 +169,7 @@ pub(crate) fn host_hash(buf: &str) -> u64 {
 }
 
 /// The hash of a normalized host (`0` for none).
+#[inline]
 fn hash_host(host: &str) -> u64 {
     if host.is_empty() {
         0

@@ -145,6 +145,7 @@ thread_local! {
 }
 
 /// The fingerprint of an already normalized key text (what [`key`] hashes).
+#[inline]
 pub(crate) fn key_of_normalized(normalized: &str) -> UrlKey {
     UrlKey(crate::hash::xxh3(normalized.as_bytes()))
 }
