@@ -152,14 +152,12 @@ fn host_scan_sse2(b: &[u8]) -> Option<(usize, usize)> {
         let x = load_unaligned_m128i(block);
         let mask = |v| (move_mask_i8_m128i(v) as u32 & 0xffff) >> shift;
         // `x + add` as a signed byte is below `below`: `a`–`z` shifted to
-        // -128..=-103, `0`–`9` to -128..=-119, `-` and `.` to -128..=-127.
+        // -128..=-103, `-` to `9` to -128..=-116 (a `/` among them ends the
+        // host: no byte from it on is looked at).
         let range =
             |add: u8, below: u8| cmp_lt_mask_i8_m128i(add_i8_m128i(x, splat(add)), splat(below));
         let eq = |v: u8| cmp_eq_mask_i8_m128i(x, splat(v));
-        let host = bitor_m128i(
-            bitor_m128i(range(0x1f, 0x9a), range(0x50, 0x8a)),
-            bitor_m128i(range(0x53, 0x82), eq(b'_')),
-        );
+        let host = bitor_m128i(bitor_m128i(range(0x1f, 0x9a), range(0x53, 0x8d)), eq(b'_'));
         let seen = 16 - shift;
         let slash = mask(eq(b'/'));
         // Bytes of the host in this block.
