@@ -165,16 +165,17 @@ pub(crate) fn host_hash(buf: &str) -> u64 {
         .bytes()
         .position(|b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(n.len());
-    hash_host(&n[..end])
+    hash_host(&n.as_bytes()[..end])
 }
 
-/// The hash of a normalized host (`0` for none).
+/// The hash of a normalized host (`0` for none), given as bytes (no
+/// `char` boundary to check).
 #[inline]
-fn hash_host(host: &str) -> u64 {
+fn hash_host(host: &[u8]) -> u64 {
     if host.is_empty() {
         0
     } else {
-        crate::hash::xxh3(host.as_bytes()) | 1
+        crate::hash::xxh3(host) | 1
     }
 }
 
@@ -189,7 +190,7 @@ pub(crate) fn url_key_host(link: &str, buf: &mut String) -> (bool, url::UrlKey, 
         return (
             true,
             url::key_of_normalized(link),
-            hash_host(&link["https://".len()..end]),
+            hash_host(&link.as_bytes()["https://".len()..end]),
         );
     }
     buf.clear();
@@ -255,7 +256,7 @@ mod tests {
             let (has_url, key, host) = url_key_host(link, &mut buf);
             assert_eq!(has_url, !link.trim().is_empty(), "{link:?}");
             assert_eq!(key, url::key(link), "{link:?}");
-            let want = url::host(link).map_or(0, |h| hash_host(&h));
+            let want = url::host(link).map_or(0, |h| hash_host(h.as_bytes()));
             assert_eq!(host, want, "{link:?}");
             n += 1;
         }
