@@ -142,7 +142,11 @@ impl Preparer {
         }
         out.named = out.title != 0 && out.host != 0 && informative(&self.scratch);
         out.form = title_form(out.title, doc.title, &self.scratch);
-        out.title_text.push_str(&self.scratch[..out.form.len]);
+        // The normalized title is the scratch buffer's text: the two
+        // buffers trade places (both are cleared before they are written),
+        // so it is not copied.
+        std::mem::swap(&mut out.title_text, &mut self.scratch);
+        out.title_text.truncate(out.form.len);
         out.evidence = fill_codes(
             &mut self.extractor,
             &mut self.blocks,

@@ -126,23 +126,31 @@ const MAX_STORED_TITLE: usize = 1024;
 
 /// What of the normalized title in `normalized` (hash `title`, raw form
 /// `raw`) a record stores and compares for cut titles.
+/// Inlined into the caller, with the rare cut title out of line.
+#[inline]
 pub(crate) fn title_form(title: u64, raw: &str, normalized: &str) -> TitleForm {
     if title == 0 || normalized.len() > MAX_STORED_TITLE {
         return TitleForm::default();
     }
     if title::is_truncated(raw) {
-        // "… the border …": the cut fell between words, the last one is whole.
-        let before_mark = raw.trim_end().trim_end_matches(['.', '…', '⋯', '．']);
-        let last_word_whole = before_mark.ends_with(char::is_whitespace);
-        match cut_prefix_len(normalized, last_word_whole) {
-            Some(len) => TitleForm { len, cut: true },
-            None => TitleForm::default(),
-        }
+        cut_title_form(raw, normalized)
     } else {
         TitleForm {
             len: normalized.len(),
             cut: false,
         }
+    }
+}
+
+/// [`title_form`] of a title an engine cut.
+#[inline(never)]
+fn cut_title_form(raw: &str, normalized: &str) -> TitleForm {
+    // "… the border …": the cut fell between words, the last one is whole.
+    let before_mark = raw.trim_end().trim_end_matches(['.', '…', '⋯', '．']);
+    let last_word_whole = before_mark.ends_with(char::is_whitespace);
+    match cut_prefix_len(normalized, last_word_whole) {
+        Some(len) => TitleForm { len, cut: true },
+        None => TitleForm::default(),
     }
 }
 
@@ -157,19 +165,22 @@ pub(crate) fn host_hash(buf: &str) -> u64 {
         .bytes()
         .position(|b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(n.len());
-    hash_host(&n[..end])
+    hash_host(&n.as_bytes()[..end])
 }
 
-/// The hash of a normalized host (`0` for none).
-fn hash_host(host: &str) -> u64 {
+/// The hash of a normalized host (`0` for none), given as bytes (no
+/// `char` boundary to check).
+#[inline]
+fn hash_host(host: &[u8]) -> u64 {
     if host.is_empty() {
         0
     } else {
-        crate::hash::xxh3(host.as_bytes()) | 1
+        crate::hash::xxh3(host) | 1
     }
 }
 
-/// Whether `link` is a link at all (not blank), its [`url_key`], and the
+/// Whether `link` is a link at all (not blank), its [`url::key`] (with the
+/// reused buffer `buf`), and the
 /// [`host_hash`] of its normalized form (`0` for a blank link). A link that
 /// is its own normal form ([`url::normal_host_end`], the common case) is
 /// hashed where it lies, not written to `buf` (which may then be left as it
@@ -179,21 +190,17 @@ pub(crate) fn url_key_host(link: &str, buf: &mut String) -> (bool, url::UrlKey, 
         return (
             true,
             url::key_of_normalized(link),
-            hash_host(&link["https://".len()..end]),
+            hash_host(&link.as_bytes()["https://".len()..end]),
         );
     }
-    let has_url = !link.trim().is_empty();
-    let key = url_key(link, buf);
-    (has_url, key, if has_url { host_hash(buf) } else { 0 })
-}
-
-/// [`url::key`], with a reused buffer.
-pub(crate) fn url_key(link: &str, buf: &mut String) -> url::UrlKey {
     buf.clear();
     if url::normalize_into(link, buf) {
-        url::key_of_normalized(buf)
+        // An http(s) link is not blank.
+        (true, url::key_of_normalized(buf), host_hash(buf))
     } else {
-        url::key_of_normalized(link.trim())
+        let has_url = !link.trim().is_empty();
+        let host = if has_url { host_hash(buf) } else { 0 };
+        (has_url, url::key_of_normalized(link.trim()), host)
     }
 }
 
@@ -220,6 +227,40 @@ mod tests {
             spaces += usize::from(b == b' ');
         }
         spaces + 1 >= INFORMATIVE_WORDS
+    }
+
+    /// The key is [`url::key`]'s, the host hash that of [`url::host`] (`0`
+    /// for none), on the URL cases, blank links and the bench's shapes.
+    #[test]
+    fn url_key_host_is_the_key_and_the_host() {
+        let cases = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/url_cases.toml"
+        );
+        let text = crate::test_data::read(cases);
+        let mut buf = String::from("stale");
+        let mut n = 0;
+        for link in text.split('"').chain([
+            "",
+            "  ",
+            "\u{3000}",
+            "javascript:void(0)",
+            "https://",
+            "https://:80/x",
+            "http://[::1",
+            "https://zhidao.example/123/4",
+            "http://www.zhidao.example/123/4?utm_source=bench#top",
+            "https://a.com/x?b=1&a=2&utm_source=y",
+            "https://a.com/x?b=1&&",
+        ]) {
+            let (has_url, key, host) = url_key_host(link, &mut buf);
+            assert_eq!(has_url, !link.trim().is_empty(), "{link:?}");
+            assert_eq!(key, url::key(link), "{link:?}");
+            let want = url::host(link).map_or(0, |h| hash_host(h.as_bytes()));
+            assert_eq!(host, want, "{link:?}");
+            n += 1;
+        }
+        assert!(n > 100, "{n} links");
     }
 
     #[test]

@@ -245,6 +245,7 @@ fn nfkc_into(title: &str, nf: &mut String) {
 
 /// Whether the title ends with a truncation mark (`...`, `…`, `⋯`), as engines
 /// write when they cut a long title.
+#[inline]
 pub fn is_truncated(title: &str) -> bool {
     let b = title.as_bytes();
     // The common ends, told by their last bytes: printable ASCII other than
@@ -260,6 +261,7 @@ pub fn is_truncated(title: &str) -> bool {
 }
 
 /// [`is_truncated`] for any title (and its tested reference).
+#[inline(never)]
 fn is_truncated_general(title: &str) -> bool {
     let t = title.trim_end();
     t.ends_with("..") || t.ends_with('…') || t.ends_with('⋯') || t.ends_with("．．")

@@ -145,6 +145,7 @@ thread_local! {
 }
 
 /// The fingerprint of an already normalized key text (what [`key`] hashes).
+#[inline]
 pub(crate) fn key_of_normalized(normalized: &str) -> UrlKey {
     UrlKey(crate::hash::xxh3(normalized.as_bytes()))
 }
@@ -251,9 +252,11 @@ fn strip_tabs_newlines(s: &str) -> Cow<'_, str> {
 }
 
 /// Bits of [`LINK_CLASS`]: a byte [`write_simple`] leaves to the general
-/// path; a `=`, which a redirect wrapper needs.
+/// path; a `=`, which a redirect wrapper needs; a `&`, which a query of
+/// more than one parameter has.
 const NOT_SIMPLE: u8 = 1;
 const EQUALS: u8 = 2;
+const AMP: u8 = 4;
 
 /// [`write_simple`] handles links of printable ASCII that needs no escaping,
 /// but not `%` (escapes), `\\` (a `/`), `@` (user info) or `[]` (IPv6 hosts).
@@ -268,6 +271,7 @@ static LINK_CLASS: [u8; 256] = {
         i += 1;
     }
     t[b'=' as usize] = EQUALS;
+    t[b'&' as usize] = AMP;
     t
 };
 
@@ -351,13 +355,13 @@ fn write_simple(link: &str, out: &mut String) -> Simple {
     }
     out.push_str("https://");
     let start = out.len();
-    out.push_str(host);
+    if host_class & DOT != 0 {
+        push_folded_host(host, out);
+    } else {
+        out.push_str(host);
+    }
     if host_class & UPPER != 0 {
         out[start..].make_ascii_lowercase();
-    }
-    // Only a label before the last two is ever folded.
-    if host_class & DOT != 0 && host.bytes().filter(|&x| x == b'.').count() >= 2 {
-        fold_host_labels(out, start);
     }
     let path_start = i;
     while i < b.len() && !matches!(b[i], b'?' | b'#') {
@@ -398,7 +402,8 @@ fn write_simple(link: &str, out: &mut String) -> Simple {
     }
     if let Some(q) = q {
         let query = &rest[q + 1..frag];
-        if query.contains('&') {
+        // No `&` in the link, none in the query (no search for it).
+        if class & AMP != 0 && query.as_bytes().contains(&b'&') {
             write_query(query, out);
         } else {
             // A single parameter needs no sorting and no scratch buffer.
@@ -524,6 +529,38 @@ fn write_host(authority: &str, out: &mut String) -> bool {
         let _ = write!(out, ":{p}");
     }
     true
+}
+
+/// Pushes the plain host `host` (ASCII) less its `www` / `m` / `mobile`
+/// labels in any case that are not among the last two: what
+/// [`fold_host_labels`] leaves of it once lower-cased, without copying the
+/// labels it cuts (which the tests check).
+fn push_folded_host(host: &str, out: &mut String) {
+    let b = host.as_bytes();
+    // Only a label before the last two is ever folded: those end at the
+    // second-to-last dot.
+    let Some(last) = b.iter().rposition(|&c| c == b'.') else {
+        out.push_str(host);
+        return;
+    };
+    let Some(second) = b[..last].iter().rposition(|&c| c == b'.') else {
+        out.push_str(host);
+        return;
+    };
+    // `host[from..at]` is kept and not yet written.
+    let (mut from, mut at) = (0, 0);
+    for label in b[..second].split(|&c| c == b'.') {
+        let next = at + label.len() + 1;
+        if label.eq_ignore_ascii_case(b"www")
+            || label.eq_ignore_ascii_case(b"m")
+            || label.eq_ignore_ascii_case(b"mobile")
+        {
+            out.push_str(&host[from..at]);
+            from = next;
+        }
+        at = next;
+    }
+    out.push_str(&host[from..]);
 }
 
 /// Drops `www` / `m` / `mobile` labels that are not among the last two, so
@@ -1021,6 +1058,26 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The host written less its folded labels is the host written,
+        /// lower-cased and folded.
+        #[test]
+        fn folded_hosts_are_pushed_as_folded(
+            labels in proptest::collection::vec(
+                proptest::sample::select(&["www", "m", "mobile", "WWW", "M", "Mobile", "mobil", "wwww", "en", "a", "", "x-y_z", "0"][..]),
+                0..12,
+            ),
+        ) {
+            let host = labels.join(".");
+            let mut want = String::from("https://");
+            want.push_str(&host);
+            want.make_ascii_lowercase();
+            fold_host_labels(&mut want, 8);
+            let mut got = String::from("https://");
+            push_folded_host(&host, &mut got);
+            got.make_ascii_lowercase();
+            proptest::prop_assert_eq!(got, want, "{:?}", host);
+        }
+
         /// The byte version of the label folding against the former one.
         #[test]
         fn host_labels_fold_as_before(

@@ -56,22 +56,8 @@ pub(crate) fn normal_host_end(link: &str) -> Option<usize> {
         return None;
     }
     let rest = &b[SCHEME..];
-    // One pass to the first `/` and one sum: the dots, and (from bit 16)
-    // the bytes that are not lower-case host matter (upper case, a port, a
-    // query, …).
-    let mut sum = 0u64;
-    let mut host_len = rest.len();
-    for (i, &c) in rest.iter().enumerate() {
-        if c == b'/' {
-            host_len = i;
-            break;
-        }
-        sum += u64::from(HOST_SUM[usize::from(c)]);
-    }
+    let (host_len, dots) = host_scan(b)?;
     let (host, path) = rest.split_at(host_len);
-    if sum >> 16 != 0 {
-        return None;
-    }
     // Not empty, and no `.` to drop or to send it to the general path at
     // either end (`..` within is copied as it is, by every path).
     match host {
@@ -80,13 +66,7 @@ pub(crate) fn normal_host_end(link: &str) -> Option<usize> {
         _ => return None,
     }
     // Only a label before the last two is ever folded.
-    let dots = sum as usize;
-    if dots >= 2
-        && host
-            .split(|&c| c == b'.')
-            .take(dots - 1)
-            .any(|l| matches!(l, b"www" | b"m" | b"mobile"))
-    {
+    if dots >= 2 && before_last_two(host).any(|l| matches!(l, b"www" | b"m" | b"mobile")) {
         return None;
     }
     match path {
@@ -103,4 +83,142 @@ pub(crate) fn normal_host_end(link: &str) -> Option<usize> {
         return None;
     }
     Some(SCHEME + host_len)
+}
+
+/// The labels of `host` (with at least two dots) before its last two.
+fn before_last_two(host: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let last = host.iter().rposition(|&c| c == b'.').unwrap_or(0);
+    let second = host[..last].iter().rposition(|&c| c == b'.').unwrap_or(0);
+    host[..second].split(|&c| c == b'.')
+}
+
+/// The length of the host of the link `b` (which begins with `https://`):
+/// up to the first `/` after the scheme, or the end. With it, the host's
+/// dots, but 2 for more (all the caller asks); `None` when the host has a
+/// byte that is not lower-case host matter (upper case, a port, a query, …).
+#[inline(always)]
+fn host_scan(b: &[u8]) -> Option<(usize, usize)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if b.len() >= 16 {
+            return host_scan_sse2(b);
+        }
+    }
+    host_scan_portable(b)
+}
+
+/// [`host_scan`] a byte at a time: the definition, for short links, other
+/// targets and the tests. One pass to the first `/` and one sum: the dots,
+/// and (from bit 16) the bytes that are not lower-case host matter.
+fn host_scan_portable(b: &[u8]) -> Option<(usize, usize)> {
+    let rest = b.get(8..).unwrap_or_default();
+    let mut sum = 0u64;
+    let mut host_len = rest.len();
+    for (i, &c) in rest.iter().enumerate() {
+        if c == b'/' {
+            host_len = i;
+            break;
+        }
+        sum += u64::from(HOST_SUM[usize::from(c)]);
+    }
+    (sum >> 16 == 0).then_some((host_len, (sum as usize).min(2)))
+}
+
+/// [`host_scan`] sixteen bytes at a time with SSE2 (`b` has at least 16
+/// bytes): per block, masks of the `/`, the `.` and the bytes of lower-case
+/// host matter (range tests as signed compares of shifted bytes); a block
+/// past the end is the link's last sixteen bytes, its masks shifted.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn host_scan_sse2(b: &[u8]) -> Option<(usize, usize)> {
+    use safe_arch::{
+        add_i8_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, cmp_lt_mask_i8_m128i,
+        load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i,
+    };
+    let n = b.len();
+    let last = n.checked_sub(16)?;
+    let splat = |v: u8| set_splat_i8_m128i(v as i8);
+    let mut pos = 8;
+    let mut dots = 0;
+    while pos < n {
+        // The block at `pos`, or the last one, whose first `shift` bytes
+        // were seen.
+        let (at, shift) = if pos <= last {
+            (pos, 0)
+        } else {
+            (last, pos - last)
+        };
+        let block: &[u8; 16] = b.get(at..)?.first_chunk()?;
+        let x = load_unaligned_m128i(block);
+        let mask = |v| (move_mask_i8_m128i(v) as u32 & 0xffff) >> shift;
+        // `x + add` as a signed byte is below `below`: `a`–`z` shifted to
+        // -128..=-103, `-` to `9` to -128..=-116 (a `/` among them ends the
+        // host: no byte from it on is looked at).
+        let range =
+            |add: u8, below: u8| cmp_lt_mask_i8_m128i(add_i8_m128i(x, splat(add)), splat(below));
+        let eq = |v: u8| cmp_eq_mask_i8_m128i(x, splat(v));
+        let host = bitor_m128i(bitor_m128i(range(0x1f, 0x9a), range(0x53, 0x8d)), eq(b'_'));
+        let seen = 16 - shift;
+        let slash = mask(eq(b'/'));
+        // Bytes of the host in this block.
+        let len = if slash != 0 {
+            slash.trailing_zeros() as usize
+        } else {
+            seen
+        };
+        let in_host = (1u32 << len) - 1;
+        if !mask(host) & in_host != 0 {
+            return None;
+        }
+        // The block's dots, but 2 for more: the sum is still 2 or more
+        // exactly when the host has at least two.
+        let d = mask(eq(b'.')) & in_host;
+        dots += usize::from(d != 0) + usize::from(d & d.wrapping_sub(1) != 0);
+        if slash != 0 {
+            return Some((pos + len - 8, dots.min(2)));
+        }
+        pos += seen;
+    }
+    Some((n - 8, dots.min(2)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value at every position of hosts of every length around
+    /// the block edges, with and without a path after: the vector scan is
+    /// the byte one.
+    #[test]
+    fn host_scan_is_the_portable_one_for_every_byte() {
+        for len in 0..48 {
+            for tail in ["", "/", "/x/y", "/a.b"] {
+                let host: Vec<u8> = (0..len).map(|i| b"ab.c-d_9z"[i % 9]).collect();
+                let link = [&b"https://"[..], &host, tail.as_bytes()].concat();
+                assert_eq!(host_scan(&link), host_scan_portable(&link), "{link:?}");
+                for at in 8..link.len() {
+                    for v in 0..=255u8 {
+                        let mut l = link.clone();
+                        l[at] = v;
+                        assert_eq!(host_scan(&l), host_scan_portable(&l), "{l:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5000))]
+
+        #[test]
+        fn host_scan_is_the_portable_one(
+            rest in proptest::collection::vec(
+                proptest::sample::select(&b"az09AZ-._/:?#@%~\x7f\x80\xff "[..]),
+                0..60,
+            ),
+        ) {
+            let link = [&b"https://"[..], &rest].concat();
+            proptest::prop_assert_eq!(host_scan(&link), host_scan_portable(&link), "{:?}", link);
+        }
+    }
 }
