@@ -47,6 +47,7 @@ use super::features::{Extractor, FeatureCode};
 use super::rabin::{self, RabinFingerprint};
 use super::simhash::SimHash;
 use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
 
 use super::{Doc, Method, Settings, Stage};
 use crate::boilerplate::{QueryCounts, count_title};
@@ -342,17 +343,26 @@ impl Deduper {
                     cluster_known: false,
                 });
             }
-        } else if let Some(scope) = self.scopes.get_mut(self.cur)
-            && let Some(&c) = scope.urls.get(&p.ukey)
-        {
-            scope.join(c, p.src);
-            return Some(
-                Verdict {
-                    cluster: c,
-                    ..Verdict::kept(c)
+        } else if let Some(scope) = self.scopes.get_mut(self.cur) {
+            // One hash and probe for the lookup and the insert: a new key
+            // is remembered here under the record's own index, which
+            // `after_url` corrects when a later stage attaches the record.
+            match scope.urls.entry(p.ukey) {
+                Entry::Occupied(o) => {
+                    let c = *o.get();
+                    scope.join(c, p.src);
+                    return Some(
+                        Verdict {
+                            cluster: c,
+                            ..Verdict::kept(c)
+                        }
+                        .with_stage(Stage::Url),
+                    );
                 }
-                .with_stage(Stage::Url),
-            );
+                Entry::Vacant(v) => {
+                    v.insert(idx);
+                }
+            }
         }
         None
     }
@@ -364,11 +374,15 @@ impl Deduper {
         } else {
             self.snippet_stage(idx, p)
         };
-        if p.has_url
+        // `url_stage` remembered the key under `idx`; an attached record's
+        // key points to its group's kept record.
+        if verdict.cluster != idx
+            && p.has_url
             && self.bloom.is_none()
             && let Some(scope) = self.scopes.get_mut(self.cur)
+            && let Some(c) = scope.urls.get_mut(&p.ukey)
         {
-            scope.urls.insert(p.ukey, verdict.cluster);
+            *c = verdict.cluster;
         }
         verdict
     }
