@@ -458,34 +458,7 @@ impl Deduper {
         let mut best: Option<(f64, u32, Stage)> = None;
         for _round in 0..2 {
             touched.clear();
-            let check_site = !scope.site.is_empty();
-            let mut own_site = 0u32;
-            for run in codes.chunk_by(|a, b| a == b) {
-                let is_site = check_site && scope.site.contains_key(&run[0].0);
-                if is_site {
-                    own_site += run.len() as u32;
-                }
-                if !scope.present.may_contain(run[0]) {
-                    continue;
-                }
-                let Some(p) = scope.postings.get(run[0]) else {
-                    continue;
-                };
-                for cands in p.holders(&scope.lists).chunk_by(|a, b| a == b) {
-                    let cand = cands[0] as usize;
-                    let Some(k) = scope.acc.get_mut(cand) else {
-                        continue;
-                    };
-                    if *k == 0 {
-                        touched.push(cands[0]);
-                    }
-                    let n = run.len().min(cands.len()) as u32;
-                    *k += n;
-                    if is_site {
-                        scope.acc_site[cand] += n;
-                    }
-                }
-            }
+            let own_site = scope.count_shared(codes, touched);
             best = None;
             // Kept records of this record's source met under another title.
             let mut same_source: Vec<u32> = Vec::new();
@@ -689,17 +662,7 @@ impl Deduper {
         });
         scope.acc.push(0);
         scope.acc_site.push(0);
-        for run in codes.chunk_by(|a, b| a == b) {
-            if scope
-                .postings
-                .add(run[0], local, run.len(), &mut scope.lists)
-            {
-                scope.present.insert(run[0], &scope.postings);
-            }
-            if let Some((counts, pairs)) = &mut self.counts {
-                count_title(counts, pairs, run[0], title);
-            }
-        }
+        scope.add_codes(codes, local, title, self.counts.as_mut());
         if first_title {
             self.title_order.push_back(qkey);
         }

@@ -3,9 +3,11 @@
 //! site codes, and the titles the cut-title rule compares ([`Scope`]).
 
 use super::keys::titles_alike;
+use crate::bloom::ScalableBloom;
+use crate::boilerplate::{QueryCounts, count_title};
 use crate::features::FeatureCode;
 use crate::hash::HashMap64;
-use crate::index::{CodeFilter, CodeIndex, Lists};
+use crate::index::{CodeFilter, CodeIndex, Lists, Occurrences};
 use crate::simhash::{BandIndex, SimHash};
 use crate::site::member_key;
 use crate::url;
@@ -157,6 +159,106 @@ impl Scope {
             k.title_at = 0;
             k.title_len = 0;
             k.cut = false;
+        }
+    }
+
+    /// Counts in `acc` (and `acc_site` for site codes) the codes of the
+    /// new record (`codes`, sorted) each kept record shares, as a
+    /// multiset, pushing to `touched` the kept records met; returns how
+    /// many of `codes` are site codes.
+    ///
+    /// `K` counts a code `min(a, b)` times for a kept record when the new
+    /// record holds it `a` times and the kept one `b`: the `j`-th
+    /// occurrence of a code counts once for each kept record holding it at
+    /// least `j` times. So one pass over the codes, no walk over runs (a
+    /// run's end is a branch no CPU predicts), and most postings hold one
+    /// record: no list walked. Not inlined: in its own function the loop
+    /// keeps its values in registers.
+    #[inline(never)]
+    pub(super) fn count_shared(&mut self, codes: &[FeatureCode], touched: &mut Vec<u32>) -> u32 {
+        let check_site = !self.site.is_empty();
+        let mut own_site = 0u32;
+        let Scope {
+            site,
+            present,
+            postings,
+            lists,
+            acc,
+            acc_site,
+            ..
+        } = self;
+        let mut occ = Occurrences::new(codes.first().map(|c| c.0));
+        for &code in codes {
+            let j = occ.next(code.0);
+            let is_site = check_site && site.contains_key(&code.0);
+            if is_site {
+                own_site += 1;
+            }
+            if !present.may_contain(code) {
+                continue;
+            }
+            let Some(&p) = postings.get(code) else {
+                continue;
+            };
+            let mut count = |cand: u32| {
+                let Some(k) = acc.get_mut(cand as usize) else {
+                    return;
+                };
+                if *k == 0 {
+                    touched.push(cand);
+                }
+                *k += 1;
+                if is_site {
+                    acc_site[cand as usize] += 1;
+                }
+            };
+            if let Some(cand) = p.single() {
+                if j == 1 {
+                    count(cand);
+                }
+            } else {
+                let holders = p.holders(lists);
+                let mut held = Occurrences::new(holders.first().copied().map(u64::from));
+                for &cand in holders {
+                    if held.next(u64::from(cand)) == j {
+                        count(cand);
+                    }
+                }
+            }
+        }
+        own_site
+    }
+
+    /// Indexes the codes (sorted) of the new kept record `local`, and
+    /// counts them under `title` for the boilerplate rule (`counts`).
+    /// A code held `n` times is added `n` times (the same postings as
+    /// adding `n` at once, without finding where runs end); titles are
+    /// counted once a code. Not inlined, as [`Scope::count_shared`].
+    #[inline(never)]
+    pub(super) fn add_codes(
+        &mut self,
+        codes: &[FeatureCode],
+        local: u32,
+        title: u64,
+        mut counts: Option<&mut (QueryCounts, ScalableBloom)>,
+    ) {
+        let Scope {
+            postings,
+            lists,
+            present,
+            ..
+        } = self;
+        let mut occ = Occurrences::new(codes.first().map(|c| c.0));
+        for &code in codes {
+            let j = occ.next(code.0);
+            if postings.add(code, local, 1, lists) {
+                present.insert(code, postings);
+            }
+            if j == 1
+                && let Some((counts, pairs)) = &mut counts
+            {
+                count_title(counts, pairs, code, title);
+            }
         }
     }
 
