@@ -173,10 +173,25 @@ impl Scope {
     /// least `j` times. So one pass over the codes, no walk over runs (a
     /// run's end is a branch no CPU predicts), and most postings hold one
     /// record: no list walked. Not inlined: in its own function the loop
-    /// keeps its values in registers.
+    /// keeps its values in registers; and a scope without site codes (most)
+    /// takes a loop that never asks.
     #[inline(never)]
     pub(super) fn count_shared(&mut self, codes: &[FeatureCode], touched: &mut Vec<u32>) -> u32 {
-        let check_site = !self.site.is_empty();
+        if self.site.is_empty() {
+            self.count_shared_in::<false>(codes, touched)
+        } else {
+            self.count_shared_in::<true>(codes, touched)
+        }
+    }
+
+    /// [`Scope::count_shared`], asking whether codes are site codes only
+    /// when `SITE`.
+    #[inline(always)]
+    fn count_shared_in<const SITE: bool>(
+        &mut self,
+        codes: &[FeatureCode],
+        touched: &mut Vec<u32>,
+    ) -> u32 {
         let mut own_site = 0u32;
         let Scope {
             site,
@@ -187,10 +202,8 @@ impl Scope {
             acc_site,
             ..
         } = self;
-        let mut occ = Occurrences::new(codes.first().map(|c| c.0));
-        for &code in codes {
-            let j = occ.next(code.0);
-            let is_site = check_site && site.contains_key(&code.0);
+        for (i, &code) in codes.iter().enumerate() {
+            let is_site = SITE && site.contains_key(&code.0);
             if is_site {
                 own_site += 1;
             }
@@ -200,6 +213,9 @@ impl Scope {
             let Some(&p) = postings.get(code) else {
                 continue;
             };
+            // Which occurrence of its code this one is: asked only of the
+            // few codes found, not carried through the loop.
+            let j = 1 + codes[..i].iter().rev().take_while(|&&c| c == code).count() as u32;
             let mut count = |cand: u32| {
                 let Some(k) = acc.get_mut(cand as usize) else {
                     return;
@@ -248,14 +264,12 @@ impl Scope {
             present,
             ..
         } = self;
-        let mut occ = Occurrences::new(codes.first().map(|c| c.0));
-        for &code in codes {
-            let j = occ.next(code.0);
+        for (i, &code) in codes.iter().enumerate() {
             if postings.add(code, local, 1, lists) {
                 present.insert(code, postings);
             }
-            if j == 1
-                && let Some((counts, pairs)) = &mut counts
+            if let Some((counts, pairs)) = &mut counts
+                && (i == 0 || codes[i - 1] != code)
             {
                 count_title(counts, pairs, code, title);
             }
