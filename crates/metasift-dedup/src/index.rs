@@ -168,6 +168,9 @@ pub(crate) struct CodeIndex {
     /// A power of two of them, the first holding the smallest codes.
     trees: Vec<BTreeMap<FeatureCode, Postings>>,
     codes: usize,
+    /// The code count past which the one tree splits (`usize::MAX` once
+    /// there are more: one compare a new code, not two).
+    split_at: usize,
 }
 
 impl Default for CodeIndex {
@@ -175,6 +178,7 @@ impl Default for CodeIndex {
         CodeIndex {
             trees: vec![BTreeMap::new()],
             codes: 0,
+            split_at: Self::SPLIT_AT,
         }
     }
 }
@@ -197,6 +201,7 @@ impl CodeIndex {
         CodeIndex {
             trees: (0..1usize << bits).map(|_| BTreeMap::new()).collect(),
             codes: 0,
+            split_at: usize::MAX,
         }
     }
 
@@ -243,7 +248,7 @@ impl CodeIndex {
         };
         if new {
             self.codes += 1;
-            if self.trees.len() == 1 && self.codes > Self::SPLIT_AT {
+            if self.codes > self.split_at {
                 self.split();
             }
         }
@@ -263,7 +268,10 @@ impl CodeIndex {
     }
 
     /// From one tree to 256, each code moved to its new one.
+    #[cold]
+    #[inline(never)]
     fn split(&mut self) {
+        self.split_at = usize::MAX;
         let old = std::mem::take(&mut self.trees);
         self.trees = (0..1usize << Self::SPLIT_BITS)
             .map(|_| BTreeMap::new())
