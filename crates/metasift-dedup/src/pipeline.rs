@@ -529,7 +529,11 @@ impl Deduper {
         } else {
             Vec::new()
         };
-        scope.members.insert(member_key(src, cand), ());
+        // Only a known source is ever asked about (`Scope::holds`), as in
+        // `join`, `match_title` and `index_codes`.
+        if src != 0 {
+            scope.members.insert(member_key(src, cand), ());
+        }
         Verdict {
             cluster: scope.kept[cand as usize].index,
             stage: Some(stage),
