@@ -140,8 +140,9 @@ impl Lists {
             at + 2 + cap < Postings::LIST as usize,
             "posting lists over 2^31 slots"
         );
-        self.buf.extend([0, cap as u32]);
+        // One resize (zeroed: length 0), then the capacity.
         self.buf.resize(at + 2 + cap, 0);
+        self.buf[at + 1] = cap as u32;
         at as u32
     }
 }
