@@ -47,6 +47,7 @@ use super::features::{Extractor, FeatureCode};
 use super::rabin::{self, RabinFingerprint};
 use super::simhash::SimHash;
 use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
 
 use super::{Doc, Method, Settings, Stage};
 use crate::boilerplate::{QueryCounts, count_title};
@@ -342,17 +343,26 @@ impl Deduper {
                     cluster_known: false,
                 });
             }
-        } else if let Some(scope) = self.scopes.get_mut(self.cur)
-            && let Some(&c) = scope.urls.get(&p.ukey)
-        {
-            scope.join(c, p.src);
-            return Some(
-                Verdict {
-                    cluster: c,
-                    ..Verdict::kept(c)
+        } else if let Some(scope) = self.scopes.get_mut(self.cur) {
+            // One hash and probe for the lookup and the insert: a new key
+            // is remembered here under the record's own index, which
+            // `after_url` corrects when a later stage attaches the record.
+            match scope.urls.entry(p.ukey) {
+                Entry::Occupied(o) => {
+                    let c = *o.get();
+                    scope.join(c, p.src);
+                    return Some(
+                        Verdict {
+                            cluster: c,
+                            ..Verdict::kept(c)
+                        }
+                        .with_stage(Stage::Url),
+                    );
                 }
-                .with_stage(Stage::Url),
-            );
+                Entry::Vacant(v) => {
+                    v.insert(idx);
+                }
+            }
         }
         None
     }
@@ -364,11 +374,15 @@ impl Deduper {
         } else {
             self.snippet_stage(idx, p)
         };
-        if p.has_url
+        // `url_stage` remembered the key under `idx`; an attached record's
+        // key points to its group's kept record.
+        if verdict.cluster != idx
+            && p.has_url
             && self.bloom.is_none()
             && let Some(scope) = self.scopes.get_mut(self.cur)
+            && let Some(c) = scope.urls.get_mut(&p.ukey)
         {
-            scope.urls.insert(p.ukey, verdict.cluster);
+            *c = verdict.cluster;
         }
         verdict
     }
@@ -444,34 +458,7 @@ impl Deduper {
         let mut best: Option<(f64, u32, Stage)> = None;
         for _round in 0..2 {
             touched.clear();
-            let check_site = !scope.site.is_empty();
-            let mut own_site = 0u32;
-            for run in codes.chunk_by(|a, b| a == b) {
-                let is_site = check_site && scope.site.contains_key(&run[0].0);
-                if is_site {
-                    own_site += run.len() as u32;
-                }
-                if !scope.present.may_contain(run[0]) {
-                    continue;
-                }
-                let Some(p) = scope.postings.get(run[0]) else {
-                    continue;
-                };
-                for cands in p.holders(&scope.lists).chunk_by(|a, b| a == b) {
-                    let cand = cands[0] as usize;
-                    let Some(k) = scope.acc.get_mut(cand) else {
-                        continue;
-                    };
-                    if *k == 0 {
-                        touched.push(cands[0]);
-                    }
-                    let n = run.len().min(cands.len()) as u32;
-                    *k += n;
-                    if is_site {
-                        scope.acc_site[cand] += n;
-                    }
-                }
-            }
+            let own_site = scope.count_shared(codes, touched);
             best = None;
             // Kept records of this record's source met under another title.
             let mut same_source: Vec<u32> = Vec::new();
@@ -542,7 +529,11 @@ impl Deduper {
         } else {
             Vec::new()
         };
-        scope.members.insert(member_key(src, cand), ());
+        // Only a known source is ever asked about (`Scope::holds`), as in
+        // `join`, `match_title` and `index_codes`.
+        if src != 0 {
+            scope.members.insert(member_key(src, cand), ());
+        }
         Verdict {
             cluster: scope.kept[cand as usize].index,
             stage: Some(stage),
@@ -675,17 +666,7 @@ impl Deduper {
         });
         scope.acc.push(0);
         scope.acc_site.push(0);
-        for run in codes.chunk_by(|a, b| a == b) {
-            if scope
-                .postings
-                .add(run[0], local, run.len(), &mut scope.lists)
-            {
-                scope.present.insert(run[0], &scope.postings);
-            }
-            if let Some((counts, pairs)) = &mut self.counts {
-                count_title(counts, pairs, run[0], title);
-            }
-        }
+        scope.add_codes(codes, local, title, self.counts.as_mut());
         if first_title {
             self.title_order.push_back(qkey);
         }
