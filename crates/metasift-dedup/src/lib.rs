@@ -294,6 +294,19 @@ pub(crate) mod test_data {
         "/../../tests/fixtures/corpus/dureader_search_zh/search_results.jsonl"
     );
 
+    /// The URL cases: real links with queries, escapes, redirect wrappers,
+    /// fragments, and the odd hostile one, with what they normalize to.
+    pub(crate) const URL_CASES: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/url_cases.toml"
+    );
+
+    /// Every piece of the URL cases' text between two `"` (each link and
+    /// expected form, and the TOML between them: hostile input too).
+    pub(crate) fn url_case_fields() -> Vec<String> {
+        read(URL_CASES).split('"').map(str::to_string).collect()
+    }
+
     /// The text of `path`; panics, naming it, when it cannot be read.
     pub(crate) fn read(path: &str) -> String {
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))

@@ -2,7 +2,7 @@
 //! one pass, so the dedup stages hash such a link where it lies (see the
 //! parent module's "Speed" notes).
 
-use super::{HOST, HOST_CLASS, LINK_CLASS, NOT_SIMPLE, UPPER};
+use super::{HOST, HOST_CLASS, LINK_CLASS, NOT_SIMPLE, UPPER, before_last_two, is_folded_label};
 
 /// Bits of [`NORMAL_CLASS`]: a byte no path of a [`normal_host_end`] link
 /// has (anything [`write_simple`](super::write_simple) would change or look further at); a `.`.
@@ -66,7 +66,9 @@ pub(crate) fn normal_host_end(link: &str) -> Option<usize> {
         _ => return None,
     }
     // Only a label before the last two is ever folded.
-    if dots >= 2 && before_last_two(host).any(|l| matches!(l, b"www" | b"m" | b"mobile")) {
+    if dots >= 2
+        && before_last_two(host).is_some_and(|head| head.split(|&c| c == b'.').any(is_folded_label))
+    {
         return None;
     }
     match path {
@@ -83,13 +85,6 @@ pub(crate) fn normal_host_end(link: &str) -> Option<usize> {
         return None;
     }
     Some(SCHEME + host_len)
-}
-
-/// The labels of `host` (with at least two dots) before its last two.
-fn before_last_two(host: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let last = host.iter().rposition(|&c| c == b'.').unwrap_or(0);
-    let second = host[..last].iter().rposition(|&c| c == b'.').unwrap_or(0);
-    host[..second].split(|&c| c == b'.')
 }
 
 /// The length of the host of the link `b` (which begins with `https://`):

@@ -18,9 +18,7 @@ pub(super) fn normalize_general(link: &str, out: &mut String) -> bool {
 /// percent-encoding, redirect wrappers, fragments, and the odd hostile one.
 pub(crate) fn fixture_links() -> Vec<String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/");
-    let mut files = vec![std::path::PathBuf::from(format!(
-        "{root}data/url_cases.toml"
-    ))];
+    let mut files = vec![std::path::PathBuf::from(crate::test_data::URL_CASES)];
     let mut dirs = vec![
         std::path::PathBuf::from(format!("{root}fixtures/serp")),
         // The parsers' golden outputs of those pages.
@@ -62,8 +60,9 @@ pub(crate) fn fixture_links() -> Vec<String> {
     links
 }
 
-/// The label folding of [`super::fold_host_labels`] as it was (by `str`
-/// splits and `replace_range`): the reference of the byte version.
+/// The folding of a host's `www` / `m` / `mobile` labels before its last
+/// two, as it was (by `str` splits and `replace_range`, on a lower-cased
+/// host): the reference of [`super::push_folded_host`].
 pub(super) fn fold_host_labels(out: &mut String, start: usize) {
     while fold_some_labels(out, start) == 4 {}
 }
