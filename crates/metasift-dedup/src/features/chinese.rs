@@ -289,7 +289,7 @@ pub(super) fn chinese_at<const K: usize>(
                     let (chars, _) = bytes[start..q].as_chunks::<3>();
                     super::scan::push_ends_any(chars, keep, 0, &mut s.units);
                 } else {
-                    super::scan::push_run::<K>(&bytes[start..q], &mut s.units);
+                    super::scan::push_run::<K>(&bytes[start..q], 0, &mut s.units);
                 }
             }
             if q >= bytes.len() {

@@ -333,15 +333,15 @@ fn cjk_run_end(bytes: &[u8], mut i: usize) -> usize {
 fn ideograph_run(bytes: &[u8], i: usize, units: &mut Vec<u64>, keep: usize, lead: usize) -> usize {
     let rest = bytes.get(i..).unwrap_or_default();
     let len = ideograph_run_len(rest);
-    let (chars, _) = rest[..len].as_chunks::<3>();
+    let run = &rest[..len];
     // The shipped windows (`keep` is the window) as constants: a fixed
     // number of slots written, with no branch on the run's length.
     match keep {
-        1 => push_ends::<1>(chars, lead, units),
-        2 => push_ends::<2>(chars, lead, units),
-        3 => push_ends::<3>(chars, lead, units),
-        4 => push_ends::<4>(chars, lead, units),
-        _ => push_ends_any(chars, keep, lead, units),
+        1 => push_run::<1>(run, lead, units),
+        2 => push_run::<2>(run, lead, units),
+        3 => push_run::<3>(run, lead, units),
+        4 => push_run::<4>(run, lead, units),
+        _ => push_ends_any(run.as_chunks::<3>().0, keep, lead, units),
     }
     i + len
 }
@@ -373,12 +373,10 @@ fn ideograph_run_len(rest: &[u8]) -> usize {
     }
 }
 
-/// [`ideograph_run`]'s units for `keep = K`: the first `K - lead` and the
-/// last `K` of the run's `chars`, or all of them when they are no more.
-/// All `2 K` slots are computed (a slot past the run repeats its last
-/// character) and written at once, then the vector is cut to the units
-/// kept: no branch on the run's length, no capacity check per unit.
-#[inline(always)]
+/// [`push_run`] by characters: the first `K - lead` and the last `K` of
+/// the run's `chars`, or all of them when they are no more (the reference
+/// the tests hold it to).
+#[cfg(test)]
 pub(super) fn push_ends<const K: usize>(chars: &[[u8; 3]], lead: usize, units: &mut Vec<u64>) {
     let n = chars.len();
     let Some(last) = n.checked_sub(1) else {
@@ -397,25 +395,30 @@ pub(super) fn push_ends<const K: usize>(chars: &[[u8; 3]], lead: usize, units: &
     units.truncate(base + n.min(kept));
 }
 
-/// [`push_ends`] with no lead, from the run's bytes: `run` is whole common
-/// ideographs (three bytes each, at least one). The slots are byte offsets
-/// — the first `K` characters and the last `K`, each clamped to the last
-/// character — so the run's length in characters (a division by three) is
-/// only needed for how many units are kept.
+/// The units of a run of common ideographs for `keep = K` (`run`: whole
+/// ideographs, three bytes each), after `lead` (0 or 1) units of its
+/// stretch already pushed: the first `K - lead` and the last `K` of its
+/// characters, or all of them when they are no more. All `2 K` slots are
+/// computed (a slot past the run repeats its last character) and written
+/// at once, then the vector is cut to the units kept: no branch on the
+/// run's length, no capacity check per unit. The slots are byte offsets,
+/// so the run's length in characters (a division by three) is only needed
+/// for how many units are kept.
 #[inline(always)]
-pub(super) fn push_run<const K: usize>(run: &[u8], units: &mut Vec<u64>) {
+pub(super) fn push_run<const K: usize>(run: &[u8], lead: usize, units: &mut Vec<u64>) {
     let len = run.len();
     let Some(last) = len.checked_sub(3) else {
         return;
     };
+    let kept = 2 * K - lead;
     let mut slots = [0u64; 8];
     for (j, slot) in slots[..2 * K].iter_mut().enumerate() {
-        // Slot `j < K`: character `j`; slot `j >= K`: character
-        // `n - 2K + j`, or `j` when the run has no more than `2K`.
-        let o = if j < K {
+        // Slot `j < K - lead`: character `j`; the others: character
+        // `n - kept + j`, or `j` when the run has no more than `kept`.
+        let o = if j + lead < K {
             3 * j
         } else {
-            (len + 3 * j).saturating_sub(6 * K).max(3 * j)
+            (len + 3 * (j + lead)).saturating_sub(6 * K).max(3 * j)
         }
         .min(last);
         let [b0, b1, b2] = [run[o], run[o + 1], run[o + 2]];
@@ -423,10 +426,10 @@ pub(super) fn push_run<const K: usize>(run: &[u8], units: &mut Vec<u64>) {
     }
     let base = units.len();
     units.extend_from_slice(&slots[..2 * K]);
-    units.truncate(base + len.min(6 * K) / 3);
+    units.truncate(base + len.min(3 * kept) / 3);
 }
 
-/// [`push_ends`] for any `keep` (`usize::MAX`: every unit).
+/// [`push_run`] for any `keep` (`usize::MAX`: every unit), by characters.
 pub(super) fn push_ends_any(chars: &[[u8; 3]], keep: usize, lead: usize, units: &mut Vec<u64>) {
     let n = chars.len();
     let mut push = |part: &[[u8; 3]]| {
@@ -668,7 +671,7 @@ impl Extractor {
                         && unit == Unit::Char
                         && bytes.get(i + 1).is_some_and(|&b1| is_ideograph(b, b1))
                     {
-                        // The shipped windows as constants (see `push_ends`).
+                        // The shipped windows as constants (see `push_run`).
                         i = match keep {
                             1 => chinese_at::<1>(s, bytes, i, keep, &mut last),
                             2 => chinese_at::<2>(s, bytes, i, keep, &mut last),
@@ -835,6 +838,7 @@ mod tests {
         fn run_ends_by_offset_are_the_character_ends(
             chars in proptest::collection::vec(proptest::sample::select(IDEOGRAPHS), 0..20),
             before in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..3),
+            lead in 0..2usize,
         ) {
             let run: String = chars.iter().collect();
             let (triples, rest) = run.as_bytes().as_chunks::<3>();
@@ -842,8 +846,8 @@ mod tests {
             macro_rules! check {
                 ($k:literal) => {{
                     let (mut a, mut b) = (before.clone(), before.clone());
-                    push_run::<$k>(run.as_bytes(), &mut a);
-                    push_ends::<$k>(triples, 0, &mut b);
+                    push_run::<$k>(run.as_bytes(), lead, &mut a);
+                    push_ends::<$k>(triples, lead, &mut b);
                     proptest::prop_assert_eq!(&a, &b, "K = {}", $k);
                 }};
             }
