@@ -77,9 +77,8 @@ mod tests {
 
     #[test]
     fn a_missing_folder_is_none_not_a_fallback() {
-        // Only this test in this crate touches the variable.
-        // SAFETY-free: set_var is unsafe in edition 2024; use a child process
-        // instead of mutating our own environment.
+        // The variable is set in a child run of this test, never in this
+        // process (set_var is unsafe while other test threads run).
         let exe = std::env::current_exe().unwrap();
         if std::env::var_os("METASIFT_DATA_CHILD").is_some() {
             assert_eq!(root(), None);
@@ -92,6 +91,10 @@ mod tests {
             .env(ENV, "/nonexistent/metasift-data")
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }
