@@ -17,7 +17,7 @@ use support::LoopbackEngine;
 use support::router::{app_with, config, get_from};
 
 /// One engine's page: a story, a retelling of it that shares most of its
-/// clauses, an unrelated page and a copy of the story, each on its own site
+/// clauses (similarity 12/13 by the shipped feature codes), an unrelated page and a copy of the story, each on its own site
 /// (one engine's description of two links of one site is no evidence).
 const RECORDS: [(&str, &str, &str); 4] = [
     (
@@ -32,7 +32,7 @@ const RECORDS: [(&str, &str, &str); 4] = [
         "Central bank lifts its rate",
         "The central bank raised rates on Tuesday, citing inflation, wages and energy \
          prices; it said more may follow, that growth is slowing, and that markets had \
-         priced in the decision, according to traders in New York, Paris and Frankfurt.",
+         expected the move, according to traders in London, Paris and Frankfurt.",
     ),
     (
         "https://three.example/ferry",

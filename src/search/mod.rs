@@ -17,10 +17,10 @@
 //! burst of the same query asks the engines once; a page asked with other
 //! dedup settings is fused again from cached answers instead of a new
 //! fan-out. The jobs along the way live in their own files: `request` (the
-//! one search request), `query` (bangs, page, engine choice), `gather` (the fan-out under deadlines, into
-//! [`Gathered`]), `fetch` (HTTP to one engine, decoding, failures) and
-//! [`recording`] (saved answers for offline replay). The mechanisms —
-//! caches, limits, health — are [`crate::ops`]'s.
+//! one search request), `query` (bangs, page, engine choice), `gather` (the
+//! fan-out under deadlines, into [`Gathered`]), `fetch` (HTTP to one
+//! engine, decoding, failures) and [`recording`] (saved answers for offline
+//! replay). The mechanisms — caches, limits, health — are [`crate::ops`]'s.
 //!
 //! **Paging.** A page is a slice of a *fused* list, never an engine page:
 //! engine page 1's answers fuse into one list (36 results for `javascript

@@ -238,6 +238,9 @@ pub struct Settings {
     pub word_anchors: usize,
 }
 
+/// The one place the defaults are written: `engines.toml`'s `[dedup]` only
+/// shows them, commented out (a test of the server's `config` keeps the two
+/// equal).
 impl Default for Settings {
     fn default() -> Self {
         Settings {
