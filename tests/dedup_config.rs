@@ -167,9 +167,7 @@ fn lab_starts_from_the_configured_settings() {
     let config = dir.join("strict.toml");
     std::fs::write(&config, "[dedup]\nos2 = 0.99\nwindow = 3\n").unwrap();
     let pair = |a: (&str, &str, &str), b: (&str, &str, &str), duplicate: bool| {
-        let record = |(url, title, snippet): (&str, &str, &str)| {
-            serde_json::json!({"url": url, "title": title, "snippet": snippet})
-        };
+        let record = |(url, title, snippet): (&str, &str, &str)| serde_json::json!({"url": url, "title": title, "snippet": snippet});
         serde_json::json!({"a": record(a), "b": record(b), "duplicate": duplicate}).to_string()
     };
     let data = dir.join("pairs.jsonl");

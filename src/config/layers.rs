@@ -340,7 +340,10 @@ mod tests {
     fn the_built_in_dedup_table_shows_the_library_defaults() {
         let built_in: toml::Table = toml::from_str(BUILT_IN).unwrap();
         let dedup = built_in["dedup"].as_table().expect("a [dedup] table");
-        assert!(dedup.is_empty(), "[dedup] sets {dedup:?}: write defaults once");
+        assert!(
+            dedup.is_empty(),
+            "[dedup] sets {dedup:?}: write defaults once"
+        );
         let section = BUILT_IN
             .split("\n[dedup]\n")
             .nth(1)

@@ -202,7 +202,13 @@ impl Group {
         }
     }
 
-    fn absorb(&mut self, rec: &EngineResult, key: dedup::UrlKey, contribution: f64, dup: Duplicate) {
+    fn absorb(
+        &mut self,
+        rec: &EngineResult,
+        key: dedup::UrlKey,
+        contribution: f64,
+        dup: Duplicate,
+    ) {
         let r = &mut self.result;
         r.score += contribution;
         // One entry per engine, at its best (first met) position: an engine

@@ -115,7 +115,10 @@ impl Searcher {
                 .filter(|&i| !asked.disabled.contains(&config.engines[i].name))
                 .collect();
             if !kept.is_empty() {
-                query.engines = kept.iter().map(|&i| config.engines[i].name.clone()).collect();
+                query.engines = kept
+                    .iter()
+                    .map(|&i| config.engines[i].name.clone())
+                    .collect();
                 selected = kept;
             }
         }

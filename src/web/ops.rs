@@ -24,8 +24,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::i18n::Tr;
-use super::ui::{Layout, Ui};
-use super::ui::Format;
+use super::ui::{Format, Layout, Ui};
 use crate::config::{CacheBackend, Config};
 use crate::ops::cache::Cache;
 use crate::ops::health::{EngineSnapshot, Health, HealthPolicy, HealthSnapshot};
