@@ -99,7 +99,7 @@ enum Command {
 /// defaults), says which, and loads it validated with env overrides.
 fn load_config(explicit: Option<&Path>) -> anyhow::Result<(Config, ConfigSource)> {
     let source = ConfigSource::locate(explicit);
-    let mut config = match metasift::engines::check_config_source(&source) {
+    let config = match metasift::config::load(&source, &metasift::engines::check) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {
@@ -109,8 +109,15 @@ fn load_config(explicit: Option<&Path>) -> anyhow::Result<(Config, ConfigSource)
         }
     };
     tracing::info!("configuration: {}", describe(&source, &config));
-    config.apply_env();
     Ok((config, source))
+}
+
+/// [`load_config`] for the commands whose output is the point (`dedup`,
+/// `lab`): which file they use is said on stderr whatever the log level.
+fn load_config_said(explicit: Option<&Path>) -> anyhow::Result<Config> {
+    let (config, source) = load_config(explicit)?;
+    eprintln!("configuration: {}", describe(&source, &config));
+    Ok(config)
 }
 
 /// Which file the configuration came from and how it was read.
@@ -156,7 +163,7 @@ fn check_config(
     print_merged: bool,
 ) -> anyhow::Result<i32> {
     let source = ConfigSource::locate(file);
-    let config = match metasift::engines::check_config_source(&source) {
+    let config = match metasift::config::load(&source, &metasift::engines::check) {
         Ok(config) => config,
         Err(errors) => {
             for e in &errors {
@@ -266,10 +273,14 @@ fn main() -> anyhow::Result<()> {
     init_logging(&cli.log_format, level);
     match command {
         Command::Dedup(args) => {
-            let code = metasift::stream::run(&args)?;
+            let config = load_config_said(args.config.as_deref())?;
+            let code = metasift::stream::run(&args, &config.dedup)?;
             std::process::exit(code);
         }
-        Command::Lab(args) => metasift::lab::run(&args)?,
+        Command::Lab(args) => {
+            let config = load_config_said(args.config.as_deref())?;
+            metasift::lab::run(&args, &config)?
+        }
         Command::Serve {
             config,
             bind,

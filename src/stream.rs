@@ -38,7 +38,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
 use metasift_dedup::UrlFilter;
-use metasift_dedup::{Deduper, Doc, Method, Settings, Stage, Unit, Verdict};
+use metasift_dedup::{Deduper, Doc, Method, Settings, SettingsPatch, Stage, Unit, Verdict};
 
 mod parallel;
 
@@ -51,9 +51,13 @@ pub struct DedupArgs {
     /// Output file, `-` for standard output.
     #[arg(long, default_value = "-")]
     pub output: PathBuf,
+    /// The configuration whose `[dedup]` the flags below are laid over
+    /// (looked for as `serve` does when absent).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Snippet method: feature-code, simhash, rabin or none (URL only).
-    #[arg(long, default_value = "feature-code")]
-    pub method: Method,
+    #[arg(long)]
+    pub method: Option<Method>,
     /// Snippet similarity threshold when normalized titles are equal.
     #[arg(long)]
     pub os1: Option<f64>,
@@ -101,25 +105,29 @@ pub struct DedupArgs {
 }
 
 impl DedupArgs {
-    /// The dedup settings these arguments ask for.
-    pub fn settings(&self) -> Settings {
-        let d = Settings::default();
-        Settings {
+    /// The values these arguments lay over the configured `[dedup]`.
+    pub fn patch(&self) -> SettingsPatch {
+        SettingsPatch {
             method: self.method,
-            os1: self.os1.unwrap_or(d.os1),
-            os2: self.os2.unwrap_or(d.os2),
-            window: self.window.unwrap_or(d.window),
-            unit: match self.unit.as_deref() {
-                Some("word") => Unit::Word,
-                Some(_) => Unit::Char,
-                None => d.unit,
-            },
-            max_distance: self.max_distance.unwrap_or(d.max_distance),
-            block_threshold: self.block_threshold.unwrap_or(d.block_threshold),
-            min_codes: self.min_codes.unwrap_or(d.min_codes),
-            word_anchors: self.word_anchors.unwrap_or(d.word_anchors),
-            ..d
+            os1: self.os1,
+            os2: self.os2,
+            window: self.window,
+            unit: self.unit.as_deref().map(|u| match u {
+                "word" => Unit::Word,
+                _ => Unit::Char,
+            }),
+            max_distance: self.max_distance,
+            block_threshold: self.block_threshold,
+            min_codes: self.min_codes,
+            word_anchors: self.word_anchors,
+            boilerplate_titles: None,
         }
+    }
+
+    /// The dedup settings these arguments ask for: `configured` (the
+    /// configuration's `[dedup]`) with the flags laid over it.
+    pub fn settings(&self, configured: &Settings) -> Settings {
+        self.patch().over(configured)
     }
 }
 
@@ -312,10 +320,11 @@ pub fn cpu_seconds() -> Option<f64> {
     Some((user + system) / 100.0)
 }
 
-/// Runs the command; returns the process exit code (`0`: every line good,
-/// `1`: some lines were bad and skipped).
-pub fn run(args: &DedupArgs) -> Result<i32, io::Error> {
-    let settings = args.settings();
+/// Runs the command with the flags laid over `configured` (the
+/// configuration's `[dedup]`); returns the process exit code (`0`: every
+/// line good, `1`: some lines were bad and skipped).
+pub fn run(args: &DedupArgs, configured: &Settings) -> Result<i32, io::Error> {
+    let settings = args.settings(configured);
     if let Err((field, why)) = settings.validate() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,

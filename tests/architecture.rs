@@ -3,7 +3,8 @@
 //! when a top-level module reaches one the table does not allow, when a
 //! module is missing from the table, or when the table itself has a cycle.
 //! It also keeps the dedup crate's manifest free of web and async crates and
-//! `anyhow` in the binary only (issue #11).
+//! `anyhow` in the binary only (issue #11), and the files of `src/web/` from
+//! importing each other in a circle (issue #26).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -177,6 +178,162 @@ fn the_import_table_has_no_cycle() {
     for node in table.keys() {
         visit(node, &table, &mut state, &mut Vec::new());
     }
+}
+
+/// The sibling files a file of a module folder names through `super::`
+/// (`super::pages::X`, `use super::{i18n::Tr, ops}`); a name the folder's
+/// `mod.rs` re-exports (`pub use error::AppError`) counts as its file.
+fn sibling_imports(
+    text: &str,
+    siblings: &BTreeSet<String>,
+    reexported: &BTreeMap<String, String>,
+) -> BTreeSet<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut found = BTreeSet::new();
+    let mut name = |n: String| {
+        if siblings.contains(&n) {
+            found.insert(n);
+        } else if let Some(file) = reexported.get(&n) {
+            found.insert(file.clone());
+        }
+    };
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("super::") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "super::".len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                // Top-level entries of the group only.
+                let mut depth = 0;
+                let mut entry = String::new();
+                for c in group.chars() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => break,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            name(ident(&entry));
+                            entry.clear();
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    if depth == 0 || c != '{' {
+                        entry.push(c);
+                    }
+                }
+                name(ident(&entry));
+            }
+            None => name(ident(rest)),
+        }
+    }
+    found
+}
+
+#[test]
+fn the_files_of_web_import_each_other_without_a_circle() {
+    let dir = Path::new(ROOT).join("src/web");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("src/web")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    let stem = |p: &Path| p.file_stem().unwrap().to_string_lossy().into_owned();
+    let siblings: BTreeSet<String> = files
+        .iter()
+        .map(|p| stem(p))
+        .filter(|s| s != "mod")
+        .collect();
+    let root = std::fs::read_to_string(dir.join("mod.rs")).expect("src/web/mod.rs");
+    // `pub use file::{A, B as C};` in mod.rs: the names it re-exports.
+    let mut reexported = BTreeMap::new();
+    for line in root.lines() {
+        let Some(path) = line.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let Some((file, items)) = path.split_once("::") else {
+            continue;
+        };
+        if !siblings.contains(file) {
+            continue;
+        }
+        for item in items.trim_matches(|c| "{};".contains(c)).split(',') {
+            let item = item.split(" as ").last().unwrap_or("").trim();
+            if !item.is_empty() {
+                reexported.insert(item.to_string(), file.to_string());
+            }
+        }
+    }
+    let graph: BTreeMap<String, BTreeSet<String>> = files
+        .iter()
+        .filter(|p| stem(p) != "mod")
+        .map(|p| {
+            let text = std::fs::read_to_string(p).expect("readable source");
+            let mut uses = sibling_imports(&text, &siblings, &reexported);
+            uses.remove(&stem(p));
+            (stem(p), uses)
+        })
+        .collect();
+    fn visit<'a>(
+        node: &'a str,
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<&'a str, bool>,
+        path: &mut Vec<&'a str>,
+    ) {
+        match state.get(node) {
+            Some(true) => return,
+            Some(false) => panic!(
+                "files of src/web/ import each other in a circle: {} → {node}",
+                path.join(" → ")
+            ),
+            None => {}
+        }
+        state.insert(node, false);
+        path.push(node);
+        for next in graph.get(node).into_iter().flatten() {
+            visit(next, graph, state, path);
+        }
+        path.pop();
+        state.insert(node, true);
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        visit(node, &graph, &mut state, &mut Vec::new());
+    }
+}
+
+#[test]
+fn sibling_imports_reads_groups_and_reexports() {
+    let siblings: BTreeSet<String> = ["pages", "ui", "i18n", "error"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let reexported: BTreeMap<String, String> =
+        [("AppError".to_string(), "error".to_string())].into();
+    let text = "use super::{AppState, i18n::{Tr, locales}, ui::Format};\n\
+                // super::pages is only in a comment\n\
+                let x = super::super::config;\n\
+                fn f() -> super::AppError {}\n";
+    let found = sibling_imports(text, &siblings, &reexported);
+    let expected: BTreeSet<String> = ["i18n", "ui", "error"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(found, expected);
 }
 
 #[test]

@@ -16,7 +16,8 @@ fn crate_dir() -> PathBuf {
 #[test]
 fn the_shipped_engines_toml_loads() {
     let path = crate_dir().join("engines.toml");
-    let config = engines::check_config_file(&path).unwrap_or_else(|errors| {
+    let source = metasift::config::ConfigSource::file(&path);
+    let config = metasift::config::load(&source, &engines::check).unwrap_or_else(|errors| {
         let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
         panic!("engines.toml is refused:\n{}", all.join("\n"))
     });

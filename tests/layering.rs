@@ -24,7 +24,8 @@ fn layered(text: &str) -> Config {
 }
 
 fn built_in() -> Config {
-    engines::check_config_source(&ConfigSource::built_in()).expect("the built-in defaults load")
+    metasift::config::load(&ConfigSource::built_in(), &engines::check)
+        .expect("the built-in defaults load")
 }
 
 fn engine<'a>(config: &'a Config, name: &str) -> &'a metasift::config::EngineConfig {
@@ -290,7 +291,7 @@ fn the_printed_merge_keeps_placeholders_and_loads_back_to_the_same() {
         &no_env,
     )
     .unwrap();
-    let layered = engines::check_config_file(&file).unwrap();
+    let layered = metasift::config::load(&ConfigSource::file(&file), &engines::check).unwrap();
     assert_eq!(
         serde_json::to_value(&again.engines).unwrap(),
         serde_json::to_value(&layered.engines).unwrap()

@@ -333,6 +333,44 @@ mod tests {
         assert_eq!(engines[1]["weight"].as_float(), Some(3.0));
     }
 
+    /// The built-in `[dedup]` is the dedup library's `Settings::default()`
+    /// (it sets no key), and the commented lines that show its values to
+    /// whoever edits the file say what that default is.
+    #[test]
+    fn the_built_in_dedup_table_shows_the_library_defaults() {
+        let built_in: toml::Table = toml::from_str(BUILT_IN).unwrap();
+        let dedup = built_in["dedup"].as_table().expect("a [dedup] table");
+        assert!(
+            dedup.is_empty(),
+            "[dedup] sets {dedup:?}: write defaults once"
+        );
+        let section = BUILT_IN
+            .split("\n[dedup]\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n[").next())
+            .expect("a [dedup] section");
+        let shown: String = section
+            .lines()
+            .filter_map(|l| l.strip_prefix("# "))
+            .filter(|l| {
+                l.split_once(" = ").is_some_and(|(key, _)| {
+                    !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                })
+            })
+            .map(|l| format!("{}\n", l.split(" #").next().unwrap_or(l).trim_end()))
+            .collect();
+        let shown: metasift_dedup::Settings = toml::from_str(&shown)
+            .unwrap_or_else(|e| panic!("the shown [dedup] values do not read: {e}\n{shown}"));
+        assert_eq!(shown, metasift_dedup::Settings::default());
+        let every_key = toml::to_string(&metasift_dedup::Settings::default()).unwrap();
+        for key in every_key.lines().filter_map(|l| l.split(" = ").next()) {
+            assert!(
+                section.contains(&format!("# {key} = ")),
+                "engines.toml [dedup] does not show {key}"
+            );
+        }
+    }
+
     #[test]
     fn variables_expand_and_an_unset_one_is_named() {
         let env = |name: &str| (name == "KEY").then(|| "s3cret".to_string());

@@ -13,8 +13,10 @@
 //! and KEY.
 //!
 //! This module knows nothing of how engines are built: the `engines` module
-//! imports it, never the other way round, and its `check_config_file` is
-//! the entry point that asks the builders too.
+//! imports it, never the other way round. [`load`] is the one way a
+//! configuration is loaded (`serve`, `search`, `dedup`, `lab`,
+//! `check-config`, reload); its caller hands it the engine check
+//! (`engines::check`, the kind builders).
 
 use std::path::{Path, PathBuf};
 
@@ -97,16 +99,31 @@ pub struct Config {
 /// A further check of one `[[engine]]` table that passed the table's own
 /// checks: `Err` carries the message, which may name a `parse.FIELD` to
 /// point at. The `engines` module passes its kind builders here.
-pub(crate) type EngineCheck<'a> = &'a dyn Fn(&EngineConfig) -> Result<(), String>;
+pub type EngineCheck<'a> = &'a dyn Fn(&EngineConfig) -> Result<(), String>;
 
 /// The [`EngineCheck`] that accepts every table.
 fn no_engine_check(_: &EngineConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// Loads the configuration `source` names (see [`ConfigSource::locate`]):
+/// its file laid over the built-in defaults (unless it says `use_defaults =
+/// false`), or the built-in defaults alone; validated, every engine also put
+/// to `engine_check`, every problem reported with its file, line and key;
+/// then the environment's overrides applied ([`Config::apply_env`]). The one
+/// way every command and a reload load a configuration.
+pub fn load(
+    source: &ConfigSource,
+    engine_check: EngineCheck<'_>,
+) -> Result<Config, Vec<ConfigError>> {
+    let mut config = Config::check_source_with(source, engine_check)?;
+    config.apply_env();
+    Ok(config)
+}
+
 impl Config {
     /// Reads and validates a file; the first problem is the error. Engines
-    /// are not built: `engines::check_config_file` also asks their builders.
+    /// are not built: [`load`] also asks their builders.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = read(path)?;
         let mut config = Config::parse(&text, path)?;
@@ -196,7 +213,7 @@ impl Config {
     /// Reads the configuration `source` names — its file laid over the
     /// built-in defaults (see `layers`), or the built-in defaults alone —
     /// and validates it; the first problem is the error. Engines are not
-    /// built (`engines::check_config_source` also asks their builders).
+    /// built and the environment is not read ([`load`] does both).
     pub fn load_layered(source: &ConfigSource) -> Result<Config, ConfigError> {
         Config::check_source_with(source, &no_engine_check).map_err(|mut e| e.swap_remove(0))
     }

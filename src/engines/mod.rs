@@ -87,7 +87,7 @@ pub(crate) use text::html_to_text;
 
 use std::path::Path;
 
-use crate::config::{Config, ConfigError, ConfigSource, EngineKind};
+use crate::config::{Config, ConfigError, EngineKind};
 
 /// Builds the engine an `[[engine]]` table describes: one match arm per kind.
 /// Selectors, pointers and templates are checked here, so a bad preset is
@@ -103,9 +103,9 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
 }
 
 /// Whether the kind's builder accepts an `[[engine]]` table: the
-/// [`crate::config::EngineCheck`] every entry point below hands to
-/// [`Config`]'s validation.
-pub(crate) fn check(config: &EngineConfig) -> Result<(), String> {
+/// [`crate::config::EngineCheck`] handed to [`crate::config::load`] and to
+/// the text checks below.
+pub fn check(config: &EngineConfig) -> Result<(), String> {
     build(config).map(drop)
 }
 
@@ -125,29 +125,14 @@ pub fn tree_only_engines(config: &Config) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Reads and validates a configuration file laid over the built-in
-/// defaults (unless it says `use_defaults = false`; see
-/// [`crate::config::ConfigSource`]), every engine also put to its kind's
-/// builder, reporting every problem with its file, line and key.
-/// `check-config`, `serve` at start and `/admin/reload` read files this way.
-pub fn check_config_file(path: &Path) -> Result<Config, Vec<ConfigError>> {
-    check_config_source(&ConfigSource::file(path))
-}
-
-/// [`check_config_file`] of wherever `source` says: a file laid over the
-/// built-in defaults, or the built-in defaults alone.
-pub fn check_config_source(source: &ConfigSource) -> Result<Config, Vec<ConfigError>> {
-    Config::check_source_with(source, &check)
-}
-
 /// A text read alone (no built-in defaults under it), every engine also
 /// put to its kind's builder; `path` only names the file in errors.
 pub fn check_config(text: &str, path: &Path) -> Result<Config, Vec<ConfigError>> {
     Config::check_with(text, path, &check, true)
 }
 
-/// A text laid over the built-in defaults as [`check_config_file`] lays a
-/// file, with `${VAR}` in header values read from `env`; `path` only names
+/// A text laid over the built-in defaults as [`crate::config::load`] lays
+/// a file, with `${VAR}` in header values read from `env`; `path` only names
 /// the file in errors.
 pub fn check_config_layered(
     text: &str,
@@ -155,11 +140,6 @@ pub fn check_config_layered(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Config, Vec<ConfigError>> {
     Config::check_layered_with(Some((text, path)), env, &check)
-}
-
-/// [`check_config_file`] with the first problem as the error.
-pub(crate) fn load_config(path: &Path) -> Result<Config, ConfigError> {
-    check_config_file(path).map_err(|mut errors| errors.swap_remove(0))
 }
 
 /// Fills the placeholders of an engine's `url` template: `{query}`

@@ -169,9 +169,29 @@ impl SettingsComparison {
         configured: &dedup::Settings,
         requested: &dedup::Settings,
     ) -> SettingsComparison {
+        SettingsComparison::of_fused(answers, configured, requested, None)
+    }
+
+    /// [`SettingsComparison::of`] when the fusion under `requested` is at
+    /// hand (`after`: the whole fused list of `answers`, as the search that
+    /// shows the comparison made it): only the configured settings' fusion
+    /// is made here.
+    pub fn of_fused(
+        answers: &[EngineAnswer],
+        configured: &dedup::Settings,
+        requested: &dedup::Settings,
+        after: Option<&[MergedResult]>,
+    ) -> SettingsComparison {
         let before = fusion::fuse(answers, configured, false);
-        let after = fusion::fuse(answers, requested, false);
-        let mut diff = compare(&before, &after);
+        let fused;
+        let after = match after {
+            Some(after) => after,
+            None => {
+                fused = fusion::fuse(answers, requested, false);
+                &fused
+            }
+        };
+        let mut diff = compare(&before, after);
         // A fused result shows its group's most complete title, which may
         // be another member's: with the answers at hand every member gets
         // its own title and link, as its engine gave them.

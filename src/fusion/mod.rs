@@ -109,15 +109,17 @@ pub fn fuse(
     for &(a, r) in &order {
         let answer = &answers[a];
         let rec = &answer.results[r];
-        let verdict =
-            deduper.push(Doc::new(&rec.url, &rec.title, &rec.snippet).with_source(&rec.engine));
+        // The deduper's URL key of the record: the group's key, or whether
+        // the record lends the group its title and snippet.
+        let (verdict, key) = deduper
+            .push_keyed(Doc::new(&rec.url, &rec.title, &rec.snippet).with_source(&rec.engine));
         let contribution = answer.weight / f64::from(rec.position.max(1));
         match verdict.stage {
             // A kept record, or a verdict pointing at itself/forward (which
             // a correct pipeline never gives, but must not crash us).
             None => {
                 group_of.push(groups.len());
-                groups.push(Group::new(rec, contribution));
+                groups.push(Group::new(rec, key, contribution));
             }
             Some(stage) => match group_of.get(verdict.cluster).copied() {
                 Some(g) => {
@@ -139,6 +141,7 @@ pub fn fuse(
                         .unwrap_or_default();
                     groups[g].absorb(
                         rec,
+                        key,
                         contribution,
                         Duplicate {
                             url: rec.url.clone(),
@@ -159,7 +162,7 @@ pub fn fuse(
                 }
                 None => {
                     group_of.push(groups.len());
-                    groups.push(Group::new(rec, contribution));
+                    groups.push(Group::new(rec, key, contribution));
                 }
             },
         }
@@ -180,9 +183,9 @@ struct Group {
 }
 
 impl Group {
-    fn new(rec: &EngineResult, contribution: f64) -> Self {
+    fn new(rec: &EngineResult, key: dedup::UrlKey, contribution: f64) -> Self {
         Group {
-            key: dedup::url_key(&rec.url),
+            key,
             result: MergedResult {
                 url: dedup::unwrap_redirect(&rec.url),
                 title: rec.title.clone(),
@@ -199,7 +202,13 @@ impl Group {
         }
     }
 
-    fn absorb(&mut self, rec: &EngineResult, contribution: f64, dup: Duplicate) {
+    fn absorb(
+        &mut self,
+        rec: &EngineResult,
+        key: dedup::UrlKey,
+        contribution: f64,
+        dup: Duplicate,
+    ) {
         let r = &mut self.result;
         r.score += contribution;
         // One entry per engine, at its best (first met) position: an engine
@@ -209,7 +218,7 @@ impl Group {
             r.positions.push(rec.position);
         }
         // Title, link and snippet shown must be one page's.
-        if dedup::url_key(&rec.url) == self.key {
+        if key == self.key {
             if more_complete(&rec.title, &r.title) {
                 r.title = rec.title.clone();
             }

@@ -34,7 +34,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use metasift_dedup::{Method, Settings, Unit};
+use metasift_dedup::{Method, Settings, SettingsPatch, Unit};
 
 use data::{DataFile, Labeled, LoadOptions};
 use metrics::Confusion;
@@ -93,13 +93,13 @@ pub struct LabArgs {
     /// Which feature-code threshold moves.
     #[arg(long, value_enum, default_value_t = SweepOs::Os2)]
     pub sweep_os: SweepOs,
-    /// `os1` while `os2` is swept (default: the shipped default).
+    /// `os1` while `os2` is swept (default: the configured one).
     #[arg(long)]
     pub os1: Option<f64>,
-    /// `os2` while `os1` is swept (default: the shipped default).
+    /// `os2` while `os1` is swept (default: the configured one).
     #[arg(long)]
     pub os2: Option<f64>,
-    /// Feature-code windows to compare, e.g. `1,2,3,4` (default: the shipped one).
+    /// Feature-code windows to compare, e.g. `1,2,3,4` (default: the configured one).
     #[arg(long, value_delimiter = ',')]
     pub window: Vec<usize>,
     /// Feature-code CJK units to compare: `char`, `word` or `char,word`.
@@ -148,9 +148,11 @@ pub struct LabArgs {
     /// `--record` folder, or saved pages with an `index.json`).
     #[arg(long)]
     pub replay: Option<PathBuf>,
-    /// With `--queries`: the engines.
-    #[arg(long, default_value = "engines.toml")]
-    pub config: PathBuf,
+    /// The configuration: its `[dedup]` is where the flags start from, and
+    /// with `--queries` its engines are asked (looked for as `serve` does
+    /// when absent).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Output folder.
     #[arg(long)]
     pub out: PathBuf,
@@ -440,8 +442,24 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), LabError> {
     })
 }
 
-/// Runs the command.
-pub fn run(args: &LabArgs) -> Result<(), LabError> {
+impl LabArgs {
+    /// The values these arguments lay over the configured `[dedup]` (the
+    /// first `--window`; the others are series of their own).
+    pub fn patch(&self) -> SettingsPatch {
+        SettingsPatch {
+            os1: self.os1,
+            os2: self.os2,
+            min_codes: self.min_codes,
+            word_anchors: self.word_anchors,
+            window: self.window.first().copied(),
+            ..SettingsPatch::default()
+        }
+    }
+}
+
+/// Runs the command over `config` (its `[dedup]` under the flags; with
+/// `--queries`, its engines).
+pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabError> {
     if args.data.is_empty() && args.synth.is_empty() && args.queries.is_none() {
         return Err(LabError::BadArgument(
             "nothing to measure: give --data FILE, --synth CORPUS or --queries FILE".into(),
@@ -459,22 +477,7 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
     } else {
         args.sweep_os
     };
-    let mut base = Settings::default();
-    if let Some(v) = args.os1 {
-        base.os1 = v;
-    }
-    if let Some(v) = args.os2 {
-        base.os2 = v;
-    }
-    if let Some(v) = args.min_codes {
-        base.min_codes = v;
-    }
-    if let Some(v) = args.word_anchors {
-        base.word_anchors = v;
-    }
-    if let Some(&w) = args.window.first() {
-        base.window = w;
-    }
+    let base = args.patch().over(&config.dedup);
     for &w in &args.window {
         let s = Settings {
             window: w,
@@ -492,7 +495,7 @@ pub fn run(args: &LabArgs) -> Result<(), LabError> {
     if let Some(queries) = &args.queries {
         let written = queries::run(&queries::QueriesRun {
             queries,
-            config: &args.config,
+            config,
             replay: args.replay.as_deref(),
             methods: &args.methods,
             sweep: &sweep,

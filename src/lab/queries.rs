@@ -35,8 +35,8 @@ use metasift_dedup::{Method, Settings};
 pub struct QueriesRun<'a> {
     /// The query file.
     pub queries: &'a Path,
-    /// The engines (`engines.toml`).
-    pub config: &'a Path,
+    /// The configuration whose engines are asked.
+    pub config: &'a crate::config::Config,
     /// The recording to answer from (`None` = the network, or each engine's
     /// own `replay`).
     pub replay: Option<&'a Path>,
@@ -123,9 +123,7 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
             run.queries.display()
         )));
     }
-    let config = crate::engines::load_config(run.config)
-        .map_err(|e| LabError::BadArgument(format!("--config: {e}")))?;
-    let searcher = Searcher::from_config(config)
+    let searcher = Searcher::from_config(run.config.clone())
         .map_err(|e| LabError::BadArgument(format!("--config: {e}")))?
         .with_recording(None, run.replay.map(Path::to_path_buf));
     let methods: Vec<Method> = if run.methods.is_empty() {
@@ -190,9 +188,10 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
 
     for text in &queries {
         let query = searcher.parse_query(text, 1);
+        let request = searcher.prepare(query.clone(), Default::default());
         // One search at a time, so never refused for load.
         let (gathered, _) = runtime
-            .block_on(searcher.gathered(&query))
+            .block_on(searcher.gathered(&request))
             .map_err(|e| LabError::BadArgument(format!("{text:?}: {e}")))?;
         // Duplicates carry no snippet; the engines' own records do.
         let snippets: BTreeMap<(&str, &str), &str> = gathered

@@ -97,12 +97,12 @@ impl Searcher {
     pub(super) async fn gather(
         &self,
         query: &Query,
+        selected: &[usize],
         progress: Option<super::Progress>,
     ) -> Gathered {
         let started = Instant::now();
         let config = self.config();
-        let selected = self.select(query);
-        let outcomes = self.ask(query, &selected, progress).await;
+        let outcomes = self.ask(query, selected, progress).await;
 
         let mut answers = Vec::new();
         let mut reports = Vec::new();

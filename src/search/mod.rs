@@ -1,8 +1,12 @@
 //! A search, from the words typed to the fused page.
 //!
-//! [`Searcher`] has two entry points: [`Searcher::search`] gives the fused
-//! page, [`Searcher::answers`] gives it with the engine answers it was fused
-//! from (to fuse again under other settings). Both walk one path:
+//! A search is one [`SearchRequest`], built once ([`Searcher::request`]
+//! from what a request asked for and the configuration, or
+//! [`Searcher::prepare`] for a query made elsewhere): the query, the engines
+//! chosen, the dedup settings. [`Searcher::run`] gives its fused page,
+//! [`Searcher::compared`] the page with the comparison against `[dedup]`
+//! (its own settings' fusion is the one the page was cut from, not fused
+//! again). All walk one path:
 //!
 //! ```text
 //! page cache ──miss──▶ answers cache ──miss──▶ fan-out (gather, fetch) ──▶ fuse
@@ -12,11 +16,11 @@
 //! Each cache also joins identical searches in flight to one producer, so a
 //! burst of the same query asks the engines once; a page asked with other
 //! dedup settings is fused again from cached answers instead of a new
-//! fan-out. The jobs along the way live in their own files: `query` (bangs,
-//! page, engine choice), `gather` (the fan-out under deadlines, into
-//! [`Gathered`]), `fetch` (HTTP to one engine, decoding, failures) and
-//! [`recording`] (saved answers for offline replay). The mechanisms —
-//! caches, limits, health — are [`crate::ops`]'s.
+//! fan-out. The jobs along the way live in their own files: `request` (the
+//! one search request), `query` (bangs, page, engine choice), `gather` (the
+//! fan-out under deadlines, into [`Gathered`]), `fetch` (HTTP to one
+//! engine, decoding, failures) and [`recording`] (saved answers for offline
+//! replay). The mechanisms — caches, limits, health — are [`crate::ops`]'s.
 //!
 //! **Paging.** A page is a slice of a *fused* list, never an engine page:
 //! engine page 1's answers fuse into one list (36 results for `javascript
@@ -34,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use crate::config::{Config, EngineConfig};
 use crate::engines::Engine;
+use crate::fusion::compare::SettingsComparison;
 use crate::model::{Query, SearchResponse};
 use crate::ops::cache::{Cache, Renders, SettingsJson, Source, answers_key, page_key};
 use crate::ops::health::{Counters, Health, HealthPolicy};
@@ -44,9 +49,11 @@ mod fetch;
 mod gather;
 mod query;
 pub mod recording;
+mod request;
 
 pub use fetch::{MAX_REDIRECTS, client_builder, http_client, is_local_ip};
 pub use gather::Gathered;
+pub use request::{Asked, RequestError, SearchRequest};
 
 /// Per-search options that do not change which engines are asked.
 #[derive(Debug, Clone, Default)]
@@ -285,30 +292,64 @@ impl Searcher {
         query: &Query,
         opts: &SearchOptions,
     ) -> Result<SearchResponse, Overloaded> {
-        self.page(query, opts, None).await.map(|(r, _)| owned(r))
+        self.run(&self.prepare(query.clone(), opts.clone())).await
     }
 
-    /// [`Searcher::search`] without copying the page out of the cache: the
+    /// [`Searcher::search`] of a request built once.
+    pub async fn run(&self, request: &SearchRequest) -> Result<SearchResponse, Overloaded> {
+        self.page(request, None).await.map(|(r, _)| owned(r))
+    }
+
+    /// [`Searcher::run`] without copying the page out of the cache: the
     /// page as the cache holds it and, on a hit of the in-process cache,
     /// the entry's [`Renders`], where a response rendered from the page
     /// (a pure function of it) may be kept for the next hits.
-    pub async fn search_shared(
+    pub async fn run_shared(
         &self,
-        query: &Query,
-        opts: &SearchOptions,
+        request: &SearchRequest,
     ) -> Result<(Arc<SearchResponse>, Option<Renders>), Overloaded> {
-        self.page(query, opts, None).await
+        self.page(request, None).await
     }
 
     /// [`Searcher::search`], also giving the engine answers the page was
     /// fused from, so they can be fused again under other settings (the
-    /// comparison on the results page, the lab) with no new fan-out.
+    /// lab) with no new fan-out.
     pub async fn answers(
         &self,
         query: &Query,
         opts: &SearchOptions,
     ) -> Result<(SearchResponse, Arc<Gathered>), Overloaded> {
-        let walked = match self.walk(query, opts).await {
+        let request = self.prepare(query.clone(), opts.clone());
+        self.walked_page(&request)
+            .await
+            .map(|(response, walked)| (response, walked.gathered))
+    }
+
+    /// [`Searcher::run`] with what changed against the configured
+    /// `[dedup]`: the engine answers the page came from fused under
+    /// `[dedup]`, compared with their fusion under the request's settings
+    /// — the list the page was cut from, not fused again.
+    pub async fn compared(
+        &self,
+        request: &SearchRequest,
+    ) -> Result<(SearchResponse, SettingsComparison), Overloaded> {
+        let (response, walked) = self.walked_page(request).await?;
+        let comparison = SettingsComparison::of_fused(
+            &walked.gathered.answers,
+            &self.config().dedup,
+            &request.settings,
+            walked.whole.as_deref(),
+        );
+        Ok((response, comparison))
+    }
+
+    /// The page of `request` and where it lies: the engine answers and,
+    /// when the page's fused list is their whole fusion, that list.
+    async fn walked_page(
+        &self,
+        request: &SearchRequest,
+    ) -> Result<(SearchResponse, WalkedAnswers), Overloaded> {
+        let walked = match self.walk(request).await {
             Ok(w) => w,
             Err(Overloaded) => {
                 let counters = self.inner.health.counters();
@@ -317,9 +358,12 @@ impl Searcher {
                 return Err(Overloaded);
             }
         };
-        let gathered = walked.gathered.clone();
-        let (response, _) = self.page(query, opts, Some(walked)).await?;
-        Ok((owned(response), gathered))
+        let answers = WalkedAnswers {
+            gathered: walked.gathered.clone(),
+            whole: walked.whole.then(|| walked.fused.clone()),
+        };
+        let (response, _) = self.page(request, Some(walked)).await?;
+        Ok((owned(response), answers))
     }
 
     /// The one place that consults the page cache: the fused page, from
@@ -329,12 +373,12 @@ impl Searcher {
     /// have left, and counts as a cache hit.
     async fn page(
         &self,
-        query: &Query,
-        opts: &SearchOptions,
+        request: &SearchRequest,
         walked: Option<Walked>,
     ) -> Result<(Arc<SearchResponse>, Option<Renders>), Overloaded> {
         let counters = self.inner.health.counters();
         Counters::bump(&counters.searches);
+        let (query, opts) = (&request.query, &request.opts);
         let other_settings = opts.dedup.as_ref().map(SettingsJson::of);
         let settings = other_settings.as_ref().unwrap_or(&self.inner.dedup_json);
         // Another page size slices the same fused list otherwise: its own
@@ -345,7 +389,7 @@ impl Searcher {
             key.push_str(&format!(":n{per_page}"));
         }
         let this = self.clone();
-        let (query, opts) = (query.clone(), opts.clone());
+        let request = request.clone();
         let found = self
             .inner
             .cache
@@ -353,9 +397,9 @@ impl Searcher {
                 let started = Instant::now();
                 let walked = match walked {
                     Some(w) => w,
-                    None => this.walk(&query, &opts).await?,
+                    None => this.walk(&request).await?,
                 };
-                let mut response = walked.page(&query, per_page);
+                let mut response = walked.page(&request.query, per_page);
                 let (gathered, from_cache) = (walked.gathered, walked.from_cache);
                 response.cached = from_cache;
                 let keep_for = if from_cache {
@@ -399,45 +443,51 @@ impl Searcher {
     /// asks for these alone: it fuses them under each setting itself.
     pub(crate) async fn gathered(
         &self,
-        query: &Query,
+        request: &SearchRequest,
     ) -> Result<(Arc<Gathered>, bool), Overloaded> {
-        self.gathered_watched(query, None).await
+        self.gathered_watched(&request.query, &request.selected, None)
+            .await
     }
 
-    /// [`Searcher::gathered`], telling `progress` how each engine fared as
-    /// soon as it has when this call runs the fan-out.
+    /// [`Searcher::gathered`] of `query` (a page of the request's) from the
+    /// engines `selected`, telling `progress` how each engine fared as soon
+    /// as it has when this call runs the fan-out.
     async fn gathered_watched(
         &self,
         query: &Query,
+        selected: &[usize],
         progress: Option<Progress>,
     ) -> Result<(Arc<Gathered>, bool), Overloaded> {
         let key = answers_key(query, Some(self.inner.config_tag));
         let this = self.clone();
         let query = query.clone();
+        let selected = selected.to_vec();
         let found = self
             .inner
             .cache
             .get_or_try_for(&key, move || async move {
                 let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
-                Ok((this.gather(&query, progress).await, Duration::MAX))
+                Ok((
+                    this.gather(&query, &selected, progress).await,
+                    Duration::MAX,
+                ))
             })
             .await;
         let hit = found.source == Source::Hit;
         found.answer.map(|g| (g, hit))
     }
 
-    /// Finds the fused list `query.page` is a slice of: fuses engine page
-    /// 1's answers under `opts`' dedup settings (the configured ones when it
-    /// names none); while the pages asked lie past that list, asks the
+    /// Finds the fused list `request.query.page` is a slice of: fuses
+    /// engine page 1's answers under the request's dedup settings; while the pages asked lie past that list, asks the
     /// engines for their next page (from the answers cache when it holds
     /// it). Never asks beyond engine page `query.page`: each engine page
     /// with results gives at least one fused page. A result of a later
     /// engine page that the dedup method finds among the earlier pages'
     /// results is not shown again (engines repeat results across pages).
-    async fn walk(&self, query: &Query, opts: &SearchOptions) -> Result<Walked, Overloaded> {
-        let config = self.config();
-        let settings = opts.dedup.as_ref().unwrap_or(&config.dedup);
-        let per_page = config.server.page_size(opts.per_page);
+    async fn walk(&self, request: &SearchRequest) -> Result<Walked, Overloaded> {
+        let (query, opts) = (&request.query, &request.opts);
+        let settings = &request.settings;
+        let per_page = self.config().server.page_size(opts.per_page);
         let wanted = query.page.max(1);
         let (mut skipped_pages, mut before) = (0u32, 0usize);
         let mut engine_page = 1u32;
@@ -448,18 +498,22 @@ impl Searcher {
                 page: engine_page,
                 ..query.clone()
             };
-            let (gathered, from_cache) =
-                self.gathered_watched(&asked, opts.progress.clone()).await?;
+            let (gathered, from_cache) = self
+                .gathered_watched(&asked, &request.selected, opts.progress.clone())
+                .await?;
             let mut fused = crate::fusion::fuse(&gathered.answers, settings, opts.explain);
+            let whole = fused.len();
             // An engine page that brings nothing new ends the walk, as an
             // empty one does: the fan-outs stay bounded by what is new.
             crate::fusion::drop_shown(&shown, &mut fused, settings);
+            let whole = fused.len() == whole;
             let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
             if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
                 return Ok(Walked {
                     gathered,
                     from_cache,
                     fused,
+                    whole,
                     first_page: skipped_pages + 1,
                     before,
                 });
@@ -472,6 +526,13 @@ impl Searcher {
     }
 }
 
+/// The engine answers a page came from, and their whole fusion under the
+/// page's settings when the page's fused list is that.
+struct WalkedAnswers {
+    gathered: Arc<Gathered>,
+    whole: Option<Vec<crate::model::MergedResult>>,
+}
+
 /// Where a fused page lies: the fused list of one engine page, and how many
 /// fused pages and results came before it.
 #[derive(Debug)]
@@ -480,8 +541,11 @@ struct Walked {
     gathered: Arc<Gathered>,
     /// They came from the answers cache.
     from_cache: bool,
-    /// Their whole fused list.
+    /// Their fused list, without the results shown on earlier pages.
     fused: Vec<crate::model::MergedResult>,
+    /// No result was left out of `fused` for being on an earlier page: it
+    /// is the answers' whole fusion.
+    whole: bool,
     /// The fused page number of its first result.
     first_page: u32,
     /// Fused results of the engine pages before it.

@@ -2,7 +2,8 @@
 //! `!shortcut`, `!engine` and `!category` words pick engines, a `:lang` word
 //! the language, and whatever names nothing known stays search text (so
 //! `!important` and `:)` are searched for as typed). [`Searcher::select`]
-//! then turns the picked names into the engines actually asked.
+//! then turns the picked names into the engines actually asked, once per
+//! search (see `request`).
 
 use crate::model::Query;
 
@@ -58,16 +59,6 @@ impl Searcher {
             categories,
             ..Query::default()
         }
-    }
-
-    /// The names of the engines `query` asks, in configuration order (the
-    /// streamed results page lists them while they are asked).
-    pub fn engines_for(&self, query: &Query) -> Vec<String> {
-        let config = self.config();
-        self.select(query)
-            .into_iter()
-            .map(|i| config.engines[i].name.clone())
-            .collect()
     }
 
     /// The engines a query asks, in configuration order: the named ones

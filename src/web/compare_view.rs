@@ -3,7 +3,7 @@
 //! settings, as display data for `results.html`.
 
 use super::i18n::Tr;
-use super::pages::safe_href;
+use super::ui::safe_href;
 
 /// "Compared with the configured settings": what re-clustering changed.
 #[derive(Debug, Clone)]

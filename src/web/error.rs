@@ -16,58 +16,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::i18n::Tr;
-use super::pages::{ErrorPage, Ui};
-use super::params::Format;
-
-/// A catalog message and its arguments (text; numbers already written).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Msg {
-    /// Its key in `locales/*/main.ftl`.
-    pub key: &'static str,
-    /// Its arguments.
-    pub args: Vec<(&'static str, String)>,
-    /// Arguments that are themselves messages (`what` = `lab-kind-png`),
-    /// said in the same language.
-    pub keys: Vec<(&'static str, &'static str)>,
-}
-
-impl Msg {
-    /// The message `key` with no argument.
-    pub fn new(key: &'static str) -> Msg {
-        Msg {
-            key,
-            args: Vec::new(),
-            keys: Vec::new(),
-        }
-    }
-
-    /// The message with one more argument that is a message itself.
-    pub fn arg_key(mut self, name: &'static str, key: &'static str) -> Msg {
-        self.keys.push((name, key));
-        self
-    }
-
-    /// The message with one more argument.
-    pub fn arg(mut self, name: &'static str, value: impl ToString) -> Msg {
-        self.args.push((name, value.to_string()));
-        self
-    }
-
-    /// The message in `tr`'s language.
-    pub fn text(&self, tr: &Tr) -> String {
-        let mut args = self.args.clone();
-        args.extend(self.keys.iter().map(|(name, key)| (*name, tr.t(key))));
-        tr.with(self.key, &args)
-    }
-}
-
-impl std::fmt::Display for Msg {
-    /// In English (logs, JSON, CSV, RSS).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text(&Tr::default()))
-    }
-}
+use super::ui::{Format, Layout, Msg, Ui};
 
 tokio::task_local! {
     /// The headers that choose the language and theme of the request being
@@ -93,6 +42,37 @@ pub fn reader() -> Ui {
     READER
         .try_with(|h| super::prefs::Prefs::from_headers(h).ui(h))
         .unwrap_or_default()
+}
+
+/// An error page.
+#[derive(Template)]
+#[template(path = "error.html")]
+pub struct ErrorPage {
+    /// Frame.
+    pub layout: Layout,
+    /// HTTP status code.
+    pub status: u16,
+    /// Its reason phrase, in the reader's language.
+    pub reason: String,
+    /// What to change, in the reader's language.
+    pub message: String,
+}
+
+impl ErrorPage {
+    /// The page of `status` saying `msg`, in `ui`'s language and theme.
+    pub fn of(status: StatusCode, msg: &Msg, ui: &Ui) -> ErrorPage {
+        let tr = &ui.tr;
+        let code = status.as_u16();
+        let reason = tr
+            .try_t(&format!("status-{code}"))
+            .unwrap_or_else(|| status.canonical_reason().unwrap_or("Error").to_string());
+        ErrorPage {
+            layout: Layout::of(&tr.s("error-title", "status", &reason), ui),
+            status: code,
+            reason,
+            message: msg.text(tr),
+        }
+    }
 }
 
 /// What went wrong while answering one request.

@@ -35,12 +35,11 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
-use super::error::Msg;
 use super::i18n::Tr;
 pub use super::lab_kept::results_csv;
 use super::lab_kept::{keep, rand_id};
 use super::lab_view::{self, RunView};
-use super::pages::{Layout, Ui};
+use super::ui::{Layout, Msg, Ui};
 use crate::lab::{self, SweepOs, data};
 use metasift_dedup::{Method, Settings};
 

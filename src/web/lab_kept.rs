@@ -64,7 +64,7 @@ pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
         )
             .into_response(),
         None => {
-            let msg = super::error::Msg::new("lab-kept-missing")
+            let msg = super::ui::Msg::new("lab-kept-missing")
                 .arg("id", format!("{id:?}"))
                 .arg("n", KEPT_RESULTS)
                 .text(&super::error::reader().tr)

@@ -6,7 +6,7 @@
 //! | --- | --- |
 //! | `GET /` | the search page; `GET`/`POST /` with `q`: 308 to `/search` (as SearXNG) |
 //! | `GET /config` | the instance in SearXNG's `/config` shape |
-//! | `GET`/`POST /preferences` | preferences form; `?save=1&…` stores a shared set (see [`prefs`]) |
+//! | `GET`/`POST /preferences` | preferences form; `?save=1&…` stores a shared set (see [`prefs_page`]) |
 //! | `GET`/`POST /search` | results as `html` (default), `json` (SearXNG's shape), `csv` or `rss` |
 //! | `GET /autocomplete?q=` | OpenSearch suggestions `["q", ["s1", …]]` |
 //! | `GET /opensearch.xml` | OpenSearch description |
@@ -38,10 +38,12 @@ mod ops;
 pub mod pages;
 mod params;
 mod prefs;
+mod prefs_page;
 mod public;
 pub mod serve;
 mod statics;
 mod stream;
+mod ui;
 
 use askama::Template;
 use axum::Router;
@@ -52,11 +54,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
 use crate::fusion::compare::SettingsComparison;
-use crate::search::{SearchOptions, Searcher};
+use crate::search::{RequestError, SearchOptions, Searcher};
 
 pub use error::AppError;
 pub use image_proxy::link as image_proxy_link;
-pub use params::{Format, SearchParams};
+pub use params::SearchParams;
+pub use ui::Format;
 
 /// Largest request body accepted (`POST /search` forms are tiny).
 const MAX_BODY: usize = 256 * 1024;
@@ -143,7 +146,7 @@ pub fn router(state: AppState) -> Router {
         .route("/config", get(compat::config))
         .route(
             "/preferences",
-            get(prefs::get_preferences).post(prefs::post_preferences),
+            get(prefs_page::get_preferences).post(prefs_page::post_preferences),
         )
         .route("/stats", get(ops::stats).route_layer(operator_only.clone()))
         .route("/metrics", get(ops::metrics).route_layer(operator_only))
@@ -223,212 +226,216 @@ async fn search(
     peer: compat::Peer,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Result<Response, AppError> {
+    let searcher = state.searcher();
+    let asked = match read_search(&state, &searcher, raw.as_deref(), &headers, body)? {
+        Read::Search(asked) => *asked,
+        Read::Answered(response) => return Ok(response),
+        // A browser that submits an empty box gets the search page back.
+        Read::EmptyBox => return index(State(state), headers).await,
+    };
+    let (query, format) = (&asked.request.query, asked.params.format);
+    if searcher.config().server.log_queries {
+        tracing::info!(q = %query.text, page = query.page, "search");
+    }
+    let Some(document) = Document::of(format) else {
+        return stream::results_page(searcher, asked).await;
+    };
+    // Settings other than `[dedup]` on a page a program reads: say what
+    // they changed. The comparison is made for this request: never kept.
+    let answered = if document == Document::Json && asked.request.other_settings {
+        let compared = searcher.compared(&asked.request).await;
+        compared.map(|(resp, c)| (std::sync::Arc::new(resp), None, Some(c)))
+    } else {
+        let shared = searcher.run_shared(&asked.request).await;
+        shared.map(|(resp, renders)| (resp, renders, None))
+    };
+    let Ok((resp, renders, comparison)) = answered else {
+        return Ok(ops::overloaded(format));
+    };
+    let base = || compat::public_base(searcher.config(), &headers, &peer);
+    let rendered = Rendered {
+        resp: &resp,
+        renders,
+        comparison,
+        params: &asked.params,
+    };
+    let mut response = rendered.document(document, searcher.config(), base)?;
+    // A page from the cache costs the client's budget nothing.
+    if resp.cached {
+        response.extensions_mut().insert(ops::ServedFromCache);
+    }
+    Ok(response)
+}
+
+/// What reading a `/search` request gave.
+enum Read {
+    /// A search to run.
+    Search(Box<params::SearchAsked>),
+    /// Nothing to search for, from a browser.
+    EmptyBox,
+    /// A refusal already answered (a body too large or too slow, a format
+    /// this instance does not serve).
+    Answered(Response),
+}
+
+/// Reads a `/search` request once: its parameters, the preferences cookie's
+/// defaults under them, and the search they make with the configuration
+/// ([`crate::search::Searcher::request`]). A parameter or setting out of
+/// range is a 400 in the format asked for.
+fn read_search(
+    state: &AppState,
+    searcher: &Searcher,
+    raw: Option<&str>,
+    headers: &HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Read, AppError> {
     // A body too large (413) or not sent in time (400) is answered in the
     // format the query string asks for, like every other refusal — not as
     // axum's plain text.
     let body = match body {
         Ok(body) => body,
         Err(rejection) => {
-            let format = ops::wanted_format(raw.as_deref(), b"", &headers);
+            let format = ops::wanted_format(raw, b"", headers);
             let message = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                error::Msg::new("error-body-too-large").arg("n", MAX_BODY)
+                ui::Msg::new("error-body-too-large").arg("n", MAX_BODY)
             } else {
-                error::Msg::new("error-body-unreadable").arg("detail", rejection.body_text())
+                ui::Msg::new("error-body-unreadable").arg("detail", rejection.body_text())
             };
-            return Ok(error::error_response(
-                rejection.status(),
-                &message,
-                format,
-                None,
-            ));
+            let refused = error::error_response(rejection.status(), &message, format, None);
+            return Ok(Read::Answered(refused));
         }
     };
-    let mut params = SearchParams::from_request(raw.as_deref(), &body)?;
-    if let Some(refused) = public::refuse_format(&state, params.format) {
-        return Ok(refused);
+    let mut params = SearchParams::from_request(raw, &body)?;
+    if let Some(refused) = public::refuse_format(state, params.format) {
+        return Ok(Read::Answered(refused));
     }
-    let searcher = state.searcher();
-    let config = searcher.config();
     // Preferences are defaults: the request's own parameters win.
-    let prefs = prefs::Prefs::from_headers(&headers);
+    let prefs = prefs::Prefs::from_headers(headers);
     params.apply_defaults(&prefs);
-    let mut query = searcher.parse_query(&params.q, params.page);
-    if query.text.trim().is_empty() {
-        return match params.format {
-            // A browser that submits an empty box gets the search page back.
-            Format::Html => index(State(state), headers).await,
-            f => Err(AppError::bad_request(
-                error::Msg::new("error-query-empty"),
-                f,
-            )),
-        };
-    }
-    // A `!shortcut` names its engines; `engines=` applies only without one.
-    if query.engines.is_empty() {
-        query.engines = params.engines.clone();
-    }
-    if query.categories.is_empty() {
-        query.categories = params.categories.clone();
-    }
-    // Engines switched off in the preferences are left out, unless named.
-    if query.engines.is_empty() && !prefs.disabled.is_empty() {
-        let kept: Vec<String> = searcher
-            .engines_for(&query)
-            .into_iter()
-            .filter(|e| !prefs.disabled.contains(e))
-            .collect();
-        if !kept.is_empty() {
-            query.engines = kept;
+    let bad = |message: ui::Msg| AppError::bad_request(message, params.format);
+    let request = match searcher.request(params.asked(&prefs.disabled)) {
+        Ok(request) => request,
+        Err(RequestError::EmptyQuery) if params.format == Format::Html => {
+            return Ok(Read::EmptyBox);
         }
-    }
-    if params.language.is_some() {
-        query.lang = params.language.clone();
-    }
-    if params.time_range.is_some() {
-        query.time_range = params.time_range.clone();
-    }
-    if params.safesearch.is_some() {
-        query.safesearch = params.safesearch;
-    }
-    let dedup = params.dedup_settings(&config.dedup);
-    if let Some(s) = &dedup
-        && let Err((field, why)) = s.validate()
-    {
-        return Err(AppError::bad_request(
-            error::Msg::new("error-dedup-settings")
-                .arg("field", field)
-                .arg("why", why),
-            params.format,
-        ));
-    }
-    // The streamed page lists each engine as it answers.
-    let (progress, updates) = match params.format {
-        Format::Html => {
-            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-            (Some(tx), Some(rx))
-        }
-        _ => (None, None),
-    };
-    let opts = SearchOptions {
-        dedup,
-        explain: params.explain,
-        progress,
-        per_page: params.per_page,
-    };
-    if config.server.log_queries {
-        tracing::info!(q = %query.text, page = query.page, "search");
-    }
-    // Settings other than `[dedup]` on a page a person (or a program)
-    // reads: fuse the same answers both ways and say what changed.
-    let compare_with = opts
-        .dedup
-        .clone()
-        .filter(|s| *s != config.dedup && matches!(params.format, Format::Html | Format::Json));
-    let configured = config.dedup.clone();
-    if params.format == Format::Html {
-        let run = {
-            let (searcher, query) = (searcher.clone(), query.clone());
-            async move {
-                match compare_with {
-                    None => searcher.search(&query, &opts).await.map(|r| (r, None)),
-                    Some(requested) => {
-                        let (resp, gathered) = searcher.answers(&query, &opts).await?;
-                        let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
-                        Ok((resp, Some(c)))
-                    }
-                }
-            }
-        };
-        let ui = prefs.ui(&headers);
-        return stream::results_page(searcher, query, params, ui, updates, run).await;
-    }
-    // The page as the cache holds it (no copy) and, on a hit, where its
-    // rendering is kept: a JSON or CSV answer is a pure function of the
-    // page and `limit`, so repeated hits send the same bytes unrendered.
-    let answered = match compare_with {
-        None => searcher
-            .search_shared(&query, &opts)
-            .await
-            .map(|(r, renders)| (r, renders, None)),
-        Some(requested) => searcher
-            .answers(&query, &opts)
-            .await
-            .map(|(resp, gathered)| {
-                let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
-                (std::sync::Arc::new(resp), None, Some(c))
-            }),
-    };
-    let Ok((resp, renders, comparison)) = answered else {
-        return Ok(ops::overloaded(params.format));
-    };
-    let rendered = |render: &dyn Fn() -> Result<Vec<u8>, crate::output::FormatError>| {
-        let render = || render().map(Bytes::from);
-        match &renders {
-            Some(renders) => {
-                renders.get_or_render(rendering_tag(params.format, params.limit), render)
-            }
-            None => render(),
+        Err(RequestError::EmptyQuery) => return Err(bad(ui::Msg::new("error-query-empty"))),
+        Err(RequestError::Settings(field, why)) => {
+            let message = ui::Msg::new("error-dedup-settings");
+            return Err(bad(message.arg("field", field).arg("why", why)));
         }
     };
+    // Only a page is shown in a language: documents keep the default.
+    let ui = match params.format {
+        Format::Html => prefs.ui(headers),
+        _ => ui::Ui::default(),
+    };
+    Ok(Read::Search(Box::new(params::SearchAsked {
+        params,
+        request,
+        ui,
+    })))
+}
 
-    let no_store = (header::CACHE_CONTROL, "private, no-store");
-    let cached = resp.cached;
-    let mut response = match params.format {
-        Format::Html => {
-            let ui = prefs.ui(&headers);
-            stream::whole(&resp, comparison.as_ref(), &params, config, &ui)?
+/// The formats sent as one document when the answers are in (the results
+/// page is streamed, see [`stream`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Document {
+    Json,
+    Csv,
+    Rss,
+}
+
+impl Document {
+    fn of(format: Format) -> Option<Document> {
+        match format {
+            Format::Html => None,
+            Format::Json => Some(Document::Json),
+            Format::Csv => Some(Document::Csv),
+            Format::Rss => Some(Document::Rss),
         }
-        Format::Json => {
-            let body = match comparison {
-                // The comparison is made for this request: never kept.
-                Some(c) => Bytes::from(crate::output::searxng::to_json(
-                    &resp,
-                    params.limit,
-                    Some(c),
-                )?),
-                None => rendered(&|| crate::output::searxng::to_json(&resp, params.limit, None))?,
-            };
-            ([(header::CONTENT_TYPE, "application/json"), no_store], body).into_response()
-        }
-        Format::Csv => {
-            let text = rendered(&|| {
-                crate::output::csv::to_csv(&resp, params.limit).map(String::into_bytes)
-            })?;
-            (
-                [
-                    (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        "attachment; filename=\"metasift-results.csv\"",
-                    ),
-                    no_store,
-                ],
-                text,
-            )
-                .into_response()
-        }
-        Format::Rss => {
-            let xml = crate::output::rss::to_rss(
-                &resp,
-                params.limit,
-                &compat::public_base(config, &headers, &peer),
-                &params.link(params.page, Format::Html),
-                config.server.page_size(params.per_page),
-            )?;
-            (
-                [
-                    (header::CONTENT_TYPE, "application/rss+xml; charset=utf-8"),
-                    no_store,
-                ],
-                xml,
-            )
-                .into_response()
-        }
-    };
-    if cached {
-        response.extensions_mut().insert(ops::ServedFromCache);
     }
-    Ok(response)
+}
+
+/// A fused page and what its documents are rendered from.
+struct Rendered<'a> {
+    resp: &'a crate::model::SearchResponse,
+    /// Where the cache keeps renderings of this page (a cache hit).
+    renders: Option<crate::ops::cache::Renders>,
+    comparison: Option<SettingsComparison>,
+    params: &'a SearchParams,
+}
+
+impl Rendered<'_> {
+    /// The page as `document`; `base`: this instance's public address.
+    fn document(
+        self,
+        document: Document,
+        config: &crate::config::Config,
+        base: impl Fn() -> String,
+    ) -> Result<Response, AppError> {
+        let (resp, params) = (self.resp, self.params);
+        // A JSON or CSV answer is a pure function of the page and `limit`:
+        // repeated hits send the bytes rendered at the first.
+        let rendered = |render: &dyn Fn() -> Result<Vec<u8>, crate::output::FormatError>| {
+            let render = || render().map(Bytes::from);
+            match &self.renders {
+                Some(renders) => {
+                    renders.get_or_render(rendering_tag(params.format, params.limit), render)
+                }
+                None => render(),
+            }
+        };
+        let no_store = (header::CACHE_CONTROL, "private, no-store");
+        Ok(match document {
+            Document::Json => {
+                let body = match self.comparison {
+                    Some(c) => Bytes::from(crate::output::searxng::to_json(
+                        resp,
+                        params.limit,
+                        Some(c),
+                    )?),
+                    None => {
+                        rendered(&|| crate::output::searxng::to_json(resp, params.limit, None))?
+                    }
+                };
+                ([(header::CONTENT_TYPE, "application/json"), no_store], body).into_response()
+            }
+            Document::Csv => {
+                let text = rendered(&|| {
+                    crate::output::csv::to_csv(resp, params.limit).map(String::into_bytes)
+                })?;
+                (
+                    [
+                        (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+                        (
+                            header::CONTENT_DISPOSITION,
+                            "attachment; filename=\"metasift-results.csv\"",
+                        ),
+                        no_store,
+                    ],
+                    text,
+                )
+                    .into_response()
+            }
+            Document::Rss => {
+                let xml = crate::output::rss::to_rss(
+                    resp,
+                    params.limit,
+                    &base(),
+                    &params.link(params.page, Format::Html),
+                    config.server.page_size(params.per_page),
+                )?;
+                (
+                    [
+                        (header::CONTENT_TYPE, "application/rss+xml; charset=utf-8"),
+                        no_store,
+                    ],
+                    xml,
+                )
+                    .into_response()
+            }
+        })
+    }
 }
 
 /// The name under which a rendering of a cached page is kept
@@ -528,8 +535,8 @@ async fn healthz() -> Response {
 }
 
 async fn not_found() -> Response {
-    let msg = error::Msg::new("error-not-found");
-    let page = pages::ErrorPage::of(StatusCode::NOT_FOUND, &msg, &error::reader());
+    let msg = ui::Msg::new("error-not-found");
+    let page = error::ErrorPage::of(StatusCode::NOT_FOUND, &msg, &error::reader());
     match page.render() {
         Ok(body) => (StatusCode::NOT_FOUND, html(body)).into_response(),
         Err(_) => StatusCode::NOT_FOUND.into_response(),

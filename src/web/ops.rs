@@ -13,7 +13,7 @@
 //! changed.
 
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 use askama::Template;
@@ -24,8 +24,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::i18n::Tr;
-use super::pages::{Layout, Ui};
-use super::params::Format;
+use super::ui::{Format, Layout, Ui};
 use crate::config::{CacheBackend, Config};
 use crate::ops::cache::Cache;
 use crate::ops::health::{EngineSnapshot, Health, HealthPolicy, HealthSnapshot};
@@ -174,23 +173,6 @@ impl Live {
     }
 }
 
-/// Reads and validates a configuration file, with environment overrides.
-pub fn load_config(path: &Path) -> Result<Config, OpsError> {
-    match crate::engines::check_config_file(path) {
-        Ok(mut config) => {
-            config.apply_env();
-            Ok(config)
-        }
-        Err(errors) => Err(OpsError::Config(
-            errors
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )),
-    }
-}
-
 /// Operator settings fixed for the life of the process.
 #[derive(Debug, Default)]
 pub struct OpsSettings {
@@ -236,7 +218,16 @@ impl AppState {
     pub async fn reload(&self) -> Result<String, OpsError> {
         let _one_at_a_time = self.ops.reload_lock.lock().await;
         let path = self.ops.config_path.as_deref().ok_or(OpsError::NoFile)?;
-        let config = load_config(path)?;
+        let source = crate::config::ConfigSource::file(path);
+        let config = crate::config::load(&source, &crate::engines::check).map_err(|errors| {
+            OpsError::Config(
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )
+        })?;
         let current = self.live();
         let health = current.searcher.health().clone();
         let engines = config.engines.len();
@@ -298,7 +289,7 @@ pub(super) fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &Head
 /// A refusal (429, 503) in the format the client asked for.
 pub fn refusal(
     status: StatusCode,
-    message: &super::error::Msg,
+    message: &super::ui::Msg,
     format: Format,
     retry_after_s: u64,
 ) -> Response {
@@ -309,7 +300,7 @@ pub fn refusal(
 pub fn overloaded(format: Format) -> Response {
     refusal(
         StatusCode::SERVICE_UNAVAILABLE,
-        &super::error::Msg::new("error-overloaded"),
+        &super::ui::Msg::new("error-overloaded"),
         format,
         1,
     )
@@ -419,7 +410,7 @@ async fn admit(
     };
     refusal(
         StatusCode::TOO_MANY_REQUESTS,
-        &super::error::Msg::new(what).arg("n", retry_after_s),
+        &super::ui::Msg::new(what).arg("n", retry_after_s),
         format,
         retry_after_s,
     )

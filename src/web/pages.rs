@@ -13,60 +13,8 @@ use crate::model::{MergedResult, SearchResponse};
 use metasift_dedup::Method;
 
 use super::i18n::{Tr, text_lang};
-use super::params::{Format, SearchParams};
-use super::statics;
-
-/// What every page's frame needs.
-#[derive(Debug, Clone)]
-pub struct Layout {
-    /// The `<title>`.
-    pub title: String,
-    /// The stylesheet URL, versioned by content so it can be cached forever.
-    pub css_href: String,
-    /// The favicon URL.
-    pub icon_href: String,
-    /// The interface language.
-    pub tr: Tr,
-    /// `auto` (the browser's light or dark), `light` or `dark`.
-    pub theme: &'static str,
-}
-
-impl Layout {
-    /// The frame of a page titled `title`, in English and the browser's theme.
-    pub fn new(title: &str) -> Layout {
-        Layout::of(title, &Ui::default())
-    }
-
-    /// The frame of a page titled `title` in `ui`'s language and theme.
-    pub fn of(title: &str, ui: &Ui) -> Layout {
-        Layout {
-            title: title.to_string(),
-            css_href: statics::css_href(),
-            icon_href: statics::icon_href(),
-            tr: ui.tr.clone(),
-            theme: ui.theme,
-        }
-    }
-}
-
-/// What a page is shown in: the language and the theme, from the request's
-/// preferences and `Accept-Language`.
-#[derive(Debug, Clone)]
-pub struct Ui {
-    /// The interface language.
-    pub tr: Tr,
-    /// `auto`, `light` or `dark`.
-    pub theme: &'static str,
-}
-
-impl Default for Ui {
-    fn default() -> Self {
-        Ui {
-            tr: Tr::default(),
-            theme: "auto",
-        }
-    }
-}
+use super::params::{SearchAsked, SearchParams};
+use super::ui::{Format, Layout, Ui, safe_href};
 
 /// An engine with its `!shortcut`s, for the home page's list.
 #[derive(Debug, Clone)]
@@ -117,37 +65,6 @@ impl IndexPage {
             layout: Layout::of("metasift", ui),
             shortcuts,
             engine_count: config.engines.iter().filter(|e| e.enabled).count(),
-        }
-    }
-}
-
-/// An error page.
-#[derive(Template)]
-#[template(path = "error.html")]
-pub struct ErrorPage {
-    /// Frame.
-    pub layout: Layout,
-    /// HTTP status code.
-    pub status: u16,
-    /// Its reason phrase, in the reader's language.
-    pub reason: String,
-    /// What to change, in the reader's language.
-    pub message: String,
-}
-
-impl ErrorPage {
-    /// The page of `status` saying `msg`, in `ui`'s language and theme.
-    pub fn of(status: axum::http::StatusCode, msg: &super::error::Msg, ui: &Ui) -> ErrorPage {
-        let tr = &ui.tr;
-        let code = status.as_u16();
-        let reason = tr
-            .try_t(&format!("status-{code}"))
-            .unwrap_or_else(|| status.canonical_reason().unwrap_or("Error").to_string());
-        ErrorPage {
-            layout: Layout::of(&tr.s("error-title", "status", &reason), ui),
-            status: code,
-            reason,
-            message: msg.text(tr),
         }
     }
 }
@@ -354,22 +271,28 @@ pub(super) fn served_categories(config: &Config) -> Vec<&str> {
 pub const SLOW_MS: u64 = 1500;
 
 impl ResultsPage {
-    /// The page for `resp`, answering `params`.
+    /// The page for `resp`, answering `params` (in English, under the
+    /// settings `params` lays over `[dedup]`).
     pub fn new(resp: &SearchResponse, params: &SearchParams, config: &Config) -> ResultsPage {
-        ResultsPage::of(resp, params, config, &Ui::default())
+        let settings = params.dedup_patch().over(&config.dedup);
+        ResultsPage::build(resp, params, &settings, config, &Ui::default())
     }
 
-    /// The page for `resp` in `ui`'s language and theme.
-    pub fn of(
+    /// The page for `resp`, answering the search `asked`: its settings are
+    /// the request's, shown in its reader's language and theme.
+    pub fn of(resp: &SearchResponse, asked: &SearchAsked, config: &Config) -> ResultsPage {
+        let request = &asked.request;
+        ResultsPage::build(resp, &asked.params, &request.settings, config, &asked.ui)
+    }
+
+    fn build(
         resp: &SearchResponse,
         params: &SearchParams,
+        settings: &metasift_dedup::Settings,
         config: &Config,
         ui: &Ui,
     ) -> ResultsPage {
         let tr = &ui.tr;
-        let settings = params
-            .dedup_settings(&config.dedup)
-            .unwrap_or_else(|| config.dedup.clone());
         let results: Vec<ResultView> = resp
             .results
             .iter()
@@ -537,17 +460,13 @@ impl ResultsPage {
         }
     }
 
-    /// The head part alone, sent at once while `asking` are asked.
-    pub fn head(
-        params: &SearchParams,
-        config: &Config,
-        ui: &Ui,
-        asking: Vec<String>,
-    ) -> ResultsPage {
-        let mut page = ResultsPage::of(&SearchResponse::default(), params, config, ui);
+    /// The head part alone, sent at once while the request's engines are
+    /// asked.
+    pub fn head(asked: &SearchAsked, config: &Config) -> ResultsPage {
+        let mut page = ResultsPage::of(&SearchResponse::default(), asked, config);
         page.show_tail = false;
         page.streaming = true;
-        page.asking = asking;
+        page.asking = asked.request.engines.clone();
         page
     }
 
@@ -559,8 +478,8 @@ impl ResultsPage {
 
     /// The tail of a search that never ran (refused for load, or the page
     /// failed to render after the head was sent): `why` is shown in-page.
-    pub fn refused(params: &SearchParams, config: &Config, ui: &Ui, why: String) -> ResultsPage {
-        let mut page = ResultsPage::of(&SearchResponse::default(), params, config, ui).tail();
+    pub fn refused(asked: &SearchAsked, config: &Config, why: String) -> ResultsPage {
+        let mut page = ResultsPage::of(&SearchResponse::default(), asked, config).tail();
         page.empty_state = "refused";
         page.notice = Some(why);
         page
@@ -670,16 +589,6 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
             })
             .collect(),
     }
-}
-
-/// The link itself when its scheme is `http` or `https`. Escaping keeps
-/// engine text inert, but a `javascript:` or `data:` link would still run
-/// when clicked, so such links are shown as text and not linked.
-pub fn safe_href(url: &str) -> Option<String> {
-    let scheme = url.trim_start().split(':').next().unwrap_or("");
-    (url.contains(':')
-        && (scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")))
-    .then(|| url.to_string())
 }
 
 /// A readable form of a link: `host › path › segments`, percent-escapes

@@ -12,9 +12,10 @@ use std::borrow::Cow;
 
 use url::form_urlencoded;
 
-use metasift_dedup::{self as dedup, Method};
+use metasift_dedup::{Method, SettingsPatch};
 
-use super::error::{AppError, Msg};
+use super::error::AppError;
+use super::ui::{Format, Msg};
 
 /// Longest query accepted, in characters. Engines refuse far shorter ones;
 /// the cap keeps a hostile 100 kB query from being sent on to every engine.
@@ -22,42 +23,6 @@ pub const MAX_QUERY_CHARS: usize = 1000;
 
 /// Highest page number accepted. Member engines stop paging long before.
 pub const MAX_PAGE: u32 = 50;
-
-/// An output format of `/search`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// The results page.
-    #[default]
-    Html,
-    /// SearXNG's JSON shape.
-    Json,
-    /// `title,url,content,host,engine,score,type`.
-    Csv,
-    /// RSS 2.0 with OpenSearch elements.
-    Rss,
-}
-
-impl Format {
-    /// The name used in `format=`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Html => "html",
-            Format::Json => "json",
-            Format::Csv => "csv",
-            Format::Rss => "rss",
-        }
-    }
-
-    pub(crate) fn parse(s: &str) -> Option<Format> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "" | "html" => Some(Format::Html),
-            "json" => Some(Format::Json),
-            "csv" => Some(Format::Csv),
-            "rss" => Some(Format::Rss),
-            _ => None,
-        }
-    }
-}
 
 /// Everything `/search` understood from one request.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -95,6 +60,19 @@ pub struct SearchParams {
     pub no_thumbnails: bool,
 }
 
+/// One `/search` request, read once: its parameters with the preferences'
+/// defaults under them (the page's links and forms keep them), the search
+/// they make, and the language and theme its page is shown in.
+#[derive(Debug, Clone)]
+pub struct SearchAsked {
+    /// The parameters.
+    pub params: SearchParams,
+    /// The search, built once ([`crate::search::Searcher::request`]).
+    pub request: crate::search::SearchRequest,
+    /// The reader's language and theme.
+    pub ui: super::ui::Ui,
+}
+
 /// Every parameter name `/search` reads.
 const NAMES: [&str; 15] = [
     "q",
@@ -122,11 +100,28 @@ impl SearchParams {
         }
         self.language = self.language.take().or_else(|| prefs.language.clone());
         self.safesearch = self.safesearch.or(prefs.safesearch);
-        self.method = self.method.or(prefs.method);
-        self.os1 = self.os1.or(prefs.os1);
-        self.os2 = self.os2.or(prefs.os2);
+        let dedup = self.dedup_patch().or(prefs.dedup_patch());
+        (self.method, self.os1, self.os2) = (dedup.method, dedup.os1, dedup.os2);
         self.per_page = prefs.results;
         self.no_thumbnails = prefs.thumbnails == Some(false);
+    }
+
+    /// What this request asks the searcher for; `disabled`: the engines
+    /// the preferences leave out unless named.
+    pub fn asked(&self, disabled: &[String]) -> crate::search::Asked {
+        crate::search::Asked {
+            q: self.q.clone(),
+            page: self.page,
+            engines: self.engines.clone(),
+            categories: self.categories.clone(),
+            disabled: disabled.to_vec(),
+            language: self.language.clone(),
+            time_range: self.time_range.clone(),
+            safesearch: self.safesearch,
+            dedup: self.dedup_patch(),
+            explain: self.explain,
+            per_page: self.per_page,
+        }
     }
 
     /// Reads a query string and an optional form body. A name's first
@@ -244,23 +239,14 @@ impl SearchParams {
         })
     }
 
-    /// The dedup settings this request asks for, over the configured ones;
-    /// `None` when it asks for no change.
-    pub fn dedup_settings(&self, configured: &dedup::Settings) -> Option<dedup::Settings> {
-        if self.method.is_none() && self.os1.is_none() && self.os2.is_none() {
-            return None;
+    /// The dedup values this request lays over `[dedup]`.
+    pub fn dedup_patch(&self) -> SettingsPatch {
+        SettingsPatch {
+            method: self.method,
+            os1: self.os1,
+            os2: self.os2,
+            ..SettingsPatch::default()
         }
-        let mut s = configured.clone();
-        if let Some(m) = self.method {
-            s.method = m;
-        }
-        if let Some(v) = self.os1 {
-            s.os1 = v;
-        }
-        if let Some(v) = self.os2 {
-            s.os2 = v;
-        }
-        Some(s)
     }
 
     /// The query-string pairs that reproduce this search on another page
@@ -396,17 +382,12 @@ mod tests {
     #[test]
     fn thresholds_and_method_override_the_configured_settings() {
         let p = parse("q=a&method=simhash&os2=0.6").unwrap();
-        let s = p.dedup_settings(&dedup::Settings::default()).unwrap();
+        let s = p.dedup_patch().over(&metasift_dedup::Settings::default());
         assert_eq!((s.method, s.os1, s.os2), (Method::SimHash, 0.5, 0.6));
         assert!(parse("q=a&os1=1.5").is_err());
         assert!(parse("q=a&os1=NaN").is_err());
         assert!(parse("q=a&method=magic").is_err());
-        assert!(
-            parse("q=a")
-                .unwrap()
-                .dedup_settings(&dedup::Settings::default())
-                .is_none()
-        );
+        assert!(parse("q=a").unwrap().dedup_patch().is_empty());
     }
 
     #[test]

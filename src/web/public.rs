@@ -26,7 +26,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
-use super::params::Format;
+use super::ui::Format;
 use crate::ops::limit::ClientKey;
 
 /// The front page may be indexed; nothing else.
@@ -109,7 +109,7 @@ pub(super) fn refuse_format(state: &AppState, format: Format) -> Option<Response
     };
     Some(super::error::error_response(
         StatusCode::FORBIDDEN,
-        &super::error::Msg::new("error-format-refused")
+        &super::ui::Msg::new("error-format-refused")
             .arg("format", format.as_str())
             .arg("formats", formats.join(", ")),
         shown,

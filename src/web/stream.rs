@@ -16,7 +16,6 @@
 //! real status: streaming is only worth its cost when there is a wait.
 
 use std::convert::Infallible;
-use std::future::Future;
 use std::time::Duration;
 
 use askama::Template;
@@ -24,15 +23,16 @@ use axum::body::{Body, Bytes};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use futures::{StreamExt, stream};
-use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::i18n::Tr;
 
-use super::pages::{ResultsPage, Ui};
-use super::{AppError, Format, SearchParams, ops};
+use super::pages::ResultsPage;
+use super::params::SearchAsked;
+use super::ui::Format;
+use super::{AppError, ops};
 use crate::config::Config;
 use crate::fusion::compare::SettingsComparison;
-use crate::model::{EngineReport, Query, SearchResponse};
+use crate::model::{EngineReport, SearchResponse};
 use crate::ops::limit::Overloaded;
 use crate::search::Searcher;
 
@@ -47,51 +47,57 @@ type Answer = Result<(SearchResponse, Option<SettingsComparison>), Overloaded>;
 const NO_STORE: (header::HeaderName, &str) = (header::CACHE_CONTROL, "private, no-store");
 const HTML: (header::HeaderName, &str) = (header::CONTENT_TYPE, "text/html; charset=utf-8");
 
-/// `GET /search` as HTML: whole when `run` is ready within [`HEAD_START`],
-/// else streamed in two parts.
+/// `GET /search` as HTML: whole when the search is ready within
+/// [`HEAD_START`], else streamed in two parts. With settings other than
+/// `[dedup]`, the page says what they changed.
 pub(super) async fn results_page(
     searcher: Searcher,
-    query: Query,
-    params: SearchParams,
-    ui: Ui,
-    updates: Option<UnboundedReceiver<EngineReport>>,
-    run: impl Future<Output = Answer> + Send + 'static,
+    asked: SearchAsked,
 ) -> Result<Response, AppError> {
+    // The streamed page lists each engine as it answers.
+    let (progress, updates) = tokio::sync::mpsc::unbounded_channel();
+    let request = asked.request.clone().with_progress(progress);
+    let run = {
+        let searcher = searcher.clone();
+        async move {
+            if request.other_settings {
+                let compared = searcher.compared(&request).await;
+                compared.map(|(resp, c)| (resp, Some(c)))
+            } else {
+                searcher.run(&request).await.map(|resp| (resp, None))
+            }
+        }
+    };
+    let updates = Some(updates);
     let mut run = Box::pin(run);
     if let Ok(answer) = tokio::time::timeout(HEAD_START, &mut run).await {
         let Ok((resp, comparison)) = answer else {
             return Ok(ops::overloaded(Format::Html));
         };
-        let mut response = whole(&resp, comparison.as_ref(), &params, searcher.config(), &ui)?;
+        let mut response = whole(&resp, comparison.as_ref(), &asked, searcher.config())?;
         // A page from the cache costs the client's budget nothing.
         if resp.cached {
             response.extensions_mut().insert(ops::ServedFromCache);
         }
         return Ok(response);
     }
-    let head = ResultsPage::head(
-        &params,
-        searcher.config(),
-        &ui,
-        searcher.engines_for(&query),
-    )
-    .render()?;
-    let tr = ui.tr.clone();
+    let head = ResultsPage::head(&asked, searcher.config()).render()?;
+    let tr = asked.ui.tr.clone();
     let tail = move |answer: Answer| {
         let config = searcher.config();
         let page = match answer {
             Ok((resp, comparison)) => {
-                let mut page = ResultsPage::of(&resp, &params, config, &ui).tail();
+                let mut page = ResultsPage::of(&resp, &asked, config).tail();
                 if let Some(c) = &comparison {
                     page = page.with_comparison(c);
                 }
                 page
             }
             Err(Overloaded) => {
-                ResultsPage::refused(&params, config, &ui, ui.tr.t("error-overloaded"))
+                ResultsPage::refused(&asked, config, asked.ui.tr.t("error-overloaded"))
             }
         };
-        render_tail(&page, &params, config, &ui)
+        render_tail(&page, &asked, config)
     };
     // Between head and tail: a line per engine as it answers, until the
     // search is done; then the rest of those lines, the end of the list,
@@ -164,12 +170,12 @@ fn answered_line(r: &EngineReport, tr: &Tr) -> String {
 
 /// The tail, or — should rendering fail after the head was sent — a tail
 /// that says so and still closes the page.
-fn render_tail(page: &ResultsPage, params: &SearchParams, config: &Config, ui: &Ui) -> String {
+fn render_tail(page: &ResultsPage, asked: &SearchAsked, config: &Config) -> String {
     match page.render() {
         Ok(tail) => tail,
         Err(e) => {
             tracing::error!(error = %e, "results page tail failed to render");
-            ResultsPage::refused(params, config, ui, ui.tr.t("error-render"))
+            ResultsPage::refused(asked, config, asked.ui.tr.t("error-render"))
                 .render()
                 .unwrap_or_else(|_| {
                     "<p class=\"notice warn\" role=\"alert\">The results could not be shown.</p>\
@@ -181,14 +187,13 @@ fn render_tail(page: &ResultsPage, params: &SearchParams, config: &Config, ui: &
 }
 
 /// The whole page at once (a search that was ready without a wait).
-pub(super) fn whole(
+fn whole(
     resp: &SearchResponse,
     comparison: Option<&SettingsComparison>,
-    params: &SearchParams,
+    asked: &SearchAsked,
     config: &Config,
-    ui: &Ui,
 ) -> Result<Response, AppError> {
-    let mut page = ResultsPage::of(resp, params, config, ui);
+    let mut page = ResultsPage::of(resp, asked, config);
     if let Some(c) = comparison {
         page = page.with_comparison(c);
     }

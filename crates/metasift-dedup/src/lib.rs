@@ -31,6 +31,7 @@
 //! | `url` | the URL key and normalization; `url/redirect.rs` unwraps engine redirects |
 //! | `title` | title folding; `title/sites.txt` lists the site names a title loses |
 //! | `features` | the feature-code extractor and `FeatureCode` |
+//! | `patch` | `SettingsPatch`: values a request, a cookie or a command line lays over `Settings` |
 //! | `index` | the code index of a query scope: postings, split `BTreeMap`, code filter |
 //! | `boilerplate` | why frequent or short snippets are no evidence: title counts, count-min sketch |
 //! | `site` | why a description one engine gives to two of its links is no evidence: sources, site codes |
@@ -49,6 +50,7 @@ mod boilerplate;
 mod features;
 mod hash;
 mod index;
+mod patch;
 mod pipeline;
 mod prepare;
 mod rabin;
@@ -64,6 +66,7 @@ pub use features::{
     CodeSpan, Extractor, FeatureCode, MAX_SPAN_BYTES, WORD_ANCHORS, extract as feature_codes,
     shared_codes, similarity as code_similarity,
 };
+pub use patch::SettingsPatch;
 pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, dedup, similarity};
 pub use prepare::{Prepared, Preparer};
 pub use title::{
@@ -235,6 +238,9 @@ pub struct Settings {
     pub word_anchors: usize,
 }
 
+/// The one place the defaults are written: `engines.toml`'s `[dedup]` only
+/// shows them, commented out (a test of the server's `config` keeps the two
+/// equal).
 impl Default for Settings {
     fn default() -> Self {
         Settings {

@@ -54,6 +54,7 @@ use crate::boilerplate::{QueryCounts, count_title};
 use crate::hash::{HashMap64, mix};
 use crate::prepare::{Prepared, Preparer};
 use crate::site::member_key;
+use crate::url::{self, UrlKey};
 
 mod keys;
 mod pair;
@@ -266,6 +267,20 @@ impl Deduper {
     /// Decides for the next record (all records in one scope).
     pub fn push(&mut self, doc: Doc<'_>) -> Verdict {
         self.push_query(None, doc)
+    }
+
+    /// [`Deduper::push`], also giving the record's URL key ([`url_key`] of
+    /// its link) as the URL stage computed it, for callers that group
+    /// records by it too.
+    ///
+    /// [`url_key`]: crate::url_key
+    pub fn push_keyed(&mut self, doc: Doc<'_>) -> (Verdict, UrlKey) {
+        let verdict = self.push_query(None, doc);
+        let key = match &self.prepared {
+            Some(p) => p.ukey,
+            None => url::key(doc.url),
+        };
+        (verdict, key)
     }
 
     /// Decides for the next record of `query`; records of different queries

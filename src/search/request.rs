@@ -1,0 +1,167 @@
+//! One search, built once: what a request asked for ([`Asked`]: the words
+//! typed, the page, the engines and categories named, the language, time
+//! range and safe search, the dedup values laid over `[dedup]`, …) and the
+//! configuration make a [`SearchRequest`] in [`Searcher::request`] — the
+//! query (bangs and `:lang` read), the engines chosen, the dedup settings in
+//! force — which is then handed down whole: the fan-out asks the engines it
+//! names, fusion uses its settings, and the page shows both.
+
+use metasift_dedup::{self as dedup, SettingsPatch};
+
+use super::{Progress, SearchOptions, Searcher};
+use crate::model::Query;
+
+/// What a request asked for, before the configuration is consulted. The web
+/// layer fills it from the parameters with the preferences cookie's values
+/// under them; the command line from its arguments.
+#[derive(Debug, Clone, Default)]
+pub struct Asked {
+    /// The words typed, `!shortcut`s and `:lang` included.
+    pub q: String,
+    /// 1-based page.
+    pub page: u32,
+    /// Engines named (`engines=`); a `!shortcut` in `q` wins over them.
+    pub engines: Vec<String>,
+    /// Categories named (`categories=`); a `!category` in `q` wins.
+    pub categories: Vec<String>,
+    /// Engines left out unless named (the preferences' unticked ones).
+    pub disabled: Vec<String>,
+    /// Language code; wins over a `:lang` word.
+    pub language: Option<String>,
+    /// `day` | `week` | `month` | `year`.
+    pub time_range: Option<String>,
+    /// 0 | 1 | 2.
+    pub safesearch: Option<u8>,
+    /// Values laid over the configured `[dedup]`.
+    pub dedup: SettingsPatch,
+    /// Fill `shared_codes` of every duplicate.
+    pub explain: bool,
+    /// Results per page; `None` = `[server] results_per_page`.
+    pub per_page: Option<usize>,
+}
+
+/// Why a request makes no search.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestError {
+    /// Nothing to search for once `!shortcut`s and `:lang` are read.
+    EmptyQuery,
+    /// The dedup settings asked for are out of range: the field and why.
+    Settings(&'static str, String),
+}
+
+/// One search, with everything decided that the configuration decides.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    /// The query the engines are asked.
+    pub query: Query,
+    /// How it is fused and paged (`opts.dedup`: the settings asked for
+    /// when they change anything of `[dedup]`).
+    pub opts: SearchOptions,
+    /// The dedup settings in force: `[dedup]` with the request's values
+    /// laid over it.
+    pub settings: dedup::Settings,
+    /// Whether the request's settings differ from `[dedup]`.
+    pub other_settings: bool,
+    /// Indexes into `config.engines` of the engines asked, in
+    /// configuration order: chosen once, here.
+    pub(super) selected: Vec<usize>,
+    /// Their names, in the same order.
+    pub engines: Vec<String>,
+}
+
+impl SearchRequest {
+    /// The same request, telling `progress` how each engine fared as soon
+    /// as it has.
+    pub fn with_progress(mut self, progress: Progress) -> SearchRequest {
+        self.opts.progress = Some(progress);
+        self
+    }
+}
+
+impl Searcher {
+    /// The one place a request becomes a search: reads `!shortcut`s and
+    /// `:lang` off the words typed, lays the named engines, categories,
+    /// language, time range and safe search over them, leaves out the
+    /// disabled engines (unless that leaves none, or engines are named),
+    /// chooses the engines asked, and lays the dedup values over `[dedup]`.
+    pub fn request(&self, asked: Asked) -> Result<SearchRequest, RequestError> {
+        let config = self.config();
+        let mut query = self.parse_query(&asked.q, asked.page);
+        if query.text.trim().is_empty() {
+            return Err(RequestError::EmptyQuery);
+        }
+        // A `!shortcut` names its engines; `engines=` applies only without one.
+        if query.engines.is_empty() {
+            query.engines = asked.engines;
+        }
+        if query.categories.is_empty() {
+            query.categories = asked.categories;
+        }
+        if asked.language.is_some() {
+            query.lang = asked.language;
+        }
+        if asked.time_range.is_some() {
+            query.time_range = asked.time_range;
+        }
+        if asked.safesearch.is_some() {
+            query.safesearch = asked.safesearch;
+        }
+        let mut selected = self.select(&query);
+        // Engines switched off in the preferences are left out, unless named.
+        if query.engines.is_empty() && !asked.disabled.is_empty() {
+            let kept: Vec<usize> = selected
+                .iter()
+                .copied()
+                .filter(|&i| !asked.disabled.contains(&config.engines[i].name))
+                .collect();
+            if !kept.is_empty() {
+                query.engines = kept
+                    .iter()
+                    .map(|&i| config.engines[i].name.clone())
+                    .collect();
+                selected = kept;
+            }
+        }
+        let requested = (!asked.dedup.is_empty()).then(|| asked.dedup.over(&config.dedup));
+        if let Some(s) = &requested
+            && let Err((field, why)) = s.validate()
+        {
+            return Err(RequestError::Settings(field, why));
+        }
+        let opts = SearchOptions {
+            dedup: requested,
+            explain: asked.explain,
+            progress: None,
+            per_page: asked.per_page,
+        };
+        Ok(self.with_selection(query, opts, selected))
+    }
+
+    /// A request for a query made elsewhere (`parse_query` and its own
+    /// choice of engines): the engines are chosen here, once.
+    pub fn prepare(&self, query: Query, opts: SearchOptions) -> SearchRequest {
+        let selected = self.select(&query);
+        self.with_selection(query, opts, selected)
+    }
+
+    fn with_selection(
+        &self,
+        query: Query,
+        opts: SearchOptions,
+        selected: Vec<usize>,
+    ) -> SearchRequest {
+        let config = self.config();
+        let settings = opts.dedup.clone().unwrap_or_else(|| config.dedup.clone());
+        SearchRequest {
+            other_settings: settings != config.dedup,
+            settings,
+            engines: selected
+                .iter()
+                .map(|&i| config.engines[i].name.clone())
+                .collect(),
+            selected,
+            query,
+            opts,
+        }
+    }
+}
