@@ -203,12 +203,13 @@ fn embedding<'a>(files: impl Iterator<Item = &'a PathBuf>) -> String {
         "//! The recordings of `examples/demo/`, embedded for `metasift serve --demo`.\n\
          //! Written by `METASIFT_UPDATE_DEMO=1 cargo test --test offline_demo`; that\n\
          //! test fails when this list and the folder differ.\n\n\
+         #[rustfmt::skip]\n\
          pub(super) const FILES: &[(&str, &[u8])] = &[\n",
     );
     for rel in files {
         let rel = rel.to_str().unwrap().replace('\\', "/");
         out.push_str(&format!(
-            "    (\n        {rel:?},\n        include_bytes!({:?}),\n    ),\n",
+            "    ({rel:?}, include_bytes!({:?})),\n",
             format!("../../../examples/demo/{rel}")
         ));
     }

@@ -2,655 +2,156 @@
 //! Written by `METASIFT_UPDATE_DEMO=1 cargo test --test offline_demo`; that
 //! test fails when this list and the folder differ.
 
+#[rustfmt::skip]
 pub(super) const FILES: &[(&str, &[u8])] = &[
-    (
-        "baidu/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/baidu/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "baidu/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/baidu/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "baidu/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/baidu/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "baidu/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!("../../../examples/demo/baidu/搜索引擎-p1-c35cf6f7990ea99d.json"),
-    ),
-    (
-        "bing/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/bing/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "bing/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/bing/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "bing/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/bing/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "bing/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/bing/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "bing/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/bing/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "bing/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/bing/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "bing/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/bing/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "bing/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/bing/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "bing/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/bing/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "bing/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!("../../../examples/demo/bing/搜索引擎-p1-c35cf6f7990ea99d.json"),
-    ),
-    (
-        "brave/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/brave/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "brave/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/brave/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "brave/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/brave/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "brave/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/brave/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "brave/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/brave/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "brave/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/brave/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "brave/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/brave/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "brave/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/brave/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "brave/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/brave/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "brave/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!("../../../examples/demo/brave/搜索引擎-p1-c35cf6f7990ea99d.json"),
-    ),
-    (
-        "duckduckgo/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/duckduckgo/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "duckduckgo/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/duckduckgo/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "duckduckgo/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/duckduckgo/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "duckduckgo/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/duckduckgo/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "duckduckgo/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/duckduckgo/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "duckduckgo/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/duckduckgo/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "duckduckgo/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/duckduckgo/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "duckduckgo/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/duckduckgo/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "duckduckgo/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/duckduckgo/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "duckduckgo/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!("../../../examples/demo/duckduckgo/搜索引擎-p1-c35cf6f7990ea99d.json"),
-    ),
-    (
-        "ecosia/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/ecosia/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "ecosia/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/ecosia/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "ecosia/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/ecosia/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "ecosia/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/ecosia/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "ecosia/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/ecosia/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "ecosia/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/ecosia/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "google_news/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/google_news/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "google_news/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/google_news/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "google_news/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/google_news/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "google_news/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/google_news/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "google_news/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/google_news/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "google_news/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/google_news/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "google_news/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/google_news/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "google_news/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/google_news/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "google_news/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/google_news/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "google_news/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!("../../../examples/demo/google_news/搜索引擎-p1-c35cf6f7990ea99d.json"),
-    ),
-    (
-        "mojeek/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/mojeek/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "mojeek/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/mojeek/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "mojeek/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/mojeek/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "mojeek/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/mojeek/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "mojeek/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/mojeek/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "mojeek/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/mojeek/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "sogou_weixin/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/sogou_weixin/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "sogou_weixin/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/sogou_weixin/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "sogou_weixin/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/sogou_weixin/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "sogou_weixin/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!("../../../examples/demo/sogou_weixin/搜索引擎-p1-c35cf6f7990ea99d.json"),
-    ),
-    (
-        "startpage/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/startpage/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "startpage/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/startpage/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "startpage/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/startpage/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "startpage/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/startpage/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "startpage/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/startpage/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "startpage/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/startpage/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "wikipedia/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/wikipedia/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "wikipedia/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/wikipedia/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "wikipedia/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/wikipedia/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "wikipedia/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/wikipedia/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "wikipedia/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/wikipedia/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "wikipedia/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/wikipedia/search-engine-p1-beff462627fb0b32.json"),
-    ),
-    (
-        "wikipedia_suggest/d-p1-b77adbe6df149dd4.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/d-p1-b77adbe6df149dd4.json"),
-    ),
-    (
-        "wikipedia_suggest/de-p1-cf05244046fb4694.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/de-p1-cf05244046fb4694.json"),
-    ),
-    (
-        "wikipedia_suggest/ded-p1-61d1f4594528b6a9.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/ded-p1-61d1f4594528b6a9.json"),
-    ),
-    (
-        "wikipedia_suggest/dedu-p1-d8a5a9a040edf382.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/dedu-p1-d8a5a9a040edf382.json"),
-    ),
-    (
-        "wikipedia_suggest/dedup-p1-134e61af7ad42731.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/dedup-p1-134e61af7ad42731.json"),
-    ),
-    (
-        "wikipedia_suggest/dedupl-p1-3d129280e17b74ef.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/dedupl-p1-3d129280e17b74ef.json"),
-    ),
-    (
-        "wikipedia_suggest/dedupli-p1-37b8d5fdbe52fc3d.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/dedupli-p1-37b8d5fdbe52fc3d.json"),
-    ),
-    (
-        "wikipedia_suggest/deduplic-p1-fb13b9485f6bd710.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/deduplic-p1-fb13b9485f6bd710.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/deduplica-p1-0b13c1f9fd068ef0.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/deduplica-p1-0b13c1f9fd068ef0.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/deduplicat-p1-69600315e66d63e0.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/deduplicat-p1-69600315e66d63e0.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/deduplicati-p1-23a0d39644dda279.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/deduplicati-p1-23a0d39644dda279.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/deduplicatio-p1-effb65a26ed92860.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/deduplicatio-p1-effb65a26ed92860.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/deduplication-p1-5e99a74a095f878d.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/m-p1-7c0646ba7721e52c.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/m-p1-7c0646ba7721e52c.json"),
-    ),
-    (
-        "wikipedia_suggest/me-p1-44c4a3c044f63b5e.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/me-p1-44c4a3c044f63b5e.json"),
-    ),
-    (
-        "wikipedia_suggest/met-p1-c9c3c41be9ace057.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/met-p1-c9c3c41be9ace057.json"),
-    ),
-    (
-        "wikipedia_suggest/meta-p1-5605a6d45a771ddd.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/meta-p1-5605a6d45a771ddd.json"),
-    ),
-    (
-        "wikipedia_suggest/metas-p1-a9a42be036190005.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/metas-p1-a9a42be036190005.json"),
-    ),
-    (
-        "wikipedia_suggest/metase-p1-6f5b91e9c88d0bd2.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/metase-p1-6f5b91e9c88d0bd2.json"),
-    ),
-    (
-        "wikipedia_suggest/metasea-p1-8727337471b551df.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/metasea-p1-8727337471b551df.json"),
-    ),
-    (
-        "wikipedia_suggest/metasear-p1-76366a55c21a7ef6.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/metasear-p1-76366a55c21a7ef6.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/metasearc-p1-591f04f8b3476911.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/metasearc-p1-591f04f8b3476911.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/metasearch-p1-ea5cfb3bf1c3f2b0.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/o-p1-f285d167ff86576b.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/o-p1-f285d167ff86576b.json"),
-    ),
-    (
-        "wikipedia_suggest/op-p1-b41ea72e7e3f4b3d.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/op-p1-b41ea72e7e3f4b3d.json"),
-    ),
-    (
-        "wikipedia_suggest/ope-p1-7410511a6fd857cd.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/ope-p1-7410511a6fd857cd.json"),
-    ),
-    (
-        "wikipedia_suggest/open-p1-35940ce28c8ebf64.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/open-p1-35940ce28c8ebf64.json"),
-    ),
-    (
-        "wikipedia_suggest/open-s-p1-34aa54a405aeb13f.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/open-s-p1-34aa54a405aeb13f.json"),
-    ),
-    (
-        "wikipedia_suggest/open-so-p1-1cd0e2ca92367102.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/open-so-p1-1cd0e2ca92367102.json"),
-    ),
-    (
-        "wikipedia_suggest/open-sou-p1-b49a0817cb28d34e.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/open-sou-p1-b49a0817cb28d34e.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/open-sour-p1-79f2aaa845de9c9d.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/open-sour-p1-79f2aaa845de9c9d.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/open-sourc-p1-101a05739594acf2.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/open-sourc-p1-101a05739594acf2.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/open-source-p1-3f053045f832181f.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/open-source-p1-3f053045f832181f.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/r-p1-f56b0efaf73262d2.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/r-p1-f56b0efaf73262d2.json"),
-    ),
-    (
-        "wikipedia_suggest/ru-p1-b8285dad53e989f2.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/ru-p1-b8285dad53e989f2.json"),
-    ),
-    (
-        "wikipedia_suggest/rus-p1-2f0403dc0a558a7a.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/rus-p1-2f0403dc0a558a7a.json"),
-    ),
-    (
-        "wikipedia_suggest/rust-a-p1-f4e869caa49df09a.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/rust-a-p1-f4e869caa49df09a.json"),
-    ),
-    (
-        "wikipedia_suggest/rust-as-p1-335ba6fa962a9012.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/rust-as-p1-335ba6fa962a9012.json"),
-    ),
-    (
-        "wikipedia_suggest/rust-asy-p1-88f7a779f70568f3.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/rust-asy-p1-88f7a779f70568f3.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/rust-asyn-p1-4f4914a1cc4d714e.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/rust-asyn-p1-4f4914a1cc4d714e.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/rust-async-p1-dccb8db921fe4fde.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "wikipedia_suggest/s-p1-bedf7e2f184a9278.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/s-p1-bedf7e2f184a9278.json"),
-    ),
-    (
-        "wikipedia_suggest/se-p1-c9cba46ef4bd0142.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/se-p1-c9cba46ef4bd0142.json"),
-    ),
-    (
-        "wikipedia_suggest/sea-p1-68b2dcfd868510c4.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/sea-p1-68b2dcfd868510c4.json"),
-    ),
-    (
-        "wikipedia_suggest/sear-p1-a0e4695172cb5909.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/sear-p1-a0e4695172cb5909.json"),
-    ),
-    (
-        "wikipedia_suggest/searc-p1-8eed3989ad558684.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/searc-p1-8eed3989ad558684.json"),
-    ),
-    (
-        "wikipedia_suggest/search-e-p1-6484572c4fbc95f8.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/search-e-p1-6484572c4fbc95f8.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/search-en-p1-4f08f7e2aa483ae4.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/search-en-p1-4f08f7e2aa483ae4.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/search-eng-p1-e8d6760db8f1ab77.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/search-eng-p1-e8d6760db8f1ab77.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/search-engi-p1-ac14483f5700ba92.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/search-engi-p1-ac14483f5700ba92.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/search-engin-p1-090ff4bba3ff3c4c.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/search-engin-p1-090ff4bba3ff3c4c.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/search-engine-p1-beff462627fb0b32.json"
-        ),
-    ),
-    (
-        "wikipedia_suggest/search-p1-56a87e483d70ded4.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/search-p1-56a87e483d70ded4.json"),
-    ),
-    (
-        "wikipedia_suggest/元-p1-3af77c820338901f.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/元-p1-3af77c820338901f.json"),
-    ),
-    (
-        "wikipedia_suggest/元搜-p1-46560162b334c63a.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/元搜-p1-46560162b334c63a.json"),
-    ),
-    (
-        "wikipedia_suggest/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "wikipedia_suggest/去-p1-2935fb18f814d2b6.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/去-p1-2935fb18f814d2b6.json"),
-    ),
-    (
-        "wikipedia_suggest/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "wikipedia_suggest/开-p1-94c3ede11a8bc281.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/开-p1-94c3ede11a8bc281.json"),
-    ),
-    (
-        "wikipedia_suggest/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "wikipedia_suggest/搜-p1-98648a40cf518e26.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/搜-p1-98648a40cf518e26.json"),
-    ),
-    (
-        "wikipedia_suggest/搜索-p1-0959430075feab8b.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/搜索-p1-0959430075feab8b.json"),
-    ),
-    (
-        "wikipedia_suggest/搜索引-p1-3e9fa105eb44415b.json",
-        include_bytes!("../../../examples/demo/wikipedia_suggest/搜索引-p1-3e9fa105eb44415b.json"),
-    ),
-    (
-        "wikipedia_suggest/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_suggest/搜索引擎-p1-c35cf6f7990ea99d.json"
-        ),
-    ),
-    (
-        "wikipedia_zh/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_zh/deduplication-p1-5e99a74a095f878d.json"
-        ),
-    ),
-    (
-        "wikipedia_zh/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/wikipedia_zh/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "wikipedia_zh/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!(
-            "../../../examples/demo/wikipedia_zh/search-engine-p1-beff462627fb0b32.json"
-        ),
-    ),
-    (
-        "wikipedia_zh/元搜索-p1-cec7d85b5ba4ca1f.json",
-        include_bytes!("../../../examples/demo/wikipedia_zh/元搜索-p1-cec7d85b5ba4ca1f.json"),
-    ),
-    (
-        "wikipedia_zh/去重-p1-48564bafab40ea5d.json",
-        include_bytes!("../../../examples/demo/wikipedia_zh/去重-p1-48564bafab40ea5d.json"),
-    ),
-    (
-        "wikipedia_zh/开源-p1-15f97da3b58ee086.json",
-        include_bytes!("../../../examples/demo/wikipedia_zh/开源-p1-15f97da3b58ee086.json"),
-    ),
-    (
-        "wikipedia_zh/搜索引擎-p1-c35cf6f7990ea99d.json",
-        include_bytes!("../../../examples/demo/wikipedia_zh/搜索引擎-p1-c35cf6f7990ea99d.json"),
-    ),
-    (
-        "yahoo/deduplication-p1-5e99a74a095f878d.json",
-        include_bytes!("../../../examples/demo/yahoo/deduplication-p1-5e99a74a095f878d.json"),
-    ),
-    (
-        "yahoo/metasearch-p1-ea5cfb3bf1c3f2b0.json",
-        include_bytes!("../../../examples/demo/yahoo/metasearch-p1-ea5cfb3bf1c3f2b0.json"),
-    ),
-    (
-        "yahoo/open-source-p1-3f053045f832181f.json",
-        include_bytes!("../../../examples/demo/yahoo/open-source-p1-3f053045f832181f.json"),
-    ),
-    (
-        "yahoo/rust-async-p1-dccb8db921fe4fde.json",
-        include_bytes!("../../../examples/demo/yahoo/rust-async-p1-dccb8db921fe4fde.json"),
-    ),
-    (
-        "yahoo/rust-p1-657ee28e1cc9ea2f.json",
-        include_bytes!("../../../examples/demo/yahoo/rust-p1-657ee28e1cc9ea2f.json"),
-    ),
-    (
-        "yahoo/search-engine-p1-beff462627fb0b32.json",
-        include_bytes!("../../../examples/demo/yahoo/search-engine-p1-beff462627fb0b32.json"),
-    ),
+    ("baidu/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/baidu/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("baidu/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/baidu/去重-p1-48564bafab40ea5d.json")),
+    ("baidu/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/baidu/开源-p1-15f97da3b58ee086.json")),
+    ("baidu/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/baidu/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("bing/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/bing/deduplication-p1-5e99a74a095f878d.json")),
+    ("bing/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/bing/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("bing/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/bing/open-source-p1-3f053045f832181f.json")),
+    ("bing/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/bing/rust-async-p1-dccb8db921fe4fde.json")),
+    ("bing/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/bing/rust-p1-657ee28e1cc9ea2f.json")),
+    ("bing/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/bing/search-engine-p1-beff462627fb0b32.json")),
+    ("bing/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/bing/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("bing/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/bing/去重-p1-48564bafab40ea5d.json")),
+    ("bing/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/bing/开源-p1-15f97da3b58ee086.json")),
+    ("bing/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/bing/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("brave/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/brave/deduplication-p1-5e99a74a095f878d.json")),
+    ("brave/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/brave/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("brave/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/brave/open-source-p1-3f053045f832181f.json")),
+    ("brave/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/brave/rust-async-p1-dccb8db921fe4fde.json")),
+    ("brave/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/brave/rust-p1-657ee28e1cc9ea2f.json")),
+    ("brave/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/brave/search-engine-p1-beff462627fb0b32.json")),
+    ("brave/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/brave/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("brave/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/brave/去重-p1-48564bafab40ea5d.json")),
+    ("brave/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/brave/开源-p1-15f97da3b58ee086.json")),
+    ("brave/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/brave/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("duckduckgo/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/duckduckgo/deduplication-p1-5e99a74a095f878d.json")),
+    ("duckduckgo/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/duckduckgo/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("duckduckgo/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/duckduckgo/open-source-p1-3f053045f832181f.json")),
+    ("duckduckgo/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/duckduckgo/rust-async-p1-dccb8db921fe4fde.json")),
+    ("duckduckgo/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/duckduckgo/rust-p1-657ee28e1cc9ea2f.json")),
+    ("duckduckgo/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/duckduckgo/search-engine-p1-beff462627fb0b32.json")),
+    ("duckduckgo/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/duckduckgo/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("duckduckgo/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/duckduckgo/去重-p1-48564bafab40ea5d.json")),
+    ("duckduckgo/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/duckduckgo/开源-p1-15f97da3b58ee086.json")),
+    ("duckduckgo/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/duckduckgo/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("ecosia/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/ecosia/deduplication-p1-5e99a74a095f878d.json")),
+    ("ecosia/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/ecosia/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("ecosia/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/ecosia/open-source-p1-3f053045f832181f.json")),
+    ("ecosia/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/ecosia/rust-async-p1-dccb8db921fe4fde.json")),
+    ("ecosia/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/ecosia/rust-p1-657ee28e1cc9ea2f.json")),
+    ("ecosia/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/ecosia/search-engine-p1-beff462627fb0b32.json")),
+    ("google_news/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/google_news/deduplication-p1-5e99a74a095f878d.json")),
+    ("google_news/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/google_news/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("google_news/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/google_news/open-source-p1-3f053045f832181f.json")),
+    ("google_news/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/google_news/rust-async-p1-dccb8db921fe4fde.json")),
+    ("google_news/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/google_news/rust-p1-657ee28e1cc9ea2f.json")),
+    ("google_news/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/google_news/search-engine-p1-beff462627fb0b32.json")),
+    ("google_news/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/google_news/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("google_news/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/google_news/去重-p1-48564bafab40ea5d.json")),
+    ("google_news/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/google_news/开源-p1-15f97da3b58ee086.json")),
+    ("google_news/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/google_news/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("mojeek/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/mojeek/deduplication-p1-5e99a74a095f878d.json")),
+    ("mojeek/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/mojeek/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("mojeek/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/mojeek/open-source-p1-3f053045f832181f.json")),
+    ("mojeek/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/mojeek/rust-async-p1-dccb8db921fe4fde.json")),
+    ("mojeek/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/mojeek/rust-p1-657ee28e1cc9ea2f.json")),
+    ("mojeek/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/mojeek/search-engine-p1-beff462627fb0b32.json")),
+    ("sogou_weixin/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/sogou_weixin/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("sogou_weixin/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/sogou_weixin/去重-p1-48564bafab40ea5d.json")),
+    ("sogou_weixin/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/sogou_weixin/开源-p1-15f97da3b58ee086.json")),
+    ("sogou_weixin/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/sogou_weixin/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("startpage/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/startpage/deduplication-p1-5e99a74a095f878d.json")),
+    ("startpage/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/startpage/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("startpage/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/startpage/open-source-p1-3f053045f832181f.json")),
+    ("startpage/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/startpage/rust-async-p1-dccb8db921fe4fde.json")),
+    ("startpage/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/startpage/rust-p1-657ee28e1cc9ea2f.json")),
+    ("startpage/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/startpage/search-engine-p1-beff462627fb0b32.json")),
+    ("wikipedia/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/wikipedia/deduplication-p1-5e99a74a095f878d.json")),
+    ("wikipedia/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/wikipedia/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("wikipedia/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/wikipedia/open-source-p1-3f053045f832181f.json")),
+    ("wikipedia/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/wikipedia/rust-async-p1-dccb8db921fe4fde.json")),
+    ("wikipedia/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/wikipedia/rust-p1-657ee28e1cc9ea2f.json")),
+    ("wikipedia/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/wikipedia/search-engine-p1-beff462627fb0b32.json")),
+    ("wikipedia_suggest/d-p1-b77adbe6df149dd4.json", include_bytes!("../../../examples/demo/wikipedia_suggest/d-p1-b77adbe6df149dd4.json")),
+    ("wikipedia_suggest/de-p1-cf05244046fb4694.json", include_bytes!("../../../examples/demo/wikipedia_suggest/de-p1-cf05244046fb4694.json")),
+    ("wikipedia_suggest/ded-p1-61d1f4594528b6a9.json", include_bytes!("../../../examples/demo/wikipedia_suggest/ded-p1-61d1f4594528b6a9.json")),
+    ("wikipedia_suggest/dedu-p1-d8a5a9a040edf382.json", include_bytes!("../../../examples/demo/wikipedia_suggest/dedu-p1-d8a5a9a040edf382.json")),
+    ("wikipedia_suggest/dedup-p1-134e61af7ad42731.json", include_bytes!("../../../examples/demo/wikipedia_suggest/dedup-p1-134e61af7ad42731.json")),
+    ("wikipedia_suggest/dedupl-p1-3d129280e17b74ef.json", include_bytes!("../../../examples/demo/wikipedia_suggest/dedupl-p1-3d129280e17b74ef.json")),
+    ("wikipedia_suggest/dedupli-p1-37b8d5fdbe52fc3d.json", include_bytes!("../../../examples/demo/wikipedia_suggest/dedupli-p1-37b8d5fdbe52fc3d.json")),
+    ("wikipedia_suggest/deduplic-p1-fb13b9485f6bd710.json", include_bytes!("../../../examples/demo/wikipedia_suggest/deduplic-p1-fb13b9485f6bd710.json")),
+    ("wikipedia_suggest/deduplica-p1-0b13c1f9fd068ef0.json", include_bytes!("../../../examples/demo/wikipedia_suggest/deduplica-p1-0b13c1f9fd068ef0.json")),
+    ("wikipedia_suggest/deduplicat-p1-69600315e66d63e0.json", include_bytes!("../../../examples/demo/wikipedia_suggest/deduplicat-p1-69600315e66d63e0.json")),
+    ("wikipedia_suggest/deduplicati-p1-23a0d39644dda279.json", include_bytes!("../../../examples/demo/wikipedia_suggest/deduplicati-p1-23a0d39644dda279.json")),
+    ("wikipedia_suggest/deduplicatio-p1-effb65a26ed92860.json", include_bytes!("../../../examples/demo/wikipedia_suggest/deduplicatio-p1-effb65a26ed92860.json")),
+    ("wikipedia_suggest/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/wikipedia_suggest/deduplication-p1-5e99a74a095f878d.json")),
+    ("wikipedia_suggest/m-p1-7c0646ba7721e52c.json", include_bytes!("../../../examples/demo/wikipedia_suggest/m-p1-7c0646ba7721e52c.json")),
+    ("wikipedia_suggest/me-p1-44c4a3c044f63b5e.json", include_bytes!("../../../examples/demo/wikipedia_suggest/me-p1-44c4a3c044f63b5e.json")),
+    ("wikipedia_suggest/met-p1-c9c3c41be9ace057.json", include_bytes!("../../../examples/demo/wikipedia_suggest/met-p1-c9c3c41be9ace057.json")),
+    ("wikipedia_suggest/meta-p1-5605a6d45a771ddd.json", include_bytes!("../../../examples/demo/wikipedia_suggest/meta-p1-5605a6d45a771ddd.json")),
+    ("wikipedia_suggest/metas-p1-a9a42be036190005.json", include_bytes!("../../../examples/demo/wikipedia_suggest/metas-p1-a9a42be036190005.json")),
+    ("wikipedia_suggest/metase-p1-6f5b91e9c88d0bd2.json", include_bytes!("../../../examples/demo/wikipedia_suggest/metase-p1-6f5b91e9c88d0bd2.json")),
+    ("wikipedia_suggest/metasea-p1-8727337471b551df.json", include_bytes!("../../../examples/demo/wikipedia_suggest/metasea-p1-8727337471b551df.json")),
+    ("wikipedia_suggest/metasear-p1-76366a55c21a7ef6.json", include_bytes!("../../../examples/demo/wikipedia_suggest/metasear-p1-76366a55c21a7ef6.json")),
+    ("wikipedia_suggest/metasearc-p1-591f04f8b3476911.json", include_bytes!("../../../examples/demo/wikipedia_suggest/metasearc-p1-591f04f8b3476911.json")),
+    ("wikipedia_suggest/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/wikipedia_suggest/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("wikipedia_suggest/o-p1-f285d167ff86576b.json", include_bytes!("../../../examples/demo/wikipedia_suggest/o-p1-f285d167ff86576b.json")),
+    ("wikipedia_suggest/op-p1-b41ea72e7e3f4b3d.json", include_bytes!("../../../examples/demo/wikipedia_suggest/op-p1-b41ea72e7e3f4b3d.json")),
+    ("wikipedia_suggest/ope-p1-7410511a6fd857cd.json", include_bytes!("../../../examples/demo/wikipedia_suggest/ope-p1-7410511a6fd857cd.json")),
+    ("wikipedia_suggest/open-p1-35940ce28c8ebf64.json", include_bytes!("../../../examples/demo/wikipedia_suggest/open-p1-35940ce28c8ebf64.json")),
+    ("wikipedia_suggest/open-s-p1-34aa54a405aeb13f.json", include_bytes!("../../../examples/demo/wikipedia_suggest/open-s-p1-34aa54a405aeb13f.json")),
+    ("wikipedia_suggest/open-so-p1-1cd0e2ca92367102.json", include_bytes!("../../../examples/demo/wikipedia_suggest/open-so-p1-1cd0e2ca92367102.json")),
+    ("wikipedia_suggest/open-sou-p1-b49a0817cb28d34e.json", include_bytes!("../../../examples/demo/wikipedia_suggest/open-sou-p1-b49a0817cb28d34e.json")),
+    ("wikipedia_suggest/open-sour-p1-79f2aaa845de9c9d.json", include_bytes!("../../../examples/demo/wikipedia_suggest/open-sour-p1-79f2aaa845de9c9d.json")),
+    ("wikipedia_suggest/open-sourc-p1-101a05739594acf2.json", include_bytes!("../../../examples/demo/wikipedia_suggest/open-sourc-p1-101a05739594acf2.json")),
+    ("wikipedia_suggest/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/wikipedia_suggest/open-source-p1-3f053045f832181f.json")),
+    ("wikipedia_suggest/r-p1-f56b0efaf73262d2.json", include_bytes!("../../../examples/demo/wikipedia_suggest/r-p1-f56b0efaf73262d2.json")),
+    ("wikipedia_suggest/ru-p1-b8285dad53e989f2.json", include_bytes!("../../../examples/demo/wikipedia_suggest/ru-p1-b8285dad53e989f2.json")),
+    ("wikipedia_suggest/rus-p1-2f0403dc0a558a7a.json", include_bytes!("../../../examples/demo/wikipedia_suggest/rus-p1-2f0403dc0a558a7a.json")),
+    ("wikipedia_suggest/rust-a-p1-f4e869caa49df09a.json", include_bytes!("../../../examples/demo/wikipedia_suggest/rust-a-p1-f4e869caa49df09a.json")),
+    ("wikipedia_suggest/rust-as-p1-335ba6fa962a9012.json", include_bytes!("../../../examples/demo/wikipedia_suggest/rust-as-p1-335ba6fa962a9012.json")),
+    ("wikipedia_suggest/rust-asy-p1-88f7a779f70568f3.json", include_bytes!("../../../examples/demo/wikipedia_suggest/rust-asy-p1-88f7a779f70568f3.json")),
+    ("wikipedia_suggest/rust-asyn-p1-4f4914a1cc4d714e.json", include_bytes!("../../../examples/demo/wikipedia_suggest/rust-asyn-p1-4f4914a1cc4d714e.json")),
+    ("wikipedia_suggest/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/wikipedia_suggest/rust-async-p1-dccb8db921fe4fde.json")),
+    ("wikipedia_suggest/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/wikipedia_suggest/rust-p1-657ee28e1cc9ea2f.json")),
+    ("wikipedia_suggest/s-p1-bedf7e2f184a9278.json", include_bytes!("../../../examples/demo/wikipedia_suggest/s-p1-bedf7e2f184a9278.json")),
+    ("wikipedia_suggest/se-p1-c9cba46ef4bd0142.json", include_bytes!("../../../examples/demo/wikipedia_suggest/se-p1-c9cba46ef4bd0142.json")),
+    ("wikipedia_suggest/sea-p1-68b2dcfd868510c4.json", include_bytes!("../../../examples/demo/wikipedia_suggest/sea-p1-68b2dcfd868510c4.json")),
+    ("wikipedia_suggest/sear-p1-a0e4695172cb5909.json", include_bytes!("../../../examples/demo/wikipedia_suggest/sear-p1-a0e4695172cb5909.json")),
+    ("wikipedia_suggest/searc-p1-8eed3989ad558684.json", include_bytes!("../../../examples/demo/wikipedia_suggest/searc-p1-8eed3989ad558684.json")),
+    ("wikipedia_suggest/search-e-p1-6484572c4fbc95f8.json", include_bytes!("../../../examples/demo/wikipedia_suggest/search-e-p1-6484572c4fbc95f8.json")),
+    ("wikipedia_suggest/search-en-p1-4f08f7e2aa483ae4.json", include_bytes!("../../../examples/demo/wikipedia_suggest/search-en-p1-4f08f7e2aa483ae4.json")),
+    ("wikipedia_suggest/search-eng-p1-e8d6760db8f1ab77.json", include_bytes!("../../../examples/demo/wikipedia_suggest/search-eng-p1-e8d6760db8f1ab77.json")),
+    ("wikipedia_suggest/search-engi-p1-ac14483f5700ba92.json", include_bytes!("../../../examples/demo/wikipedia_suggest/search-engi-p1-ac14483f5700ba92.json")),
+    ("wikipedia_suggest/search-engin-p1-090ff4bba3ff3c4c.json", include_bytes!("../../../examples/demo/wikipedia_suggest/search-engin-p1-090ff4bba3ff3c4c.json")),
+    ("wikipedia_suggest/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/wikipedia_suggest/search-engine-p1-beff462627fb0b32.json")),
+    ("wikipedia_suggest/search-p1-56a87e483d70ded4.json", include_bytes!("../../../examples/demo/wikipedia_suggest/search-p1-56a87e483d70ded4.json")),
+    ("wikipedia_suggest/元-p1-3af77c820338901f.json", include_bytes!("../../../examples/demo/wikipedia_suggest/元-p1-3af77c820338901f.json")),
+    ("wikipedia_suggest/元搜-p1-46560162b334c63a.json", include_bytes!("../../../examples/demo/wikipedia_suggest/元搜-p1-46560162b334c63a.json")),
+    ("wikipedia_suggest/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/wikipedia_suggest/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("wikipedia_suggest/去-p1-2935fb18f814d2b6.json", include_bytes!("../../../examples/demo/wikipedia_suggest/去-p1-2935fb18f814d2b6.json")),
+    ("wikipedia_suggest/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/wikipedia_suggest/去重-p1-48564bafab40ea5d.json")),
+    ("wikipedia_suggest/开-p1-94c3ede11a8bc281.json", include_bytes!("../../../examples/demo/wikipedia_suggest/开-p1-94c3ede11a8bc281.json")),
+    ("wikipedia_suggest/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/wikipedia_suggest/开源-p1-15f97da3b58ee086.json")),
+    ("wikipedia_suggest/搜-p1-98648a40cf518e26.json", include_bytes!("../../../examples/demo/wikipedia_suggest/搜-p1-98648a40cf518e26.json")),
+    ("wikipedia_suggest/搜索-p1-0959430075feab8b.json", include_bytes!("../../../examples/demo/wikipedia_suggest/搜索-p1-0959430075feab8b.json")),
+    ("wikipedia_suggest/搜索引-p1-3e9fa105eb44415b.json", include_bytes!("../../../examples/demo/wikipedia_suggest/搜索引-p1-3e9fa105eb44415b.json")),
+    ("wikipedia_suggest/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/wikipedia_suggest/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("wikipedia_zh/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/wikipedia_zh/deduplication-p1-5e99a74a095f878d.json")),
+    ("wikipedia_zh/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/wikipedia_zh/rust-p1-657ee28e1cc9ea2f.json")),
+    ("wikipedia_zh/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/wikipedia_zh/search-engine-p1-beff462627fb0b32.json")),
+    ("wikipedia_zh/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/wikipedia_zh/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("wikipedia_zh/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/wikipedia_zh/去重-p1-48564bafab40ea5d.json")),
+    ("wikipedia_zh/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/wikipedia_zh/开源-p1-15f97da3b58ee086.json")),
+    ("wikipedia_zh/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/wikipedia_zh/搜索引擎-p1-c35cf6f7990ea99d.json")),
+    ("yahoo/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/yahoo/deduplication-p1-5e99a74a095f878d.json")),
+    ("yahoo/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/yahoo/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("yahoo/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/yahoo/open-source-p1-3f053045f832181f.json")),
+    ("yahoo/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/yahoo/rust-async-p1-dccb8db921fe4fde.json")),
+    ("yahoo/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/yahoo/rust-p1-657ee28e1cc9ea2f.json")),
+    ("yahoo/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/yahoo/search-engine-p1-beff462627fb0b32.json")),
 ];
