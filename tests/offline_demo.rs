@@ -393,6 +393,10 @@ async fn an_unrecorded_query_names_the_demo_queries() {
         }
         assert!(!body.contains("empty-failed"), "{lang}: {body}");
         assert!(!body.contains("class=\"problem\""), "{lang}: {body}");
+        // The demo records first pages: the next one is past the end, not
+        // a query it lacks.
+        let (_, body) = get(&app, "/search?q=rust&page=2", lang).await;
+        assert!(body.contains("empty-past_end"), "{lang}: {body}");
     }
 }
 

@@ -462,6 +462,9 @@ impl ResultsPage {
             "past_end"
         } else if answered {
             "none"
+        } else if engines.is_empty() && params.page > 1 {
+            // A recording of page 1 only: the next page is past its end.
+            "past_end"
         } else if engines.is_empty() {
             "not_recorded"
         } else {

@@ -158,6 +158,8 @@ fn shown<'a>(q: &'a DemoQuery, engine: &str) -> Vec<Shown<'a>> {
         .filter(|(_, r)| match wiki_host(engine) {
             // A wiki's own search returns its articles only.
             Some(host) => r.urls[0].contains(&format!("//{host}/")),
+            // Sogou WeChat finds WeChat articles only.
+            None if engine == "sogou_weixin" => r.urls[0].contains("//mp."),
             None => true,
         })
         .map(|(i, r)| {
