@@ -49,7 +49,9 @@ const COMMANDS: &[(&str, Run)] = &[
     ("cargo test", Run::Not("the command running this test")),
     (
         "cargo install --path . --locked --profile dist",
-        Run::Not("a fat-LTO build of minutes; tests/install.rs runs the binary alone, as installed"),
+        Run::Not(
+            "a fat-LTO build of minutes; tests/install.rs runs the binary alone, as installed",
+        ),
     ),
     ("metasift serve", Run::Server(Place::Anywhere)),
     ("metasift check-config", Run::Once(Place::Anywhere)),
