@@ -444,3 +444,32 @@ async fn case_and_language_do_not_lose_the_demo() {
         .unwrap();
     assert!(shown(&resp).engines >= 4, "{:?}", resp.engines);
 }
+
+/// The re-clustering examples docs/lab.md gives on the demo.
+#[tokio::test]
+async fn reclustering_the_demo_splits_what_docs_lab_md_says() {
+    let app = metasift::web::router(metasift::web::AppState::serving(demo(), None, None).unwrap());
+    for (uri, before, after, split) in [
+        ("/search?q=rust&method=none&format=json", 7, 9, 2),
+        (
+            "/search?q=open+source&os1=0.9&os2=0.95&format=json",
+            5,
+            6,
+            1,
+        ),
+    ] {
+        let (status, body) = get(&app, uri, "en").await;
+        assert_eq!(status, StatusCode::OK, "{uri}: {body}");
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let c = &json["comparison"];
+        assert_eq!(
+            (
+                c["results_before"].as_u64(),
+                c["results_after"].as_u64(),
+                c["counts"]["split"].as_u64()
+            ),
+            (Some(before), Some(after), Some(split)),
+            "{uri}: {c}"
+        );
+    }
+}
