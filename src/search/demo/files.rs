@@ -4,6 +4,12 @@
 
 #[rustfmt::skip]
 pub(super) const FILES: &[(&str, &[u8])] = &[
+    ("baidu/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/baidu/deduplication-p1-5e99a74a095f878d.json")),
+    ("baidu/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/baidu/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
+    ("baidu/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/baidu/open-source-p1-3f053045f832181f.json")),
+    ("baidu/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/baidu/rust-async-p1-dccb8db921fe4fde.json")),
+    ("baidu/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/baidu/rust-p1-657ee28e1cc9ea2f.json")),
+    ("baidu/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/baidu/search-engine-p1-beff462627fb0b32.json")),
     ("baidu/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/baidu/元搜索-p1-cec7d85b5ba4ca1f.json")),
     ("baidu/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/baidu/去重-p1-48564bafab40ea5d.json")),
     ("baidu/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/baidu/开源-p1-15f97da3b58ee086.json")),
@@ -70,6 +76,10 @@ pub(super) const FILES: &[(&str, &[u8])] = &[
     ("startpage/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/startpage/rust-async-p1-dccb8db921fe4fde.json")),
     ("startpage/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/startpage/rust-p1-657ee28e1cc9ea2f.json")),
     ("startpage/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/startpage/search-engine-p1-beff462627fb0b32.json")),
+    ("startpage/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/startpage/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("startpage/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/startpage/去重-p1-48564bafab40ea5d.json")),
+    ("startpage/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/startpage/开源-p1-15f97da3b58ee086.json")),
+    ("startpage/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/startpage/搜索引擎-p1-c35cf6f7990ea99d.json")),
     ("wikipedia/deduplication-p1-5e99a74a095f878d.json", include_bytes!("../../../examples/demo/wikipedia/deduplication-p1-5e99a74a095f878d.json")),
     ("wikipedia/metasearch-p1-ea5cfb3bf1c3f2b0.json", include_bytes!("../../../examples/demo/wikipedia/metasearch-p1-ea5cfb3bf1c3f2b0.json")),
     ("wikipedia/open-source-p1-3f053045f832181f.json", include_bytes!("../../../examples/demo/wikipedia/open-source-p1-3f053045f832181f.json")),
@@ -154,4 +164,8 @@ pub(super) const FILES: &[(&str, &[u8])] = &[
     ("yahoo/rust-async-p1-dccb8db921fe4fde.json", include_bytes!("../../../examples/demo/yahoo/rust-async-p1-dccb8db921fe4fde.json")),
     ("yahoo/rust-p1-657ee28e1cc9ea2f.json", include_bytes!("../../../examples/demo/yahoo/rust-p1-657ee28e1cc9ea2f.json")),
     ("yahoo/search-engine-p1-beff462627fb0b32.json", include_bytes!("../../../examples/demo/yahoo/search-engine-p1-beff462627fb0b32.json")),
+    ("yahoo/元搜索-p1-cec7d85b5ba4ca1f.json", include_bytes!("../../../examples/demo/yahoo/元搜索-p1-cec7d85b5ba4ca1f.json")),
+    ("yahoo/去重-p1-48564bafab40ea5d.json", include_bytes!("../../../examples/demo/yahoo/去重-p1-48564bafab40ea5d.json")),
+    ("yahoo/开源-p1-15f97da3b58ee086.json", include_bytes!("../../../examples/demo/yahoo/开源-p1-15f97da3b58ee086.json")),
+    ("yahoo/搜索引擎-p1-c35cf6f7990ea99d.json", include_bytes!("../../../examples/demo/yahoo/搜索引擎-p1-c35cf6f7990ea99d.json")),
 ];
