@@ -412,6 +412,26 @@ fn baidu(q: &str, hits: &[Shown<'_>]) -> String {
     page(&format!("{q}_百度搜索"), &body)
 }
 
+/// Sogou's web search: `div.vrwrap` blocks, the title link Sogou's own
+/// `/link?url=` redirect, the real target in `.r-sech[data-url]`.
+fn sogou(q: &str, hits: &[Shown<'_>]) -> String {
+    let mut body = String::from("<div class=\"results\" id=\"main\">\n");
+    for (i, h) in hits.iter().enumerate() {
+        let target = href(h.url);
+        let u = url::Url::parse(&target).unwrap();
+        body.push_str(&format!(
+            "<div class=\"vrwrap\" id=\"sogou_vr_30000000_{i}\"><div class=\"r-sech click-better-sugg\" data-url=\"{}\"></div><h3 class=\"vr-title\"><a id=\"sogou_vr_30000000_title_{i}\" target=\"_blank\" href=\"/link?url=hedJjaC291{:016x}\">{}</a></h3><div class=\"fz-mid space-txt\">{}</div><div class=\"citeurl\"><span>{}</span></div></div>\n",
+            esc(&target),
+            fnv(&[h.url, "sg"]),
+            highlight(h.title, q, "<em><!--red_beg-->", "<!--red_end--></em>"),
+            highlight(h.snippet, q, "<em><!--red_beg-->", "<!--red_end--></em>"),
+            esc(u.host_str().unwrap_or("")),
+        ));
+    }
+    body.push_str("</div>");
+    page(&format!("{q} - 搜狗搜索"), &body)
+}
+
 fn sogou_weixin(q: &str, hits: &[Shown<'_>]) -> String {
     let accounts = ["示例技术周刊", "开源示例", "搜索示例笔记"];
     let mut body = String::from("<div class=\"news-box\"><ul class=\"news-list\">\n");
@@ -513,13 +533,14 @@ fn answer(engine: &str, q: &DemoQuery) -> Option<(String, &'static str)> {
     Some(match engine {
         "wikipedia" | "wikipedia_zh" => (wikipedia(t, &hits), JSON),
         "duckduckgo" => (duckduckgo(t, &hits), HTML),
-        "bing" => (bing(t, &hits), HTML),
+        "bing" | "bing_cn" => (bing(t, &hits), HTML),
         "brave" => (brave(t, &hits), HTML),
         "mojeek" => (mojeek(t, &hits), HTML),
         "startpage" => (startpage(t, &hits), HTML),
         "yahoo" => (yahoo(t, &hits), HTML),
         "ecosia" => (ecosia(t, &hits), HTML),
         "baidu" => (baidu(t, &hits), HTML),
+        "sogou" => (sogou(t, &hits), HTML),
         "sogou_weixin" => (sogou_weixin(t, &hits), HTML),
         other => panic!("pages.toml: no markup written for engine {other:?}"),
     })
