@@ -42,7 +42,8 @@ enum Command {
         #[arg(long)]
         replay: Option<PathBuf>,
         /// Serve the offline demo built into the binary (examples/offline.toml
-        /// and its recordings): no engine asks the network.
+        /// and its recordings, written out once under ~/.cache/metasift/): no
+        /// engine asks the network.
         #[arg(long, conflicts_with_all = ["config", "replay"])]
         demo: bool,
     },
