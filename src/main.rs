@@ -41,6 +41,11 @@ enum Command {
         /// Answer every engine's request from this recording.
         #[arg(long)]
         replay: Option<PathBuf>,
+        /// Serve the offline demo built into the binary (examples/offline.toml
+        /// and its recordings, written out once under ~/.cache/metasift/): no
+        /// engine asks the network.
+        #[arg(long, conflicts_with_all = ["config", "replay"])]
+        demo: bool,
     },
     /// Run one query from the terminal.
     Search {
@@ -265,6 +270,7 @@ fn main() -> anyhow::Result<()> {
         bind: None,
         record: None,
         replay: None,
+        demo: false,
     });
     let level = match command {
         Command::Serve { .. } | Command::CheckConfig { .. } => "info",
@@ -286,9 +292,19 @@ fn main() -> anyhow::Result<()> {
             bind,
             record,
             replay,
+            demo,
         } => {
             #[cfg(all(target_os = "linux", target_env = "gnu"))]
             with_fixed_mmap_threshold();
+            let config = if demo {
+                let base = metasift::search::demo::default_base();
+                let file = metasift::search::demo::write_out(&base).with_context(|| {
+                    format!("writing the built-in demo into {}", base.display())
+                })?;
+                Some(file)
+            } else {
+                config
+            };
             serve(config.as_deref(), bind, record, replay)?
         }
         Command::Search {

@@ -91,6 +91,7 @@ empty-failed-text = Every engine asked failed, so nothing is known about this qu
 empty-failed-retry = Try again in a moment. How each engine has fared lately:
 empty-notrecorded-title = Nothing recorded for “{ $q }”
 empty-notrecorded-text = This server answers from recorded engine pages (offline replay), and none holds this query. Try one the recording has.
+empty-notrecorded-queries = This server answers from recordings (offline), which hold only these queries:
 empty-past-title = No more results for “{ $q }”
 empty-past-text = The engines have nothing on page { $n }.
 back-to-page = Back to page { $n }

@@ -63,6 +63,7 @@ empty-failed-text = 所有被询问的引擎都失败了，所以还不知道这
 empty-failed-retry = 请稍后再试。各引擎最近的情况：
 empty-notrecorded-title = 没有“{ $q }”的录制
 empty-notrecorded-text = 本服务器从录制的引擎页面回答（离线回放），其中没有这个查询。请试试录制中有的查询。
+empty-notrecorded-queries = 本服务器从录制回答（离线），录制中只有这些查询：
 empty-past-title = “{ $q }”没有更多结果
 empty-past-text = 引擎在第 { $n } 页没有结果。
 back-to-page = 返回第 { $n } 页

@@ -316,9 +316,11 @@ impl Searcher {
         for (&i, outcome) in selected.iter().zip(&outcomes) {
             let name = &config.engines[i].name;
             // One log line per failure (a suspended engine not asked is
-            // not a failure: its suspension was logged when it began).
+            // not a failure: its suspension was logged when it began; nor
+            // is a replayed engine without this query, which `replay`
+            // logs at debug level).
             if let Err(f) = &outcome.result
-                && f.kind != FailureKind::Suspended
+                && !matches!(f.kind, FailureKind::Suspended | FailureKind::NotRecorded)
             {
                 tracing::warn!(engine = %name, kind = f.kind.as_str(), ms = outcome.elapsed_ms, "engine failed: {}", f.reason);
             }

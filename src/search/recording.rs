@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::Query;
 
 /// The `format` value of this version of the file layout.
-pub(crate) const FORMAT: &str = "metasift-recording/1";
+pub const FORMAT: &str = "metasift-recording/1";
 
 /// Errors of reading or writing recordings.
 #[derive(Debug, thiserror::Error)]
@@ -140,12 +140,7 @@ pub struct RecordedResponse {
 
 impl RecordedResponse {
     /// A response holding `body` in whichever field keeps it exact.
-    pub(crate) fn new(
-        status: u16,
-        headers: Vec<(String, String)>,
-        elapsed_ms: u64,
-        body: &[u8],
-    ) -> Self {
+    pub fn new(status: u16, headers: Vec<(String, String)>, elapsed_ms: u64, body: &[u8]) -> Self {
         let (body, body_base64) = match std::str::from_utf8(body) {
             Ok(text) => (Some(text.to_string()), None),
             Err(_) => (
@@ -204,7 +199,7 @@ pub struct Recording {
 }
 
 /// The file name (relative to the recording folder) of an engine's answer to a query.
-pub(crate) fn relative_path(engine: &str, query: &RecordedQuery) -> PathBuf {
+pub fn relative_path(engine: &str, query: &RecordedQuery) -> PathBuf {
     let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     hasher.update(query.text.as_bytes());
     hasher.update(&[0]);
@@ -307,9 +302,25 @@ impl Recording {
     /// (the layout of `tests/fixtures/serp/`): then the page saved for this
     /// engine (the index's engine folder name), query text (case-insensitive)
     /// and page is answered, preferring a `results` page over a blocked one.
+    ///
+    /// A query typed in another case or with a language chosen finds the
+    /// recording of its lower-case form made with no language, when that
+    /// is all there is: a recording answers what a searcher types, not
+    /// only the exact bytes it was made with.
     pub fn lookup(dir: &Path, engine: &str, query: &Query) -> Result<Recording, RecordingError> {
         let q = RecordedQuery::from(query);
-        let path = dir.join(relative_path(engine, &q));
+        let mut path = dir.join(relative_path(engine, &q));
+        if !path.exists() {
+            let plain = RecordedQuery {
+                text: q.text.trim().to_lowercase(),
+                page: q.page,
+                lang: None,
+            };
+            let other = dir.join(relative_path(engine, &plain));
+            if plain != q && other.exists() {
+                path = other;
+            }
+        }
         if !path.exists() {
             if dir.join("index.json").is_file()
                 && let Some(rec) = saved_page(dir, engine, &q)?
@@ -325,6 +336,53 @@ impl Recording {
         }
         Recording::read(&path)
     }
+}
+
+/// The most recordings of one engine [`recorded_queries`] reads.
+const MAX_LISTED_FILES: usize = 2_000;
+
+/// The query texts `engine` has a first-page recording of in `dir`, sorted
+/// and each once: what a replaying server can answer, said when a query it
+/// cannot answer comes. Read once per folder and engine (a replay folder is
+/// not written while it is replayed), at most [`MAX_LISTED_FILES`] files.
+pub fn recorded_queries(dir: &Path, engine: &str) -> std::sync::Arc<Vec<String>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Listed = Mutex<HashMap<PathBuf, Arc<Vec<String>>>>;
+    static LISTED: OnceLock<Listed> = OnceLock::new();
+    let folder = dir.join(safe_component(engine));
+    let listed = LISTED.get_or_init(Listed::default);
+    if let Some(list) = listed.lock().ok().and_then(|m| m.get(&folder).cloned()) {
+        return list;
+    }
+    #[derive(Deserialize)]
+    struct Head {
+        format: String,
+        query: RecordedQuery,
+    }
+    let mut texts: Vec<String> = std::fs::read_dir(&folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json")
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains("-p1-"))
+        })
+        .take(MAX_LISTED_FILES)
+        .filter_map(|p| {
+            let head: Head = serde_json::from_slice(&std::fs::read(p).ok()?).ok()?;
+            (head.format == FORMAT && head.query.page == 1).then_some(head.query.text)
+        })
+        .collect();
+    texts.sort();
+    texts.dedup();
+    let list = Arc::new(texts);
+    if let Ok(mut m) = listed.lock() {
+        m.insert(folder, list.clone());
+    }
+    list
 }
 
 /// One entry of `tests/fixtures/serp/index.json` (the fields import needs).

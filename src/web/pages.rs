@@ -226,6 +226,9 @@ pub struct ResultsPage {
     /// Engines with no recording of this query (offline replay), named on
     /// one quiet line instead of one failure each.
     pub not_recorded: Vec<String>,
+    /// When nothing answered from a recording: the queries its engines
+    /// hold, each with its link, so an offline demo says what it knows.
+    pub recorded: Vec<(String, String)>,
     /// Page numbers around this one, each with its link (`None`: this page).
     pub pages: Vec<(u32, Option<String>)>,
     /// The interface language (the layout's).
@@ -265,6 +268,40 @@ pub(super) fn served_categories(config: &Config) -> Vec<&str> {
     }
     categories.sort_by_key(|c| (*c != "general", *c));
     categories
+}
+
+/// The queries the recordings of the engines that had none of this one
+/// hold (each once, in order), with their links; at most 24.
+fn recorded_queries(resp: &SearchResponse, config: &Config) -> Vec<(String, String)> {
+    let mut texts: Vec<String> = Vec::new();
+    for report in &resp.engines {
+        let Some(dir) = config
+            .engines
+            .iter()
+            .find(|e| e.name == report.engine)
+            .and_then(|e| e.replay.as_deref())
+        else {
+            continue;
+        };
+        for text in crate::search::recording::recorded_queries(dir, &report.engine).iter() {
+            if !texts.contains(text) {
+                texts.push(text.clone());
+            }
+        }
+    }
+    texts.sort();
+    texts.truncate(24);
+    texts
+        .into_iter()
+        .map(|q| {
+            let link = SearchParams {
+                q: q.clone(),
+                ..SearchParams::default()
+            }
+            .link(1, Format::Html);
+            (q, link)
+        })
+        .collect()
 }
 
 /// Engines slower than this are flagged on the page even when they answered.
@@ -348,10 +385,18 @@ impl ResultsPage {
             "past_end"
         } else if answered {
             "none"
+        } else if engines.is_empty() && params.page > 1 {
+            // A recording of page 1 only: the next page is past its end.
+            "past_end"
         } else if engines.is_empty() {
             "not_recorded"
         } else {
             "failed"
+        };
+        let recorded = if empty_state == "not_recorded" {
+            recorded_queries(resp, config)
+        } else {
+            Vec::new()
         };
         let has_next = !resp.results.is_empty() && params.page < super::params::MAX_PAGE;
         // Every fused page known is numbered; past the last one, the next
@@ -425,6 +470,7 @@ impl ResultsPage {
             empty_state,
             notice: None,
             not_recorded,
+            recorded,
             pages,
             tr: tr.clone(),
             tabs: category_tabs(config, params, &resp.query, tr),
