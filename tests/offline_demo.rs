@@ -32,7 +32,7 @@ fn crate_dir() -> PathBuf {
 /// `file` laid over the built-in defaults, validated as `serve` validates it.
 fn load_as_the_binary_does(file: &Path) -> Config {
     let source = ConfigSource::locate(Some(file));
-    let mut config = metasift::engines::check_config_source(&source).unwrap_or_else(|errors| {
+    metasift::config::load(&source, &metasift::engines::check).unwrap_or_else(|errors| {
         panic!(
             "{}",
             errors
@@ -41,9 +41,7 @@ fn load_as_the_binary_does(file: &Path) -> Config {
                 .collect::<Vec<_>>()
                 .join("\n")
         )
-    });
-    config.apply_env();
-    config
+    })
 }
 
 fn demo() -> Config {
