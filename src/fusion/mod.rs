@@ -74,14 +74,14 @@ pub fn drop_shown(
     // the screen), each with its engine as the source, as in `fuse`: the
     // one-site rules hold across pages too.
     for r in shown {
-        deduper.push(Doc::new(&r.url, &r.title, &r.content).with_source(&r.engine));
+        deduper.push(Doc::new(r.key(), &r.title, &r.content).with_source(&r.engine));
         for d in &r.duplicates {
             deduper.push(Doc::new(&d.url, &d.title, &d.snippet).with_source(&d.engine));
         }
     }
     let pushed = deduper.len();
     fused.retain(|r| {
-        let v = deduper.push(Doc::new(&r.url, &r.title, &r.content).with_source(&r.engine));
+        let v = deduper.push(Doc::new(r.key(), &r.title, &r.content).with_source(&r.engine));
         v.stage.is_none() || v.cluster >= pushed
     });
 }
@@ -110,7 +110,7 @@ pub fn fuse(
         let answer = &answers[a];
         let rec = &answer.results[r];
         let verdict =
-            deduper.push(Doc::new(&rec.url, &rec.title, &rec.snippet).with_source(&rec.engine));
+            deduper.push(Doc::new(rec.key(), &rec.title, &rec.snippet).with_source(&rec.engine));
         let contribution = answer.weight / f64::from(rec.position.max(1));
         match verdict.stage {
             // A kept record, or a verdict pointing at itself/forward (which
@@ -182,7 +182,7 @@ struct Group {
 impl Group {
     fn new(rec: &EngineResult, contribution: f64) -> Self {
         Group {
-            key: dedup::url_key(&rec.url),
+            key: dedup::url_key(rec.key()),
             result: MergedResult {
                 url: dedup::unwrap_redirect(&rec.url),
                 title: rec.title.clone(),
@@ -195,6 +195,8 @@ impl Group {
                 duplicates: Vec::new(),
                 published: rec.published.clone(),
                 thumbnail: rec.thumbnail.clone(),
+                key_url: rec.key_url.clone(),
+                display_url: rec.key_url.clone().or_else(|| rec.display_url.clone()),
             },
         }
     }
@@ -209,7 +211,7 @@ impl Group {
             r.positions.push(rec.position);
         }
         // Title, link and snippet shown must be one page's.
-        if dedup::url_key(&rec.url) == self.key {
+        if dedup::url_key(rec.key()) == self.key {
             if more_complete(&rec.title, &r.title) {
                 r.title = rec.title.clone();
             }
@@ -262,6 +264,8 @@ mod tests {
         EngineResult {
             published: None,
             thumbnail: None,
+            key_url: None,
+            display_url: None,
             url: url.into(),
             title: title.into(),
             snippet: snippet.into(),
