@@ -115,7 +115,10 @@ fn baidu_keeps_its_link_like_blocks_and_skips_its_widgets() {
         baike.key_url.as_deref(),
         Some("https://baike.baidu.com/item/hello/38467")
     );
-    assert_eq!(baike.snippet, "Hello 出自英语。本义为“你好、喂”。 baike.baidu.com/");
+    assert_eq!(
+        baike.snippet,
+        "Hello 出自英语。本义为“你好、喂”。 baike.baidu.com/"
+    );
     assert_eq!(hits[1].snippet, "欢迎加入hello吧，分享你遇到的人和事。");
     assert_eq!(
         hits[1].key_url.as_deref(),
@@ -125,8 +128,14 @@ fn baidu_keeps_its_link_like_blocks_and_skips_its_widgets() {
     // display URL the page shows.
     let organic = &hits[2];
     assert_eq!(organic.key_url, None);
-    assert_eq!(organic.display_url.as_deref(), Some("http://www.hello.com/"));
-    assert_eq!(organic.snippet, "Connect with people who share your interests.");
+    assert_eq!(
+        organic.display_url.as_deref(),
+        Some("http://www.hello.com/")
+    );
+    assert_eq!(
+        organic.snippet,
+        "Connect with people who share your interests."
+    );
 }
 
 /// Baidu 2026 markup: `cosc-*` cards, the abstract in `data-module="abstract"`
@@ -253,10 +262,7 @@ fn baidu_2026_excerpt_reads_its_real_results() {
     };
     let hits = parse("baidu", &body).hits;
     assert_eq!(hits.len(), 2, "{hits:#?}");
-    assert_eq!(
-        hits[0].title,
-        "MCP 中文站(Model Context Protocol 中文)"
-    );
+    assert_eq!(hits[0].title, "MCP 中文站(Model Context Protocol 中文)");
     assert_eq!(hits[0].key_url.as_deref(), Some("https://mcpcn.com/"));
     assert!(
         hits[0]
@@ -275,7 +281,9 @@ fn baidu_2026_excerpt_reads_its_real_results() {
         hits[1]
     );
     assert!(
-        hits[1].snippet.starts_with("模型上下文协议（Model Context Protocol，MCP）"),
+        hits[1]
+            .snippet
+            .starts_with("模型上下文协议（Model Context Protocol，MCP）"),
         "the date is not part of the snippet: {:?}",
         hits[1].snippet
     );
@@ -326,7 +334,10 @@ fn sogou_blocked_and_empty_pages_are_told_apart() {
         r#"<form id="seccodeForm" action="/antispider/thank.php"><img id="seccodeImage" src="util/seccode.php"><input name="c"></form></div>"#
     ));
     let outcome = parse_with(shipped_preset("sogou"), &blocked);
-    assert!(matches!(outcome, Err(ParseError::Blocked(_))), "{outcome:?}");
+    assert!(
+        matches!(outcome, Err(ParseError::Blocked(_))),
+        "{outcome:?}"
+    );
     let empty = page(concat!(
         r#"<div class="results"><div id="noresult_part1_container"><p>抱歉，没有找到与“<em>zzqqxx</em>”相关的网页。</p></div>"#,
         r#"<div class="vrwrap"><h3 class="vr-title"><a href="/link?url=x">zz 相关搜索</a></h3></div></div>"#
@@ -347,7 +358,10 @@ fn sogou_2026_excerpt_reads_its_real_result() {
         h.title,
         "MCP协议是什么?Model Context Protocol模型上下文详解"
     );
-    assert!(h.url.starts_with("https://www.sogou.com/link?url="), "{h:?}");
+    assert!(
+        h.url.starts_with("https://www.sogou.com/link?url="),
+        "{h:?}"
+    );
     assert_eq!(
         h.key_url.as_deref(),
         Some("https://www.chinaz.com/2025/0402/1678384.shtml")
@@ -382,11 +396,17 @@ fn so360_page() -> String {
 #[test]
 fn so360_reads_results_with_their_real_targets() {
     let ec = shipped_preset("so360");
-    assert!(!ec.enabled, "no saved 360 page to check it on: ships disabled");
+    assert!(
+        !ec.enabled,
+        "no saved 360 page to check it on: ships disabled"
+    );
     let hits = parse_with(ec, &so360_page()).unwrap().hits;
     assert_eq!(
         titles(&hits),
-        ["学习 Rust - Rust 程序设计语言", "Rust 程序设计语言 简体中文版"]
+        [
+            "学习 Rust - Rust 程序设计语言",
+            "Rust 程序设计语言 简体中文版"
+        ]
     );
     assert_eq!(hits[0].url, "https://www.so.com/link?m=e1aBc");
     assert_eq!(
@@ -411,12 +431,18 @@ fn so360_blocked_and_empty_pages_are_told_apart() {
         r#"<img src="https://qcaptcha.so.com/image?key=1"></div>"#
     ));
     let outcome = parse_with(shipped_preset("so360"), &blocked);
-    assert!(matches!(outcome, Err(ParseError::Blocked(_))), "{outcome:?}");
+    assert!(
+        matches!(outcome, Err(ParseError::Blocked(_))),
+        "{outcome:?}"
+    );
     let empty = page(concat!(
         r#"<div id="main"><div id="no-result"><p>抱歉，未找到和“<em>zzqqxx</em>”相关的网页。</p></div>"#,
         r#"<ul class="result"><li class="res-list"><h3 class="res-title"><a href="https://www.so.com/link?m=z">zz 推荐</a></h3></li></ul></div>"#
     ));
-    assert_eq!(parse_with(shipped_preset("so360"), &empty).unwrap().hits, []);
+    assert_eq!(
+        parse_with(shipped_preset("so360"), &empty).unwrap().hits,
+        []
+    );
 }
 
 // --- Bing China ------------------------------------------------------------------
@@ -425,7 +451,11 @@ fn so360_blocked_and_empty_pages_are_told_apart() {
 fn bing_cn_reads_bings_markup_in_chinese() {
     let ec = shipped_preset("bing_cn");
     assert!(!ec.enabled, "no saved cn.bing.com page: ships disabled");
-    assert!(ec.url.starts_with("https://cn.bing.com/search?"), "{}", ec.url);
+    assert!(
+        ec.url.starts_with("https://cn.bing.com/search?"),
+        "{}",
+        ec.url
+    );
     let body = page(concat!(
         r#"<ol id="b_results">"#,
         r#"<li class="b_algo"><h2><a href="https://www.rust-lang.org/zh-CN/">Rust 程序设计语言</a></h2>"#,
@@ -444,9 +474,13 @@ fn bing_cn_reads_bings_markup_in_chinese() {
         r#"<ol id="b_results"><li class="b_no"><h1>没有与此相关的结果: <strong>zzqqxx</strong></h1></li></ol>"#,
     );
     assert_eq!(parse_with(ec.clone(), &empty).unwrap().hits, []);
-    let blocked = page(r#"<div id="b_captcha"><h1>最后一步</h1><p>请解决以下难题以继续。</p></div>"#);
+    let blocked =
+        page(r#"<div id="b_captcha"><h1>最后一步</h1><p>请解决以下难题以继续。</p></div>"#);
     let outcome = parse_with(ec, &blocked);
-    assert!(matches!(outcome, Err(ParseError::Blocked(_))), "{outcome:?}");
+    assert!(
+        matches!(outcome, Err(ParseError::Blocked(_))),
+        "{outcome:?}"
+    );
 }
 
 // --- key_url: Baidu's copy folds with Bing's and DuckDuckGo's ----------------------
@@ -486,8 +520,7 @@ async fn baidus_copy_folds_by_url_with_bings_and_duckduckgos() {
         ("bing", bing_answer()),
         ("duckduckgo", ddg_answer()),
     ] {
-        let server =
-            LoopbackEngine::spawn(Behavior::page(body, "text/html; charset=utf-8")).await;
+        let server = LoopbackEngine::spawn(Behavior::page(body, "text/html; charset=utf-8")).await;
         support::point_at(&mut config, name, &server.base_url());
         servers.push(server);
     }

@@ -560,15 +560,16 @@ impl HtmlEngine {
             let Some(title) = self.title.value(el, true) else {
                 continue;
             };
-            let read = |field: &Option<Field>, join: bool| {
-                field.as_ref().and_then(|f| f.value(el, join))
-            };
+            let read =
+                |field: &Option<Field>, join: bool| field.as_ref().and_then(|f| f.value(el, join));
             hits.push(Hit {
                 url,
                 title,
                 snippet: read(&self.snippet, true).unwrap_or_default(),
                 key_url: read(&self.key_url, false).and_then(|u| resolve_link(&self.base, &u)),
-                display_url: read(&self.display_url, false).as_deref().and_then(display_link),
+                display_url: read(&self.display_url, false)
+                    .as_deref()
+                    .and_then(display_link),
                 ..Hit::default()
             });
         }

@@ -103,7 +103,10 @@ fn is_space(c: char) -> bool {
 fn needs_space(before: char, after: char) -> bool {
     !(is_spaceless_script(before)
         || is_spaceless_script(after)
-        || matches!(after, ',' | '.' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '…')
+        || matches!(
+            after,
+            ',' | '.' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '…'
+        )
         || matches!(before, '(' | '[' | '{' | '/' | '#' | '@'))
 }
 
@@ -333,7 +336,10 @@ mod tests {
         // Latin words in separate elements are separate words...
         assert_eq!(join_pieces(["Model", "Context"]), "Model Context");
         // ...but punctuation stays on its word.
-        assert_eq!(join_pieces(["MCP", ", an open protocol."]), "MCP, an open protocol.");
+        assert_eq!(
+            join_pieces(["MCP", ", an open protocol."]),
+            "MCP, an open protocol."
+        );
         assert_eq!(join_pieces(["(", "MCP", ")"]), "(MCP)");
         // Whitespace in the markup at the edges is one space, CJK or not.
         assert_eq!(join_pieces(["你好 ", "世界"]), "你好 世界");
@@ -342,7 +348,10 @@ mod tests {
         assert_eq!(join_pieces(["中", " ", "文"]), "中 文");
         // Empty pieces vanish; one piece is collapse_whitespace of it.
         assert_eq!(join_pieces(["", "  x  y ", "\u{200c}"]), "x y");
-        assert_eq!(join_pieces(["  a &amp;amp; b "]), collapse_whitespace("  a &amp;amp; b "));
+        assert_eq!(
+            join_pieces(["  a &amp;amp; b "]),
+            collapse_whitespace("  a &amp;amp; b ")
+        );
         assert_eq!(join_pieces(std::iter::empty()), "");
         // Hangul is written with spaces.
         assert_eq!(join_pieces(["안녕", "하세요"]), "안녕 하세요");
