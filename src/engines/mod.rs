@@ -498,6 +498,36 @@ pub fn published_date(raw: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    /// What a page shows as a result's URL is a URL line only when it is one.
+    #[test]
+    fn display_links_are_urls_or_nothing() {
+        use super::display_link;
+        for (shown, link) in [
+            ("www.hello.com/", Some("http://www.hello.com/")),
+            (
+                "  baike.baidu.com/item/hello ",
+                Some("http://baike.baidu.com/item/hello"),
+            ),
+            ("https://mcpcn.com/", Some("https://mcpcn.com/")),
+            ("www.example.com/a/b...", Some("http://www.example.com/a/b")),
+            (
+                "zh.wikipedia.org/wiki/你好…",
+                Some("http://zh.wikipedia.org/wiki/%E4%BD%A0%E5%A5%BD"),
+            ),
+            ("deepdata_cn", None),
+            ("站长之家", None),
+            ("站长之家 https://www.chinaz.com/2...", None),
+            ("javascript:alert(1)", None),
+            ("ftp://files.example.org/", None),
+            ("localhost/", None),
+            ("example.", None),
+            ("", None),
+            ("...", None),
+        ] {
+            assert_eq!(display_link(shown).as_deref(), link, "{shown:?}");
+        }
+    }
+
     #[test]
     fn published_dates_are_read_in_every_shape_engines_use() {
         use super::published_date as d;
