@@ -215,8 +215,15 @@ fn a_field_matching_several_elements_takes_them_all() {
         r#"<p><span class="s">outer <span class="s">inner</span> end</span></p><div><span class="s">block</span></div><span class="s"> </span><span class="s">after space</span>"#,
         r#"</div></div>"#
     ));
-    let hits = parse_with(ec, &body).unwrap().hits;
+    let hits = parse_with(ec.clone(), &body).unwrap().hits;
     assert_eq!(hits[0].snippet, "outer inner end block after space");
+    // Both streaming front ends read these pages themselves (so the
+    // comparison in `parse_with` ran on them).
+    let engine = HtmlEngine::new(ec).unwrap();
+    for body in [body, baidu_2026_page()] {
+        assert!(engine.parse_fast(&body).is_ok_and(|p| p.is_ok()));
+        assert!(engine.parse_streamed(&body).is_ok_and(|p| p.is_ok()));
+    }
 }
 
 #[test]
