@@ -129,6 +129,8 @@ fn parse_and_fuse(config: &Config, pages: &[(String, Vec<u8>)]) -> usize {
                     .map(|(i, h)| EngineResult {
                         published: None,
                         thumbnail: None,
+                        key_url: None,
+                        display_url: None,
                         url: h.url,
                         title: h.title,
                         snippet: h.snippet,

@@ -45,6 +45,23 @@ pub struct EngineResult {
     /// An image of the result (absolute http(s) URL), where the engine gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thumbnail: Option<String>,
+    /// The real target where `url` is the engine's own redirect (Baidu's
+    /// `mu`): the dedup key is built from it, and the URL line shows it;
+    /// the link clicked stays `url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_url: Option<String>,
+    /// The URL the engine's page shows for the result, for the URL line
+    /// when there is no `key_url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_url: Option<String>,
+}
+
+impl EngineResult {
+    /// The URL the dedup key is built from: the real target when the
+    /// engine gave one, else the link.
+    pub fn key(&self) -> &str {
+        self.key_url.as_deref().unwrap_or(&self.url)
+    }
 }
 
 /// A record hidden as a duplicate of a shown result.
@@ -104,6 +121,26 @@ pub struct MergedResult {
     /// An image of the result: the kept record's, else the first a member gave.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thumbnail: Option<String>,
+    /// The kept record's real target when its link is the engine's own
+    /// redirect ([`EngineResult::key_url`]): its dedup key's URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_url: Option<String>,
+    /// What the readable URL line shows when not `url`: the kept record's
+    /// `key_url`, else the URL its page showed ([`EngineResult::display_url`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_url: Option<String>,
+}
+
+impl MergedResult {
+    /// The URL the dedup key is built from (see [`EngineResult::key`]).
+    pub fn key(&self) -> &str {
+        self.key_url.as_deref().unwrap_or(&self.url)
+    }
+
+    /// The URL the readable URL line is made from.
+    pub fn shown_url(&self) -> &str {
+        self.display_url.as_deref().unwrap_or(&self.url)
+    }
 }
 
 /// Why an engine gave nothing usable.

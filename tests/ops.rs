@@ -176,6 +176,8 @@ fn response(text: &str, answered: bool) -> SearchResponse {
         results: vec![MergedResult {
             published: None,
             thumbnail: None,
+            key_url: None,
+            display_url: None,
             url: format!("https://example.org/{text}"),
             title: format!("About {text}"),
             content: "A snippet, with punctuation.".into(),

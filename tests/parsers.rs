@@ -89,8 +89,13 @@ fn table() -> Table {
 }
 
 fn fixture(file: &str) -> String {
-    let bytes = std::fs::read(crate_path(&format!("tests/fixtures/serp/{file}")))
-        .unwrap_or_else(|e| panic!("fixture {file}: {e}"));
+    let kept = crate_path(&format!("tests/fixtures/serp/{file}"));
+    // Pages added since the fixtures moved out are read from the data folder.
+    let path = match metasift_data::file(format!("serp/{file}")) {
+        Some(p) if !kept.exists() => p,
+        _ => kept,
+    };
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {file}: {e}"));
     engines::decode_body(&bytes, None)
 }
 

@@ -101,9 +101,10 @@ fn yahoo_titles_lose_the_display_url() {
 
 /// Baidu (2026): organic results are `div.result.c-container` with the real
 /// target in `mu` and the snippet in `span.summary-text_XXXXX` (a hashed
-/// suffix, a trailing space in the class); Baidu's own cards — the AI answer
+/// suffix, a trailing space in the class); Baidu's widgets — the AI answer
 /// `tpl="wenda_generate"`, the translate widget `tpl="fy_fanyi_pc"` — are
-/// `div.result-op.c-container`; titles carry U+200C.
+/// skipped (its link-like cards are read: `tests/chinese_engines.rs`);
+/// titles carry U+200C.
 #[test]
 fn baidu_reads_organic_results_only_with_their_snippets_and_clean_titles() {
     let body = page(concat!(
@@ -125,7 +126,12 @@ fn baidu_reads_organic_results_only_with_their_snippets_and_clean_titles() {
         ["Model Context Protocol - 官方文档", "MCP 协议详解_知乎"],
         "organic results only, titles without U+200C"
     );
-    assert_eq!(hits[0].url, "https://modelcontextprotocol.io/");
+    // The link clicked stays Baidu's; `mu` is the dedup key (issue #31).
+    assert_eq!(hits[0].url, "http://www.baidu.com/link?url=AbC");
+    assert_eq!(
+        hits[0].key_url.as_deref(),
+        Some("https://modelcontextprotocol.io/")
+    );
     assert!(
         hits[0]
             .snippet

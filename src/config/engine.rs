@@ -74,6 +74,16 @@ pub struct ParseConfig {
     pub url: Option<String>,
     /// Snippet field path or selector.
     pub snippet: Option<String>,
+    /// html: where the result's real target is when `url` is the engine's
+    /// own redirect (`@mu`): used for the dedup key and the readable URL
+    /// line, never as the link clicked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_url: Option<String>,
+    /// html: the URL the page shows for the result (`.c-showurl`), for the
+    /// readable URL line when there is no `key_url`; ignored when it is not
+    /// a URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_url: Option<String>,
     /// Selectors (html) or substrings that mark a CAPTCHA / bot-check page.
     pub blocked: Vec<String>,
     /// Selectors or substrings that mark an explicit "no results" page.
@@ -345,6 +355,26 @@ impl EngineConfig {
                 });
             }
         }
+        // Read by html engines alone: elsewhere they would be ignored.
+        if self.kind != EngineKind::Html {
+            for (field, value) in [("key_url", &p.key_url), ("display_url", &p.display_url)] {
+                if value.is_some() {
+                    out.push(Problem {
+                        paths: vec![path(&[
+                            Seg::Key("engine"),
+                            Seg::Index(i),
+                            Seg::Key("parse"),
+                            Seg::Key(field),
+                        ])],
+                        message: format!(
+                            "engine.parse.{field} of {who:?}: read only by kind \"html\", not {:?}",
+                            kind_name(self.kind)
+                        ),
+                        whole_file: false,
+                    });
+                }
+            }
+        }
         // Read by json engines alone (feeds and SearXNG answers carry their
         // dates and images themselves): elsewhere they would be ignored.
         if self.kind != EngineKind::Json {
@@ -375,12 +405,14 @@ impl EngineConfig {
 
 /// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
 fn builder_problem(i: usize, message: String) -> Problem {
-    const FIELDS: [&str; 12] = [
+    const FIELDS: [&str; 14] = [
         "exclude",
         "results",
         "title",
         "url",
         "snippet",
+        "key_url",
+        "display_url",
         "skip",
         "suggestions",
         "blocked",

@@ -269,6 +269,7 @@ impl Engine for FeedEngine {
                     snippet: html_to_text(&it.snippet),
                     published: super::published_date(&it.date),
                     thumbnail: it.image.and_then(|i| resolve_link(&self.base, &i)),
+                    ..Hit::default()
                 })
             })
             .collect();

@@ -1,11 +1,20 @@
 //! `kind = "html"`: engines read with CSS selectors.
 //!
 //! `parse.results` selects one element per result; inside it `title`, `url`
-//! and `snippet` are selectors whose first match is used. `"sel@attr"` reads
-//! an attribute instead of the text, `"@attr"` reads it from the result
-//! element itself, and `"a || b"` tries alternatives in order (Baidu keeps
-//! the real target in the result's `mu` attribute only on some results).
-//! Titles and snippets are the elements' visible text, entities decoded.
+//! and `snippet` are selectors. `"sel@attr"` reads an attribute (of the
+//! first match) instead of the text, `"@attr"` reads it from the result
+//! element itself, and `"a || b"` tries alternatives in order. Titles and
+//! snippets are the visible text of every element the selector matches (not
+//! inside an earlier match), in document order, entities decoded, joined as
+//! [`super::text::join_pieces`] says: Baidu splits a 2026 abstract over
+//! several `summary-text` spans. A link is one value: the first match's.
+//!
+//! Two optional fields say where a result really goes when the engine's
+//! link is a redirect of its own that cannot be unwrapped (Baidu's
+//! `/link?url=…`): `key_url` (a URL, such as Baidu's `@mu`) is used for the
+//! dedup key and the readable URL line, `display_url` (the URL the page
+//! shows, such as `.c-showurl`, read only when it looks like one) for the
+//! URL line alone. The link a user clicks is always `url`.
 //!
 //! Every page is classified, never silently empty:
 //!
@@ -41,8 +50,8 @@ use super::exclude::Exclude;
 use super::markers::Markers;
 use super::prefilter::{Keep, prefilter};
 use super::stream::{self, Bail, StreamPick, StreamPlan, Streamed};
-use super::text::element_text;
-use super::{Engine, Hit, ParseError, Parsed, RequestSpec, resolve_link};
+use super::text::{element_raw_text, element_text, join_pieces};
+use super::{Engine, Hit, ParseError, Parsed, RequestSpec, display_link, resolve_link};
 use crate::config::{EngineConfig, ParseConfig};
 use crate::model::Query;
 
@@ -100,16 +109,30 @@ impl Field {
     }
 
     /// The first non-empty value for `el`, as text (attributes are trimmed,
-    /// element text is whitespace-collapsed).
-    fn value(&self, el: ElementRef<'_>) -> Option<String> {
+    /// element text is whitespace-collapsed). An attribute is read from the
+    /// pick's first match; text, with `join`, from every match not inside an
+    /// earlier one, in document order ([`join_pieces`]) — a snippet the page
+    /// splits over several matching elements comes out whole — and without
+    /// it from the first match alone (a link, a display URL: one value).
+    fn value(&self, el: ElementRef<'_>, join: bool) -> Option<String> {
         self.0.iter().find_map(|pick| {
-            let target = match &pick.selector {
-                None => Some(el),
-                Some(s) => el.select(s).next(),
-            }?;
-            let v = match &pick.attr {
-                Some(a) => target.value().attr(a)?.trim().to_string(),
-                None => element_text(target),
+            let v = match (&pick.selector, &pick.attr) {
+                (None, Some(a)) => el.value().attr(a)?.trim().to_string(),
+                (None, None) => element_text(el),
+                (Some(s), Some(a)) => el.select(s).next()?.value().attr(a)?.trim().to_string(),
+                (Some(s), None) if !join => element_text(el.select(s).next()?),
+                (Some(s), None) => {
+                    let mut pieces = Vec::new();
+                    let mut last: Option<ElementRef<'_>> = None;
+                    for m in el.select(s) {
+                        if last.is_some_and(|l| m.ancestors().any(|a| a.id() == l.id())) {
+                            continue;
+                        }
+                        pieces.push(element_raw_text(m));
+                        last = Some(m);
+                    }
+                    join_pieces(pieces.iter().map(String::as_str))
+                }
             };
             (!v.is_empty()).then_some(v)
         })
@@ -176,7 +199,13 @@ fn stream_plan(p: &ParseConfig) -> Result<StreamPlan, String> {
     Ok(StreamPlan {
         results: stream::compile(p.results.as_deref().unwrap_or_default())?,
         skip: p.skip.as_deref().map(stream::compile).transpose()?,
-        fields: [field(&p.title)?, field(&p.url)?, field(&p.snippet)?],
+        fields: [
+            field(&p.title)?,
+            field(&p.url)?,
+            field(&p.snippet)?,
+            field(&p.key_url)?,
+            field(&p.display_url)?,
+        ],
         suggestions: field(&p.suggestions)?,
         markers: p
             .blocked
@@ -230,6 +259,8 @@ pub fn selectors_read(p: &ParseConfig) -> impl Iterator<Item = &str> {
         &p.title,
         &p.url,
         &p.snippet,
+        &p.key_url,
+        &p.display_url,
         &p.skip,
         &p.suggestions,
     ]
@@ -274,6 +305,8 @@ pub struct HtmlEngine {
     title: Field,
     url: Field,
     snippet: Option<Field>,
+    key_url: Option<Field>,
+    display_url: Option<Field>,
     skip: Option<Selector>,
     blocked: Vec<Marker>,
     no_results: Vec<Marker>,
@@ -317,6 +350,14 @@ impl HtmlEngine {
             .map(Field::parse)
             .transpose()
             .map_err(ctx("snippet"))?;
+        let optional = |what: &str, spec: &Option<String>| {
+            spec.as_deref()
+                .map(Field::parse)
+                .transpose()
+                .map_err(ctx(what))
+        };
+        let key_url = optional("key_url", &p.key_url)?;
+        let display_url = optional("display_url", &p.display_url)?;
         let skip = p
             .skip
             .as_deref()
@@ -367,6 +408,8 @@ impl HtmlEngine {
             title,
             url,
             snippet,
+            key_url,
+            display_url,
             skip,
             blocked,
             no_results,
@@ -455,14 +498,15 @@ impl HtmlEngine {
         let hits: Vec<Hit> = out
             .results
             .into_iter()
-            .filter_map(|[title, url, snippet]| {
+            .filter_map(|[title, url, snippet, key_url, display_url]| {
                 let url = url.and_then(|u| resolve_link(&self.base, &u))?;
                 Some(Hit {
                     url,
                     title: title?,
                     snippet: snippet.unwrap_or_default(),
-                    published: None,
-                    thumbnail: None,
+                    key_url: key_url.and_then(|u| resolve_link(&self.base, &u)),
+                    display_url: display_url.as_deref().and_then(display_link),
+                    ..Hit::default()
                 })
             })
             .collect();
@@ -508,23 +552,24 @@ impl HtmlEngine {
             }
             let Some(url) = self
                 .url
-                .value(el)
+                .value(el, false)
                 .and_then(|u| resolve_link(&self.base, &u))
             else {
                 continue;
             };
-            let Some(title) = self.title.value(el) else {
+            let Some(title) = self.title.value(el, true) else {
                 continue;
             };
-            let snippet = self
-                .snippet
-                .as_ref()
-                .and_then(|s| s.value(el))
-                .unwrap_or_default();
+            let read =
+                |field: &Option<Field>, join: bool| field.as_ref().and_then(|f| f.value(el, join));
             hits.push(Hit {
                 url,
                 title,
-                snippet,
+                snippet: read(&self.snippet, true).unwrap_or_default(),
+                key_url: read(&self.key_url, false).and_then(|u| resolve_link(&self.base, &u)),
+                display_url: read(&self.display_url, false)
+                    .as_deref()
+                    .and_then(display_link),
                 ..Hit::default()
             });
         }

@@ -312,6 +312,7 @@ impl Engine for JsonEngine {
                 snippet,
                 published,
                 thumbnail,
+                ..Hit::default()
             });
         }
         let suggestions = self

@@ -40,6 +40,15 @@ pub struct Hit {
     pub published: Option<String>,
     /// An image of the result (absolute URL), where given.
     pub thumbnail: Option<String>,
+    /// The page's real target where the engine's link is its own redirect
+    /// that cannot be unwrapped (Baidu's `mu`, 360's `data-mdurl`): absolute
+    /// http(s). Read for the dedup key and the readable URL line only; the
+    /// link a user clicks stays `url`.
+    pub key_url: Option<String>,
+    /// Where the page says the result goes, as it shows it (Baidu's
+    /// `c-showurl` text `www.hello.com/`), made an absolute http(s) URL:
+    /// for the readable URL line only, when there is no `key_url`.
+    pub display_url: Option<String>,
 }
 
 /// What a page yielded.
@@ -225,6 +234,38 @@ pub(crate) fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
         return None;
     }
     Some(target.into())
+}
+
+/// A display URL as a page shows it (`www.hello.com/`, `baike.baidu.com/item/…`,
+/// `https://mcpcn.com/`) as an absolute http(s) URL, or `None` when the text
+/// is not one: a source name (`deepdata_cn`, `站长之家`), words, a host
+/// without a dot. A trailing ellipsis (a cut display URL) is dropped.
+pub(crate) fn display_link(raw: &str) -> Option<String> {
+    let text = raw.trim();
+    let text = text
+        .strip_suffix("...")
+        .or_else(|| text.strip_suffix('…'))
+        .unwrap_or(text)
+        .trim_end();
+    if text.is_empty() || text.contains(char::is_whitespace) {
+        return None;
+    }
+    let absolute = if text.contains("://") {
+        text.to_string()
+    } else {
+        format!("http://{text}")
+    };
+    let u = url::Url::parse(&absolute).ok()?;
+    let host = u.host_str()?;
+    let named = matches!(u.host(), Some(url::Host::Domain(_)));
+    if !matches!(u.scheme(), "http" | "https")
+        || !host.contains('.')
+        || host.ends_with('.')
+        || (named && !host.chars().any(|c| c.is_alphabetic()))
+    {
+        return None;
+    }
+    Some(u.into())
 }
 
 /// Markers that, on a page that yielded no results, mean the engine refused
@@ -437,6 +478,36 @@ pub fn published_date(raw: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    /// What a page shows as a result's URL is a URL line only when it is one.
+    #[test]
+    fn display_links_are_urls_or_nothing() {
+        use super::display_link;
+        for (shown, link) in [
+            ("www.hello.com/", Some("http://www.hello.com/")),
+            (
+                "  baike.baidu.com/item/hello ",
+                Some("http://baike.baidu.com/item/hello"),
+            ),
+            ("https://mcpcn.com/", Some("https://mcpcn.com/")),
+            ("www.example.com/a/b...", Some("http://www.example.com/a/b")),
+            (
+                "zh.wikipedia.org/wiki/你好…",
+                Some("http://zh.wikipedia.org/wiki/%E4%BD%A0%E5%A5%BD"),
+            ),
+            ("deepdata_cn", None),
+            ("站长之家", None),
+            ("站长之家 https://www.chinaz.com/2...", None),
+            ("javascript:alert(1)", None),
+            ("ftp://files.example.org/", None),
+            ("localhost/", None),
+            ("example.", None),
+            ("", None),
+            ("...", None),
+        ] {
+            assert_eq!(display_link(shown).as_deref(), link, "{shown:?}");
+        }
+    }
+
     #[test]
     fn published_dates_are_read_in_every_shape_engines_use() {
         use super::published_date as d;

@@ -66,6 +66,7 @@ impl Engine for SearxngEngine {
                         .or_else(|| field("img_src"))
                         .filter(|t| !t.is_empty())
                         .and_then(|t| resolve_link(&self.base, t)),
+                    ..Hit::default()
                 })
             })
             .collect();

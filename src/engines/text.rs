@@ -23,6 +23,13 @@ pub(crate) fn html_to_text(s: &str) -> String {
 /// `style`, `noscript` and `template`, with whitespace collapsed. A walk
 /// with no recursion, so no depth of tree can exhaust the stack.
 pub(crate) fn element_text(el: ElementRef<'_>) -> String {
+    collapse_whitespace(&element_raw_text(el))
+}
+
+/// [`element_text`] before whitespace is collapsed: what
+/// [`join_pieces`] needs to see whether the markup puts whitespace at an
+/// element's edges.
+pub(crate) fn element_raw_text(el: ElementRef<'_>) -> String {
     let mut out = String::new();
     // Inside a skipped element: the number of its open descendants + 1.
     let mut skipping = 0usize;
@@ -48,7 +55,79 @@ pub(crate) fn element_text(el: ElementRef<'_>) -> String {
             Edge::Close(_) => {}
         }
     }
-    collapse_whitespace(&out)
+    out
+}
+
+/// The texts of several elements one field matched (raw, in document
+/// order) as one text: each collapsed as [`collapse_whitespace`] does,
+/// empty ones dropped, joined by one space where a reader needs one.
+///
+/// Two pieces are separated by a space when the markup puts whitespace at
+/// their meeting edges; otherwise only when both sides are words of a script
+/// written with spaces: nothing between Chinese or Japanese text and its
+/// neighbours (`模型` + `协议`, `协议（` + `Model`), nothing before closing
+/// or after opening punctuation (`MCP` + `, a protocol`), a space between
+/// two Latin words (`Context` + `Protocol`: separate elements, usually
+/// separate blocks, are not parts of one word). One piece gives exactly
+/// `collapse_whitespace` of it.
+pub(crate) fn join_pieces<'a>(pieces: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    // Whether the last piece ended with whitespace in the markup.
+    let mut trailing_space = false;
+    for raw in pieces {
+        let text = collapse_whitespace(raw);
+        if text.is_empty() {
+            // An element of nothing but whitespace still separates words.
+            trailing_space |= raw.chars().any(is_space);
+            continue;
+        }
+        if let (Some(before), Some(after)) = (out.chars().last(), text.chars().next()) {
+            let markup_space = trailing_space || raw.starts_with(is_space);
+            if markup_space || needs_space(before, after) {
+                out.push(' ');
+            }
+        }
+        out.push_str(&text);
+        trailing_space = raw.ends_with(is_space);
+    }
+    out
+}
+
+/// The whitespace [`collapse_whitespace`] collapses.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{a0}'
+}
+
+/// Whether two pieces meeting at `before` | `after` with no whitespace in
+/// the markup need a space to be read right (see [`join_pieces`]).
+fn needs_space(before: char, after: char) -> bool {
+    !(is_spaceless_script(before)
+        || is_spaceless_script(after)
+        || matches!(
+            after,
+            ',' | '.' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '…'
+        )
+        || matches!(before, '(' | '[' | '{' | '/' | '#' | '@'))
+}
+
+/// Characters of scripts written without spaces between words (Chinese,
+/// Japanese kana), and the full-width punctuation and forms set with them.
+/// Hangul is written with spaces, so it is not one of them.
+pub(crate) fn is_spaceless_script(c: char) -> bool {
+    matches!(c,
+        '\u{2E80}'..='\u{2FDF}'     // CJK radicals, Kangxi radicals
+        | '\u{3000}'..='\u{303F}'   // CJK symbols and punctuation
+        | '\u{3040}'..='\u{30FF}'   // hiragana, katakana
+        | '\u{3100}'..='\u{312F}'   // bopomofo
+        | '\u{31A0}'..='\u{31FF}'   // bopomofo extended, strokes, kana extension
+        | '\u{3400}'..='\u{4DBF}'   // CJK extension A
+        | '\u{4E00}'..='\u{9FFF}'   // CJK unified ideographs
+        | '\u{F900}'..='\u{FAFF}'   // CJK compatibility ideographs
+        | '\u{FE30}'..='\u{FE4F}'   // CJK compatibility forms
+        | '\u{FF00}'..='\u{FF60}'   // full-width forms
+        | '\u{FF61}'..='\u{FF9F}'   // half-width kana and CJK punctuation
+        | '\u{20000}'..='\u{3134F}' // CJK extensions B–G
+    )
 }
 
 /// Trims and turns every run of whitespace (including NBSP) into one space,
@@ -243,6 +322,39 @@ mod tests {
         let divs = format!("{}y", "<div>".repeat(500));
         let doc = scraper::Html::parse_document(&divs);
         assert_eq!(element_text(doc.root_element()), "y");
+    }
+
+    #[test]
+    fn pieces_join_with_the_spacing_a_reader_needs() {
+        // Chinese pieces: no space where the markup has none.
+        assert_eq!(join_pieces(["模型上下文", "协议"]), "模型上下文协议");
+        assert_eq!(
+            join_pieces(["模型上下文协议（", "Model Context Protocol", "）是"]),
+            "模型上下文协议（Model Context Protocol）是"
+        );
+        assert_eq!(join_pieces(["MCP", "是一种开放协议"]), "MCP是一种开放协议");
+        // Latin words in separate elements are separate words...
+        assert_eq!(join_pieces(["Model", "Context"]), "Model Context");
+        // ...but punctuation stays on its word.
+        assert_eq!(
+            join_pieces(["MCP", ", an open protocol."]),
+            "MCP, an open protocol."
+        );
+        assert_eq!(join_pieces(["(", "MCP", ")"]), "(MCP)");
+        // Whitespace in the markup at the edges is one space, CJK or not.
+        assert_eq!(join_pieces(["你好 ", "世界"]), "你好 世界");
+        assert_eq!(join_pieces(["is", "\u{a0}open"]), "is open");
+        assert_eq!(join_pieces(["a", " ", "b"]), "a b");
+        assert_eq!(join_pieces(["中", " ", "文"]), "中 文");
+        // Empty pieces vanish; one piece is collapse_whitespace of it.
+        assert_eq!(join_pieces(["", "  x  y ", "\u{200c}"]), "x y");
+        assert_eq!(
+            join_pieces(["  a &amp;amp; b "]),
+            collapse_whitespace("  a &amp;amp; b ")
+        );
+        assert_eq!(join_pieces(std::iter::empty()), "");
+        // Hangul is written with spaces.
+        assert_eq!(join_pieces(["안녕", "하세요"]), "안녕 하세요");
     }
 
     #[test]

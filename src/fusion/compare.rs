@@ -387,6 +387,8 @@ mod tests {
         MergedResult {
             published: None,
             thumbnail: None,
+            key_url: None,
+            display_url: None,
             url: format!("https://{}.example/{}", kept.0, kept.1),
             title: format!("{}#{}", kept.0, kept.1),
             content: String::new(),
@@ -601,6 +603,8 @@ mod tests {
                     .map(|i| EngineResult {
                         published: None,
                         thumbnail: None,
+                        key_url: None,
+                        display_url: None,
                         url: format!("https://site{}.example/{e}", (i + e) % 4),
                         title: format!("Page {}", (i * (e + 1)) % 3),
                         snippet: snippets[(i + e) % snippets.len()].into(),

@@ -74,14 +74,14 @@ pub fn drop_shown(
     // the screen), each with its engine as the source, as in `fuse`: the
     // one-site rules hold across pages too.
     for r in shown {
-        deduper.push(Doc::new(&r.url, &r.title, &r.content).with_source(&r.engine));
+        deduper.push(Doc::new(r.key(), &r.title, &r.content).with_source(&r.engine));
         for d in &r.duplicates {
             deduper.push(Doc::new(&d.url, &d.title, &d.snippet).with_source(&d.engine));
         }
     }
     let pushed = deduper.len();
     fused.retain(|r| {
-        let v = deduper.push(Doc::new(&r.url, &r.title, &r.content).with_source(&r.engine));
+        let v = deduper.push(Doc::new(r.key(), &r.title, &r.content).with_source(&r.engine));
         v.stage.is_none() || v.cluster >= pushed
     });
 }
@@ -109,10 +109,11 @@ pub fn fuse(
     for &(a, r) in &order {
         let answer = &answers[a];
         let rec = &answer.results[r];
-        // The deduper's URL key of the record: the group's key, or whether
-        // the record lends the group its title and snippet.
+        // The deduper's URL key of the record (of its real target where the
+        // engine gave one): the group's key, or whether the record lends the
+        // group its title and snippet.
         let (verdict, key) = deduper
-            .push_keyed(Doc::new(&rec.url, &rec.title, &rec.snippet).with_source(&rec.engine));
+            .push_keyed(Doc::new(rec.key(), &rec.title, &rec.snippet).with_source(&rec.engine));
         let contribution = answer.weight / f64::from(rec.position.max(1));
         match verdict.stage {
             // A kept record, or a verdict pointing at itself/forward (which
@@ -198,6 +199,8 @@ impl Group {
                 duplicates: Vec::new(),
                 published: rec.published.clone(),
                 thumbnail: rec.thumbnail.clone(),
+                key_url: rec.key_url.clone(),
+                display_url: rec.key_url.clone().or_else(|| rec.display_url.clone()),
             },
         }
     }
@@ -271,6 +274,8 @@ mod tests {
         EngineResult {
             published: None,
             thumbnail: None,
+            key_url: None,
+            display_url: None,
             url: url.into(),
             title: title.into(),
             snippet: snippet.into(),

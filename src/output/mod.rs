@@ -42,6 +42,8 @@ mod test_data {
             results: vec![MergedResult {
                 published: None,
                 thumbnail: None,
+                key_url: None,
+                display_url: None,
                 url: "https://example.com/".into(),
                 title: "Example\n\u{1b}[31mtitle".into(),
                 content: "snippet".into(),
@@ -94,6 +96,8 @@ mod test_data {
             results: vec![MergedResult {
                 published: None,
                 thumbnail: None,
+                key_url: None,
+                display_url: None,
                 url: "https://example.org/a?b=1&c=2".into(),
                 title: title.into(),
                 content: "line one\nline \"two\", three".into(),

@@ -140,6 +140,8 @@ impl Searcher {
                             .map(|(pos, hit)| EngineResult {
                                 published: hit.published,
                                 thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
+                                key_url: hit.key_url.filter(|u| is_web_link(u)),
+                                display_url: hit.display_url.filter(|u| is_web_link(u)),
                                 url: hit.url,
                                 title: hit.title,
                                 snippet: hit.snippet,

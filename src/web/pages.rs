@@ -587,7 +587,7 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
         } else {
             r.title.clone()
         },
-        display_url: display_url(&r.url),
+        display_url: display_url(r.shown_url()),
         content: r.content.clone(),
         found_by: r
             .engines

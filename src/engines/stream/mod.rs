@@ -37,7 +37,7 @@ use selectors::matching::{
     SelectorCaches,
 };
 
-use super::text::collapse_whitespace;
+use super::text::{collapse_whitespace, join_pieces};
 
 mod entity;
 mod front;
@@ -57,6 +57,14 @@ const MAX_RESULTS: usize = 4096;
 /// Bytes fed to the parser between two looks at whether the sink gave up.
 const CHUNK: usize = 32 * 1024;
 
+/// The fields of a result, in [`StreamPlan::fields`] order: title, url,
+/// snippet, key_url, display_url.
+pub(crate) const FIELDS: usize = 5;
+
+/// Which fields take the text of every element they match (the tree path's
+/// `join`): the title and the snippet; a link is one element's.
+const JOINED: [bool; FIELDS] = [true, false, true, false, false];
+
 /// One way to read a field: an optional selector (`None` = the result
 /// element itself) and an optional attribute (`None` = the text).
 #[derive(Debug)]
@@ -70,8 +78,9 @@ pub(crate) struct StreamPick {
 pub(crate) struct StreamPlan {
     pub results: List,
     pub skip: Option<List>,
-    /// title, url, snippet (the snippet may have no picks).
-    pub fields: [Vec<StreamPick>; 3],
+    /// title, url, snippet, key_url, display_url (all but the first two
+    /// may have no picks).
+    pub fields: [Vec<StreamPick>; FIELDS],
     pub suggestions: Vec<StreamPick>,
     /// The markers written as selectors (`blocked` then `no_results`).
     pub markers: Vec<List>,
@@ -93,20 +102,24 @@ enum Found {
     Pending,
     Attr(Option<String>),
     Text(usize),
+    /// The captures of every target of a joined field's pick, in page
+    /// order, and the last one's element (`id`, `depth`): a match inside
+    /// it is part of its text already.
+    Texts(Vec<usize>, u32, u32),
 }
 
 /// One result element met on the page.
 #[derive(Debug)]
 struct Slot {
-    /// The first target of each pick of each field.
-    picks: [Vec<Found>; 3],
+    /// The target(s) of each pick of each field.
+    picks: [Vec<Found>; FIELDS],
 }
 
 /// What a streamed page gave: per result, per field, the first non-empty
 /// value; whether each marker selector matched; the suggestions.
 #[derive(Debug, Default)]
 pub(crate) struct Streamed {
-    pub results: Vec<[Option<String>; 3]>,
+    pub results: Vec<[Option<String>; FIELDS]>,
     pub markers: Vec<bool>,
     pub suggestions: Vec<String>,
 }
@@ -189,6 +202,23 @@ impl StreamPlan {
         }
         Ok(st.into_streamed())
     }
+}
+
+/// Whether `el` is the element `id` at `depth` or inside it (walks up from
+/// `el` at most to that depth).
+fn is_inside(el: &Node, id: u32, depth: u32) -> bool {
+    let mut at = Some(el);
+    while let Some(n) = at {
+        let d = n.depth.get();
+        if d < depth {
+            return false;
+        }
+        if d == depth {
+            return n.id == id;
+        }
+        at = n.parent();
+    }
+    false
 }
 
 /// An element as the sink keeps it.
@@ -516,12 +546,27 @@ impl<'p> Sink<'p> {
                     for (f, picks) in plan.fields.iter().enumerate() {
                         for (k, pick) in picks.iter().enumerate() {
                             let Some(sel) = &pick.selector else { continue };
-                            let pending = matches!(
-                                self.slots.borrow()[s as usize].picks[f][k],
-                                Found::Pending
-                            );
-                            if pending && self.matches(sel, el, Some(n)) {
-                                let found = self.take(pick, el);
+                            let open = match &self.slots.borrow()[s as usize].picks[f][k] {
+                                Found::Pending => true,
+                                // A joined pick takes every match not inside
+                                // the last one it took.
+                                Found::Texts(_, id, depth) => !is_inside(el, *id, *depth),
+                                _ => false,
+                            };
+                            if open && self.matches(sel, el, Some(n)) {
+                                let found = match self.take(pick, el) {
+                                    Found::Text(c) if JOINED[f] => {
+                                        let mut slots = self.slots.borrow_mut();
+                                        let at = &mut slots[s as usize].picks[f][k];
+                                        let mut caps = match std::mem::replace(at, Found::Pending) {
+                                            Found::Texts(caps, ..) => caps,
+                                            _ => Vec::new(),
+                                        };
+                                        caps.push(c);
+                                        Found::Texts(caps, el.id, el.depth.get())
+                                    }
+                                    found => found,
+                                };
                                 self.slots.borrow_mut()[s as usize].picks[f][k] = found;
                             }
                         }
@@ -574,12 +619,7 @@ impl<'p> Sink<'p> {
     }
 
     fn into_streamed(self) -> Streamed {
-        let texts: Vec<String> = self
-            .texts
-            .into_inner()
-            .into_iter()
-            .map(|t| collapse_whitespace(&t))
-            .collect();
+        let raw = self.texts.into_inner();
         // Fields read attributes trimmed, suggestions as written (as the
         // tree path does).
         let value = |f: &Found, trim: bool| -> Option<String> {
@@ -587,7 +627,8 @@ impl<'p> Sink<'p> {
                 Found::Pending => None,
                 Found::Attr(v) if trim => v.as_deref().map(|v| v.trim().to_string()),
                 Found::Attr(v) => v.clone(),
-                Found::Text(i) => Some(texts[*i].clone()),
+                Found::Text(i) => Some(collapse_whitespace(&raw[*i])),
+                Found::Texts(caps, ..) => Some(join_pieces(caps.iter().map(|&c| raw[c].as_str()))),
             }
         };
         let results = self

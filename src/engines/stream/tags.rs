@@ -324,6 +324,8 @@ mod tests {
                 vec![pick("h2 a.title", None)],
                 vec![pick("h2 a.title", Some("href"))],
                 vec![pick("p.s, #snip", None)],
+                Vec::new(),
+                Vec::new(),
             ],
             suggestions: Vec::new(),
             markers: vec![compile("[data-captcha]").unwrap()],
