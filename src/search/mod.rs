@@ -47,6 +47,7 @@ pub mod recording;
 
 pub use fetch::{MAX_REDIRECTS, client_builder, http_client, is_local_ip};
 pub use gather::Gathered;
+pub use query::asked_by;
 
 /// Per-search options that do not change which engines are asked.
 #[derive(Debug, Clone, Default)]

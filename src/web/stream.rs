@@ -150,7 +150,7 @@ struct AnsweredLine {
 
 fn answered_line(r: &EngineReport, tr: &Tr) -> String {
     AnsweredLine {
-        engine: r.engine.clone(),
+        engine: tr.engine(&r.engine),
         ok: r.failure.is_none(),
         what: match r.failure {
             None => tr.n("results-count", r.results as u64),
