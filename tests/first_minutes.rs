@@ -112,7 +112,10 @@ async fn search_record_writes_every_answer_or_says_which_it_could_not() {
     let err = text(&out.stderr);
     assert!(!out.status.success(), "{err}");
     assert!(err.contains("recorded 1 of 2 engine answers"), "{err}");
-    assert!(err.contains("not recorded: down: no answer to save (network)"), "{err}");
+    assert!(
+        err.contains("not recorded: down: no answer to save (network)"),
+        "{err}"
+    );
     assert!(err.contains("down: network"), "why, once: {err}");
     assert!(rec.join("up").is_dir(), "{err}");
 
@@ -156,7 +159,10 @@ async fn replay_of_a_missing_folder_is_one_clear_error() {
         stderr.contains(&format!("no such folder: {}", missing.display())),
         "{stderr}"
     );
-    assert!(!stderr.contains("WARN"), "one error, not a line per engine: {stderr}");
+    assert!(
+        !stderr.contains("WARN"),
+        "one error, not a line per engine: {stderr}"
+    );
     assert!(!stdout.contains("no results"), "{stdout}");
 
     // `serve` refuses it the same way instead of serving failures.
@@ -174,7 +180,11 @@ async fn replay_of_a_missing_folder_is_one_clear_error() {
         .await
         .unwrap();
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("no such folder"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("no such folder"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// The child's output once it exits; killed (and the test failed) when it
@@ -225,7 +235,11 @@ async fn a_lab_run_that_judged_no_pair_is_an_error() {
     let dir = temp_dir("lab-none");
     // Every row in the middle band, or a record set of one record each.
     let tsv = dir.join("pairs.tsv");
-    std::fs::write(&tsv, "id\ttext_a\ttext_b\tscore\n1\ta b\ta c\t2.5\n2\tx\ty\t3\n").unwrap();
+    std::fs::write(
+        &tsv,
+        "id\ttext_a\ttext_b\tscore\n1\ta b\ta c\t2.5\n2\tx\ty\t3\n",
+    )
+    .unwrap();
     let jsonl = dir.join("pairs.jsonl");
     std::fs::write(
         &jsonl,
@@ -233,7 +247,11 @@ async fn a_lab_run_that_judged_no_pair_is_an_error() {
     )
     .unwrap();
     let sets = dir.join("sets.jsonl");
-    std::fs::write(&sets, "{\"group\": \"g\", \"url\": \"https://a.example/\"}\n").unwrap();
+    std::fs::write(
+        &sets,
+        "{\"group\": \"g\", \"url\": \"https://a.example/\"}\n",
+    )
+    .unwrap();
     for file in [&tsv, &jsonl, &sets] {
         let out = metasift(vec![
             "lab".into(),
@@ -245,7 +263,11 @@ async fn a_lab_run_that_judged_no_pair_is_an_error() {
         .await;
         let err = text(&out.stderr);
         assert!(!out.status.success(), "{}: {err}", file.display());
-        assert!(err.contains("no pair to judge"), "{}: {err}", file.display());
+        assert!(
+            err.contains("no pair to judge"),
+            "{}: {err}",
+            file.display()
+        );
         assert!(!err.contains("1.000"), "{err}");
     }
 }
@@ -288,7 +310,8 @@ fn the_input_examples_of_docs_lab_md_parse() {
     }
 }
 
-const ONE_ENGINE: &str = "[[engine]]\nname = \"a\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/search?q={query}\"\n";
+const ONE_ENGINE: &str =
+    "[[engine]]\nname = \"a\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/search?q={query}\"\n";
 
 #[tokio::test]
 async fn the_lab_without_a_data_folder_asks_for_an_upload_and_keeps_pasted_text() {
@@ -345,7 +368,11 @@ async fn the_home_page_counts_what_general_asks_and_stats_says_disabled() {
     assert!(row("off").contains("disabled"), "{}", row("off"));
     assert!(row("g1").contains("not asked yet"), "{}", row("g1"));
     // Display names: the title-cased name for an engine the catalogs lack.
-    assert!(row("news_only").contains(">News Only<"), "{}", row("news_only"));
+    assert!(
+        row("news_only").contains(">News Only<"),
+        "{}",
+        row("news_only")
+    );
 }
 
 // ---- results -----------------------------------------------------------------
@@ -361,7 +388,9 @@ async fn every_format_gives_one_number_of_results() {
     let mut word = |n: usize| -> String {
         (0..n)
             .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 syllables[(seed >> 33) as usize % syllables.len()]
             })
             .collect()
@@ -369,8 +398,20 @@ async fn every_format_gives_one_number_of_results() {
     let records: Vec<(String, String, String)> = (0..25)
         .map(|i| {
             let title = format!("{} {} {}", word(3), word(2), word(3));
-            let snippet = format!("{} {} {} {} {} {}", word(2), word(3), word(2), word(4), word(2), word(3));
-            (format!("https://site{i}.example/{}", word(2)), title, snippet)
+            let snippet = format!(
+                "{} {} {} {} {} {}",
+                word(2),
+                word(3),
+                word(2),
+                word(4),
+                word(2),
+                word(3)
+            );
+            (
+                format!("https://site{i}.example/{}", word(2)),
+                title,
+                snippet,
+            )
         })
         .collect();
     let borrowed: Vec<(&str, &str, &str)> = records
@@ -393,7 +434,10 @@ async fn every_format_gives_one_number_of_results() {
         "{rss}"
     );
     let (_, html) = get_from(&app, "/search?q=topic").await;
-    assert!(html.contains("<span class=\"count\">25 results</span>"), "{html}");
+    assert!(
+        html.contains("<span class=\"count\">25 results</span>"),
+        "{html}"
+    );
     // `limit=` caps the list, never the count.
     let (_, json) = get_from(&app, "/search?q=topic&format=json&limit=3").await;
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -416,7 +460,10 @@ async fn a_page_where_every_engine_failed_says_it_once_with_a_hint() {
         "the same failure once: {body}"
     );
     assert!(body.contains("All 3 engines"), "{body}");
-    assert!(!body.contains("class=\"pager\""), "no lone \"1\" pager: {body}");
+    assert!(
+        !body.contains("class=\"pager\""),
+        "no lone \"1\" pager: {body}"
+    );
     assert!(body.contains("id=\"offline-hint\""), "{body}");
     assert!(body.contains("metasift serve --demo"), "{body}");
 
@@ -433,7 +480,10 @@ async fn a_page_where_every_engine_failed_says_it_once_with_a_hint() {
     assert_eq!(body.matches("cannot connect").count(), 1, "{body}");
     assert!(body.contains("<b>One, Two</b>"), "{body}");
     assert!(body.contains("<b>Busy</b>"), "{body}");
-    assert!(!body.contains("id=\"offline-hint\""), "an engine was reached: {body}");
+    assert!(
+        !body.contains("id=\"offline-hint\""),
+        "an engine was reached: {body}"
+    );
 }
 
 #[tokio::test]

@@ -262,8 +262,9 @@ async fn every_catalog_is_offered() {
 /// one is shown title-cased (issue #25).
 #[test]
 fn every_shipped_engine_and_category_has_a_display_name_in_every_catalog() {
-    let config = metasift::config::Config::load_layered(&metasift::config::ConfigSource::built_in())
-        .expect("the built-in engines.toml loads");
+    let config =
+        metasift::config::Config::load_layered(&metasift::config::ConfigSource::built_in())
+            .expect("the built-in engines.toml loads");
     let mut wanted: BTreeSet<String> = BTreeSet::new();
     for e in &config.engines {
         wanted.insert(format!("engine-{}", e.name));
@@ -275,6 +276,9 @@ fn every_shipped_engine_and_category_has_a_display_name_in_every_catalog() {
     assert!(wanted.contains("category-social_media"), "{wanted:?}");
     for (code, keys) in catalogs() {
         let missing: Vec<&String> = wanted.difference(&keys).collect();
-        assert!(missing.is_empty(), "locales/{code} has no name for {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "locales/{code} has no name for {missing:?}"
+        );
     }
 }

@@ -10,8 +10,8 @@
 //! that parse (`Config::finish`) then run on what is left, so a file's type
 //! errors and its bad values are reported together.
 
-use super::locate::{Step, path_at, with_key};
 use super::Config;
+use super::locate::{Step, path_at, with_key};
 
 /// At most this many refusals are collected from one file.
 const MAX_ROUNDS: usize = 200;
@@ -177,7 +177,10 @@ mod tests {
         let messages: Vec<&str> = each.refusals.iter().map(|(_, m)| m.as_str()).collect();
         assert_eq!(messages.len(), 5, "{messages:?}");
         for part in ["bnid", "deadline_ms", "nonsense", "xml", "wieght"] {
-            assert!(messages.iter().any(|m| m.contains(part)), "{part}: {messages:?}");
+            assert!(
+                messages.iter().any(|m| m.contains(part)),
+                "{part}: {messages:?}"
+            );
         }
         // Engine "a" (no kind left) goes whole; "b" loses only its key.
         let config = each.config.as_ref().expect("the rest deserialises");
