@@ -11,10 +11,20 @@
 //! errors and its bad values are reported together.
 
 use super::Config;
-use super::locate::{Step, path_at, with_key};
+use super::locate::{Step, locate_in, path_at, with_key};
 
 /// At most this many refusals are collected from one file.
 const MAX_ROUNDS: usize = 200;
+
+/// One value serde refused.
+pub(super) struct Refusal {
+    /// Its path in the table given (empty when serde named no place).
+    pub(super) steps: Vec<Step>,
+    /// serde pointed at the value (a type error), not at the key.
+    pub(super) on_value: bool,
+    /// serde's message, with the dotted key.
+    pub(super) message: String,
+}
 
 /// What deserialising every part of a table that can be gave.
 pub(super) struct Each {
@@ -24,8 +34,9 @@ pub(super) struct Each {
     /// For each engine of `config`, its index in the table given.
     pub(super) kept: Vec<usize>,
     /// Every refusal: the path of the refused value in the table given
-    /// (empty when serde named no place) and serde's message.
-    pub(super) refusals: Vec<(Vec<Step>, String)>,
+    /// (empty when serde named no place), whether serde pointed at the
+    /// value (a type error) rather than the key, and serde's message.
+    pub(super) refusals: Vec<Refusal>,
 }
 
 impl Each {
@@ -51,7 +62,11 @@ pub(super) fn deserialize_each(mut table: toml::Table) -> Each {
         let text = match toml::to_string(&table) {
             Ok(text) => text,
             Err(e) => {
-                refusals.push((Vec::new(), format!("cannot read the configuration: {e}")));
+                refusals.push(Refusal {
+                    steps: Vec::new(),
+                    on_value: false,
+                    message: format!("cannot read the configuration: {e}"),
+                });
                 break;
             }
         };
@@ -70,17 +85,33 @@ pub(super) fn deserialize_each(mut table: toml::Table) -> Each {
             Some(doc) => with_key(&error, doc.get_ref()),
             None => error.message().trim().to_string(),
         };
+        let start = error.span().map(|s| s.start);
         let steps = doc
             .as_ref()
-            .zip(error.span())
-            .and_then(|(doc, span)| path_at(doc.get_ref(), span.start))
+            .zip(start)
+            .and_then(|(doc, start)| path_at(doc.get_ref(), start))
             .unwrap_or_default();
+        let on_value = doc
+            .as_ref()
+            .zip(start)
+            .and_then(|(doc, start)| {
+                let value = locate_in(doc.get_ref(), &steps, true)?;
+                Some(
+                    value.contains(&start)
+                        && Some(value) != locate_in(doc.get_ref(), &steps, false),
+                )
+            })
+            .unwrap_or(false);
         let at = original(&steps, &kept);
         let follows_a_removal = removed
             .iter()
             .any(|r| r.len() > at.len() && r.starts_with(&at));
         if !follows_a_removal {
-            refusals.push((at.clone(), message));
+            refusals.push(Refusal {
+                steps: at.clone(),
+                on_value,
+                message,
+            });
         }
         if !remove(&mut table, &steps, &mut kept) {
             break;
@@ -174,7 +205,7 @@ mod tests {
              [[engine]]\nname = \"b\"\nkind = \"json\"\nurl = \"u\"\nwieght = 2.0\n\
              [[engine]]\nname = \"c\"\nkind = \"json\"\nurl = \"u\"\n",
         ));
-        let messages: Vec<&str> = each.refusals.iter().map(|(_, m)| m.as_str()).collect();
+        let messages: Vec<&str> = each.refusals.iter().map(|r| r.message.as_str()).collect();
         assert_eq!(messages.len(), 5, "{messages:?}");
         for part in ["bnid", "deadline_ms", "nonsense", "xml", "wieght"] {
             assert!(
@@ -194,10 +225,11 @@ mod tests {
         let wieght = each
             .refusals
             .iter()
-            .find(|(_, m)| m.contains("wieght"))
+            .find(|r| r.message.contains("wieght"))
             .unwrap();
+        assert!(!wieght.on_value);
         assert_eq!(
-            wieght.0,
+            wieght.steps,
             [Step::key("engine"), Step::Index(1), Step::key("wieght")]
         );
     }
@@ -207,5 +239,10 @@ mod tests {
         let each = deserialize_each(table("[server]\ndeadline_ms = 10\n"));
         assert!(each.refusals.is_empty());
         assert_eq!(each.config.unwrap().server.deadline_ms, 10);
+        let each = deserialize_each(table("[server]\ndeadline_ms = \"soon\"\n"));
+        assert!(
+            each.refusals[0].on_value,
+            "a type error points at the value"
+        );
     }
 }

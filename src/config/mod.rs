@@ -42,7 +42,7 @@ pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
 pub use server::{FORMATS, ServerConfig};
 
-use locate::{Doc, Step, locate};
+use locate::{Doc, Step, locate, locate_in};
 
 /// Errors met while loading a configuration file.
 #[derive(Debug, thiserror::Error)]
@@ -177,17 +177,20 @@ impl Config {
         let table = toml::from_str::<toml::Table>(text)
             .map_err(|e| vec![file.invalid(e.span(), e.message().trim().into())])?;
         let env = |name: &str| std::env::var(name).ok();
-        // The nearest enclosing key the file writes, for a refusal.
-        let near = |steps: &[Step]| {
-            (1..=steps.len())
-                .rev()
-                .find_map(|len| locate(&file.doc, &steps[..len]))
+        // The refused value (or key) where the file writes it, else the
+        // nearest enclosing key it writes.
+        let near = |r: &each::Refusal| {
+            locate_in(&file.doc, &r.steps, r.on_value).or_else(|| {
+                (1..=r.steps.len())
+                    .rev()
+                    .find_map(|len| locate(&file.doc, &r.steps[..len]))
+            })
         };
         let mut each = each::deserialize_each(table);
         let mut errors: Vec<ConfigError> = each
             .refusals
             .iter()
-            .map(|(steps, message)| file.invalid(near(steps), message.clone()))
+            .map(|r| file.invalid(near(r), r.message.clone()))
             .collect();
         let deserialized = each.config.take();
         let at = |steps: &[Step]| {
@@ -316,7 +319,7 @@ impl Config {
         // Where a path into the merged document is written: in the user's
         // file when it sets it, else in the built-in defaults; `prefix`
         // also accepts the nearest enclosing key that is written.
-        let trace = |steps: &[Step], prefix: bool| -> Option<ConfigError> {
+        let trace = |steps: &[Step], prefix: bool, value: bool| -> Option<ConfigError> {
             let mut candidates: Vec<(&Doc<'_>, Vec<Step>)> = Vec::new();
             match steps {
                 [Step::Key(k), Step::Index(i), rest @ ..] if k == "engine" => {
@@ -342,6 +345,9 @@ impl Config {
             }
             let shortest = if prefix { 1 } else { usize::MAX };
             for (file, path) in &candidates {
+                if value && let Some(span) = locate_in(&file.doc, path, true) {
+                    return Some(file.invalid(Some(span), String::new()));
+                }
                 let mut len = path.len();
                 while len >= 1 {
                     if let Some(span) = locate(&file.doc, &path[..len]) {
@@ -363,10 +369,10 @@ impl Config {
         let mut errors: Vec<ConfigError> = each
             .refusals
             .iter()
-            .map(|(steps, message)| {
-                trace(steps, true)
-                    .map(|at| at.with_message(message.clone()))
-                    .unwrap_or_else(|| fallback.invalid(None, message.clone()))
+            .map(|r| {
+                trace(&r.steps, true, r.on_value)
+                    .map(|at| at.with_message(r.message.clone()))
+                    .unwrap_or_else(|| fallback.invalid(None, r.message.clone()))
             })
             .collect();
         let Some(config) = each.config.take() else {
@@ -382,7 +388,7 @@ impl Config {
         let finished = config.finish(
             engine_check,
             env,
-            &|steps| trace(&each.original(steps), false),
+            &|steps| trace(&each.original(steps), false, false),
             &sets,
             fallback,
             Some(fallback.path),
