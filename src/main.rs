@@ -60,10 +60,12 @@ enum Command {
         /// Result page.
         #[arg(long, default_value_t = 1)]
         page: u32,
-        /// Save every engine's raw answer into this folder.
+        /// Save every engine's raw answer into this folder (says which were
+        /// saved; exit 1 when an engine gave none to save).
         #[arg(long)]
         record: Option<PathBuf>,
-        /// Answer every engine's request from this recording.
+        /// Answer every engine's request from this recording (a folder that
+        /// must exist).
         #[arg(long)]
         replay: Option<PathBuf>,
     },
@@ -134,7 +136,8 @@ fn describe(source: &ConfigSource, config: &Config) -> String {
     }
 }
 
-/// `metasift search`: exit 0 when at least one engine answered.
+/// `metasift search`: exit 0 when at least one engine answered and, with
+/// `--record`, every engine's answer was saved.
 fn search(
     query: &str,
     config: Option<&Path>,
@@ -144,7 +147,8 @@ fn search(
     replay: Option<PathBuf>,
 ) -> anyhow::Result<i32> {
     let (config, _) = load_config(config)?;
-    let searcher = Searcher::from_config(config)?.with_recording(record, replay);
+    check_recording_dirs(record.as_deref(), replay.as_deref())?;
+    let searcher = Searcher::from_config(config)?.with_recording(record.clone(), replay);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let q = searcher.parse_query(query, page);
     let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()))?;
@@ -156,7 +160,54 @@ fn search(
     }
     eprint!("{}", text::render_failures(&response));
     let answered = response.engines.iter().any(|r| r.failure.is_none());
-    Ok(if answered { 0 } else { 1 })
+    let recorded = match &record {
+        Some(dir) => report_recorded(dir, &q, &response),
+        None => true,
+    };
+    Ok(if answered && recorded { 0 } else { 1 })
+}
+
+/// `--record` and `--replay` folders checked before anything is asked:
+/// a replay folder that is not there, or a record folder that cannot be
+/// written, is one clear error.
+fn check_recording_dirs(record: Option<&Path>, replay: Option<&Path>) -> anyhow::Result<()> {
+    use metasift::search::recording;
+    if let Some(dir) = replay {
+        recording::check_replay_dir(dir).map_err(|e| anyhow::anyhow!("--replay: {e}"))?;
+    }
+    if let Some(dir) = record {
+        recording::prepare_record_dir(dir)
+            .map_err(|e| anyhow::anyhow!("--record: cannot write recordings: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Says on stderr which answers `--record` saved into `dir` and which
+/// engine gave none to save (and why); false when any engine's is missing.
+fn report_recorded(
+    dir: &Path,
+    q: &metasift::model::Query,
+    response: &metasift::model::SearchResponse,
+) -> bool {
+    use metasift::search::recording::is_recorded;
+    let (saved, missing): (Vec<_>, Vec<_>) = response
+        .engines
+        .iter()
+        .partition(|r| is_recorded(dir, &r.engine, q));
+    eprintln!(
+        "recorded {} of {} engine answers into {}",
+        saved.len(),
+        response.engines.len(),
+        dir.display()
+    );
+    for r in &missing {
+        let why = match &r.failure {
+            Some(kind) => format!("no answer to save ({})", kind.as_str()),
+            None => "its answer could not be written (see the warning above)".into(),
+        };
+        eprintln!("not recorded: {}: {why}", r.engine);
+    }
+    missing.is_empty()
 }
 
 /// `metasift check-config`: every problem with its file:line, then the
@@ -274,6 +325,9 @@ fn main() -> anyhow::Result<()> {
     });
     let level = match command {
         Command::Serve { .. } | Command::CheckConfig { .. } => "info",
+        // Each engine's failure is said once, in the list after the
+        // results, not also as a log line.
+        Command::Search { .. } => "warn,metasift::search::gather=error",
         _ => "warn",
     };
     init_logging(&cli.log_format, level);
@@ -386,6 +440,7 @@ fn serve(
 ) -> anyhow::Result<()> {
     // Validated with every problem shown; METASIFT_BIND applied.
     let (mut config, source) = load_config(config_path)?;
+    check_recording_dirs(record.as_deref(), replay.as_deref())?;
     // A reload re-reads the file alone: --record/--replay hold until then.
     config.apply_recording(record, replay);
     let bind = bind.unwrap_or_else(|| config.server.bind.clone());

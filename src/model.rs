@@ -233,3 +233,14 @@ pub struct SearchResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate: Option<u64>,
 }
+
+impl SearchResponse {
+    /// The one number of results every format shows (the page's count,
+    /// JSON's `number_of_results`, RSS's `opensearch:totalResults`): the
+    /// fused results known, never fewer than this page holds. An engine's
+    /// own estimate is another figure, shown under its own name
+    /// (docs/decisions.md, "One number of results").
+    pub fn number_of_results(&self) -> usize {
+        self.total_results.max(self.results.len())
+    }
+}

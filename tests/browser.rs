@@ -91,7 +91,7 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
         let failed = b.eval(
             "[...document.querySelectorAll('#engines li.problem')].map(li => li.textContent).join('|')",
         );
-        assert!(failed.as_str().unwrap().contains("mirror"), "{failed}");
+        assert!(failed.as_str().unwrap().contains("Mirror"), "{failed}");
         assert!(failed.as_str().unwrap().contains("503"), "{failed}");
 
         // A group of hidden duplicates, closed until clicked.
@@ -126,7 +126,7 @@ async fn chromium_searches_and_opens_a_duplicate_group() {
             "{group}"
         );
         assert!(
-            ["duckduckgo", "bing"].contains(&group["engine"].as_str().unwrap()),
+            ["DuckDuckGo", "Bing"].contains(&group["engine"].as_str().unwrap()),
             "{group}"
         );
         assert!(
@@ -278,7 +278,7 @@ async fn chromium_reclusters_with_another_os2() {
     );
     assert_eq!(
         panel["moved"],
-        json!(["bing #10", "brave #18", "ecosia #6"])
+        json!(["Bing #10", "Brave Search #18", "Ecosia #6"])
     );
     drop((engines, dir));
 }

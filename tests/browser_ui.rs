@@ -71,14 +71,14 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
             );
             // The section's head and its list of engines can reach the
             // parser in two pieces: wait for the list, not just the head.
-            if asking.as_str().is_some_and(|t| t.contains("duckduckgo")) {
+            if asking.as_str().is_some_and(|t| t.contains("DuckDuckGo")) {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));
         }
         let shown_after = started.elapsed();
         assert!(
-            asking.as_str().is_some_and(|t| t.contains("duckduckgo")),
+            asking.as_str().is_some_and(|t| t.contains("DuckDuckGo")),
             "{asking}"
         );
         assert!(shown_after < Duration::from_millis(3000), "{shown_after:?}");
@@ -104,8 +104,8 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
         let found = b.eval(
             "[...document.querySelectorAll('li.result .engine')].map(e => e.textContent).join(' ')",
         );
-        assert!(found.as_str().unwrap().contains("duckduckgo #"), "{found}");
-        assert!(found.as_str().unwrap().contains("bing #"), "{found}");
+        assert!(found.as_str().unwrap().contains("DuckDuckGo #"), "{found}");
+        assert!(found.as_str().unwrap().contains("Bing #"), "{found}");
         assert_eq!(
             b.eval("getComputedStyle(document.querySelector('.asking')).display"),
             json!("none"),

@@ -49,7 +49,18 @@ fn bad_files_are_refused_with_file_line_and_key() {
     let mut failures = Vec::new();
     for case in &cases {
         let path = Path::new("bad.toml");
-        match engines::check_config(&case.text, path).map_err(|mut e| e.swap_remove(0)) {
+        // Every problem is reported: the one the case names must be among
+        // them (a file may have others, e.g. `titel` is also a missing
+        // `title`).
+        let found = |errors: Vec<ConfigError>| {
+            let at = errors.iter().position(|e| {
+                matches!(e, ConfigError::Invalid { line, message, .. }
+                    if *line == case.line && message.contains(&case.message))
+            });
+            let mut errors = errors;
+            errors.swap_remove(at.unwrap_or(0))
+        };
+        match engines::check_config(&case.text, path).map_err(found) {
             Ok(_) => failures.push(format!("{}: accepted", case.name)),
             Err(ConfigError::Invalid {
                 path: p,
@@ -66,6 +77,29 @@ fn bad_files_are_refused_with_file_line_and_key() {
                 }
             }
             Err(e) => failures.push(format!("{}: unexpected error {e}", case.name)),
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// A file with many problems of every sort (unknown keys and tables, type
+/// errors, bad values, an engine its builder refuses) has them all reported
+/// in one run, each at its own line (issue #25).
+#[test]
+fn every_problem_of_a_file_is_reported_in_one_run() {
+    let cases: Vec<_> = bad_configs::cases()
+        .into_iter()
+        .filter(|c| !c.more.is_empty())
+        .collect();
+    assert!(!cases.is_empty());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let errors = engines::check_config(&case.text, Path::new("bad.toml"))
+            .err()
+            .unwrap_or_default();
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        if let Err(e) = bad_configs::reports_every_problem(case, "bad.toml", &shown) {
+            failures.push(e);
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));

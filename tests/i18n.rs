@@ -189,7 +189,8 @@ fn words(value: &str) -> Vec<String> {
 
 /// A catalog that copies an English sentence instead of translating it
 /// fails: a message may equal the English one only when it has no words
-/// to translate (`{ $field } { $why }`, `os1`, `,`).
+/// to translate (`{ $field } { $why }`, `os1`, `,`) or is an engine's
+/// name.
 #[test]
 fn no_catalog_leaves_an_english_sentence_untranslated() {
     let en = messages(&root().join("locales/en/main.ftl"));
@@ -197,7 +198,10 @@ fn no_catalog_leaves_an_english_sentence_untranslated() {
         let other = messages(&root().join("locales").join(code).join("main.ftl"));
         let copied: Vec<(&String, &String)> = other
             .iter()
-            .filter(|(k, v)| en.get(*k) == Some(*v) && !words(v).is_empty())
+            // Engine names are brands: "DuckDuckGo" is DuckDuckGo in every language.
+            .filter(|(k, v)| {
+                en.get(*k) == Some(*v) && !words(v).is_empty() && !k.starts_with("engine-")
+            })
             .collect();
         assert!(
             copied.is_empty(),
@@ -250,4 +254,31 @@ async fn every_catalog_is_offered() {
         })
         .collect();
     assert_eq!(offered, folders);
+}
+
+/// Every engine and category of the shipped `engines.toml` has a name of
+/// its own in every catalog (`engine-sogou_weixin`, `category-social_media`),
+/// so no page shows a raw `engines.toml` id; an engine a user adds without
+/// one is shown title-cased (issue #25).
+#[test]
+fn every_shipped_engine_and_category_has_a_display_name_in_every_catalog() {
+    let config =
+        metasift::config::Config::load_layered(&metasift::config::ConfigSource::built_in())
+            .expect("the built-in engines.toml loads");
+    let mut wanted: BTreeSet<String> = BTreeSet::new();
+    for e in &config.engines {
+        wanted.insert(format!("engine-{}", e.name));
+        for c in &e.categories {
+            wanted.insert(format!("category-{c}"));
+        }
+    }
+    assert!(wanted.contains("engine-sogou_weixin"), "{wanted:?}");
+    assert!(wanted.contains("category-social_media"), "{wanted:?}");
+    for (code, keys) in catalogs() {
+        let missing: Vec<&String> = wanted.difference(&keys).collect();
+        assert!(
+            missing.is_empty(),
+            "locales/{code} has no name for {missing:?}"
+        );
+    }
 }

@@ -137,8 +137,20 @@ fn layered_errors_still_name_the_users_file_line_and_key() {
     let mut failures = Vec::new();
     for case in &cases {
         let path = Path::new("bad.toml");
-        let result = engines::check_config_layered(&case.text, path, &no_env)
-            .map_err(|mut e| e.swap_remove(0));
+        // Every problem is reported: the one the case names must be among them.
+        let unnumbered = |m: &str| match m.find(" #") {
+            Some(i) => m[..i].to_string(),
+            None => m.to_string(),
+        };
+        let found = |mut errors: Vec<ConfigError>| {
+            let at = errors.iter().position(|e| {
+                matches!(e, ConfigError::Invalid { line, message, .. }
+                    if *line == case.line
+                        && unnumbered(message).contains(&unnumbered(&case.message)))
+            });
+            errors.swap_remove(at.unwrap_or(0))
+        };
+        let result = engines::check_config_layered(&case.text, path, &no_env).map_err(found);
         if GOOD_LAYERED.contains(&case.name.as_str()) {
             if let Err(e) = result {
                 failures.push(format!(
@@ -176,6 +188,29 @@ fn layered_errors_still_name_the_users_file_line_and_key() {
                 }
             }
             Err(e) => failures.push(format!("{}: unexpected error {e}", case.name)),
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Laid over the built-in defaults, a file with many problems still has
+/// them all reported in one run, each at its own line of the user's file —
+/// never at a line of the built-in one (issue #25).
+#[test]
+fn every_problem_of_a_layered_file_is_reported_at_the_users_lines() {
+    let cases: Vec<_> = bad_configs::cases()
+        .into_iter()
+        .filter(|c| !c.more.is_empty())
+        .collect();
+    assert!(!cases.is_empty());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let errors = engines::check_config_layered(&case.text, Path::new("u.toml"), &no_env)
+            .err()
+            .unwrap_or_default();
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        if let Err(e) = bad_configs::reports_every_problem(case, "u.toml", &shown) {
+            failures.push(e);
         }
     }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));

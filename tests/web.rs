@@ -139,12 +139,12 @@ fn results_page_shows_groups_failures_and_controls() {
     assert!(html.contains("<code>9f1c2a0b44e1d7a3</code>"));
     // Failed engines with kind, reason and time; bing is flagged as slow.
     assert!(html.contains(
-        "<li class=\"problem\"><span class=\"engine-name\">qwant</span> <span class=\"engine-time\">95 ms</span> \
+        "<li class=\"problem\"><span class=\"engine-name\">Qwant</span> <span class=\"engine-time\">95 ms</span> \
          <span class=\"engine-line\"><span class=\"engine-status\">blocked</span>"
     ));
     assert!(html.contains("timeout after 2500 ms"));
     assert!(html.contains(
-        "<li class=\"problem\"><span class=\"engine-name\">bing</span> <span class=\"engine-time\">1730 ms</span> \
+        "<li class=\"problem\"><span class=\"engine-name\">Bing</span> <span class=\"engine-time\">1730 ms</span> \
          <span class=\"engine-line\"><span class=\"engine-status\">slow</span>"
     ));
     assert!(html.contains("2 engines failed"));
@@ -207,7 +207,7 @@ async fn home_page_has_a_labelled_search_form() {
     );
     assert!(body.contains("<form class=\"search-form\" role=\"search\" action=\"/search\""));
     assert!(body.contains("<label for=\"q\""));
-    assert!(body.contains("<kbd>!nw</kbd> nowhere"));
+    assert!(body.contains("<kbd>!nw</kbd> Nowhere"));
     let csp = header_of(&resp, header::CONTENT_SECURITY_POLICY);
     assert!(csp.contains("default-src 'none'"), "{csp}");
     assert!(!body.contains("<script"));
@@ -690,7 +690,7 @@ async fn a_shortcut_asks_only_its_engine() {
         .unwrap(),
     )
     .await;
-    assert!(html.contains("Only from: bing"));
+    assert!(html.contains("Only from: Bing"));
 }
 
 #[tokio::test]
@@ -716,7 +716,7 @@ async fn a_failing_engine_is_reported_and_the_other_still_answers() {
     .await;
     assert_eq!(resp.status(), StatusCode::OK);
     assert!(html.contains("1 engine failed"));
-    assert!(html.contains("<li class=\"problem\"><span class=\"engine-name\">duckduckgo</span>"));
+    assert!(html.contains("<li class=\"problem\"><span class=\"engine-name\">DuckDuckGo</span>"));
 }
 
 #[tokio::test]
@@ -856,12 +856,12 @@ async fn other_settings_recluster_the_cached_answers_and_name_what_changed() {
     assert!(panel.contains("Configured: <b>feature-code, os1 0.50, os2 0.80</b>"));
     assert!(panel.contains("This page: <b>feature-code, os1 0.20, os2 0.20</b>"));
     assert!(panel.contains("<b>40</b> results → <b>36</b>"), "{panel}");
-    assert!(panel.contains("<span class=\"engine\">brave #18</span> <span class=\"how\">snippet · similarity 0.25</span>"));
+    assert!(panel.contains("<span class=\"engine\">Brave Search #18</span> <span class=\"how\">snippet · similarity 0.25</span>"));
     assert!(panel.contains("1 formed</span>, <span class=\"count-joined\">1 joined"));
     assert!(panel.contains(
         "8 records became one group, from 2 results of their own and records of 2 groups"
     ));
-    assert!(panel.contains("<span class=\"engine\">brave #1</span> <span class=\"how\">title · similarity 0.33</span>"), "{panel}");
+    assert!(panel.contains("<span class=\"engine\">Brave Search #1</span> <span class=\"how\">title · similarity 0.33</span>"), "{panel}");
     assert!(!panel.contains("Groups split"));
 
     let v = json_of(

@@ -89,6 +89,12 @@ compare-kept = kept
 empty-failed-title = No engine answered “{ $q }”
 empty-failed-text = Every engine asked failed, so nothing is known about this query yet:
 empty-failed-retry = Try again in a moment. How each engine has fared lately:
+failures-every-engine = { $n ->
+    [one] The engine
+   *[other] All { $n } engines
+}
+empty-failed-offline = No engine could be reached: is this machine offline? The demo answers from pages of its own, with no network:
+engines-failed-above = Every engine failed: what they said is in the page.
 empty-notrecorded-title = Nothing recorded for “{ $q }”
 empty-notrecorded-text = This server answers from recorded engine pages (offline replay), and none holds this query. Try one the recording has.
 empty-notrecorded-queries = This server answers from recordings (offline), which hold only these queries:
@@ -170,6 +176,30 @@ category-it = IT
 category-science = Science
 category-images = Images
 category-videos = Videos
+category-social_media = Social media
+category-autocomplete = Suggestions
+
+# Engines by their engines.toml name (a name with none here is shown title-cased).
+engine-wikipedia = Wikipedia
+engine-wikipedia_zh = Chinese Wikipedia
+engine-wikipedia_suggest = Wikipedia suggestions
+engine-brave_api = Brave Search API
+engine-duckduckgo = DuckDuckGo
+engine-bing = Bing
+engine-brave = Brave Search
+engine-mojeek = Mojeek
+engine-startpage = Startpage
+engine-yahoo = Yahoo
+engine-ecosia = Ecosia
+engine-aol = AOL
+engine-ask = Ask.com
+engine-baidu = Baidu
+engine-baidu_json = Baidu (JSON)
+engine-sogou_weixin = Sogou WeChat
+engine-qwant = Qwant
+engine-swisscows = Swisscows
+engine-google_news = Google News
+engine-searxng = SearXNG
 
 prefs-title = Preferences
 prefs-intro = Kept in a cookie on this browser. The link at the bottom carries the same settings to another browser.
@@ -207,6 +237,7 @@ stats-col-last-failure = Last failure
 stats-suspended = suspended ({ $n } s more)
 stats-failing = failing ({ $n } in a row: { $kind })
 stats-not-asked = not asked yet
+stats-disabled = disabled (asked only when a search names it)
 stats-policy = Latency percentiles are exact over each engine's last { $ring } requests; reliability is the share of successes among its last { $window }. An engine is suspended for { $backoff } after { $n ->
     [one] 1 failure
    *[other] { $n } failures
@@ -270,6 +301,7 @@ lab-no-files = The data folder holds no .tsv or .jsonl file.
 lab-file-label = A file from the data folder
 lab-file-none = — none (use the upload) —
 lab-upload-label = Or upload TSV pairs or JSON Lines (pairs, or records with a group label), at most { $size } and { $n } pairs:
+lab-upload-only-label = Upload TSV pairs or JSON Lines (pairs, or records with a group label), at most { $size } and { $n } pairs:
 lab-paste-label = Or paste them
 lab-methods = Methods
 lab-range = Threshold range (at most { $n } points)

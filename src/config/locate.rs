@@ -116,26 +116,35 @@ pub(super) fn locate(
     root: &toml::de::DeTable<'_>,
     path: &[Step],
 ) -> Option<std::ops::Range<usize>> {
+    locate_in(root, path, false)
+}
+
+/// [`locate`], the span of the value instead of the key's when `value`.
+pub(super) fn locate_in(
+    root: &toml::de::DeTable<'_>,
+    path: &[Step],
+    value: bool,
+) -> Option<std::ops::Range<usize>> {
     let mut table = root;
     let mut iter = path.iter().peekable();
     while let Some(seg) = iter.next() {
         let Step::Key(key) = seg else { return None };
         let (k, v) = table.iter().find(|(k, _)| k.get_ref().as_ref() == key)?;
-        let mut value = v;
+        let mut item = v;
         if iter.peek().is_none() {
-            return Some(k.span());
+            return Some(if value { v.span() } else { k.span() });
         }
         if let Some(Step::Index(i)) = iter.peek() {
             iter.next();
-            let toml::de::DeValue::Array(items) = value.get_ref() else {
+            let toml::de::DeValue::Array(items) = item.get_ref() else {
                 return None;
             };
-            value = items.get(*i)?;
+            item = items.get(*i)?;
             if iter.peek().is_none() {
-                return Some(value.span());
+                return Some(item.span());
             }
         }
-        let toml::de::DeValue::Table(t) = value.get_ref() else {
+        let toml::de::DeValue::Table(t) = item.get_ref() else {
             return None;
         };
         table = t;

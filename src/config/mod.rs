@@ -26,6 +26,7 @@ use metasift_dedup as dedup;
 
 mod cache;
 mod connections;
+mod each;
 mod engine;
 mod health;
 mod lab;
@@ -43,7 +44,7 @@ pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
 pub use server::{FORMATS, ServerConfig};
 
-use locate::{Doc, Step, locate, path_at, with_key};
+use locate::{Doc, Step, locate, locate_in};
 
 /// Errors met while loading a configuration file.
 #[derive(Debug, thiserror::Error)]
@@ -190,24 +191,42 @@ impl Config {
         serving: bool,
     ) -> Result<Config, Vec<ConfigError>> {
         let file = Doc::parse(text, path).map_err(|e| vec![e])?;
-        let config = toml::from_str::<Config>(text).map_err(|e| {
-            let message = with_key(&e, &file.doc);
-            vec![file.invalid(e.span(), message)]
-        })?;
+        let table = toml::from_str::<toml::Table>(text)
+            .map_err(|e| vec![file.invalid(e.span(), e.message().trim().into())])?;
         let env = |name: &str| std::env::var(name).ok();
+        // The refused value (or key) where the file writes it, else the
+        // nearest enclosing key it writes.
+        let near = |r: &each::Refusal| {
+            locate_in(&file.doc, &r.steps, r.on_value).or_else(|| {
+                (1..=r.steps.len())
+                    .rev()
+                    .find_map(|len| locate(&file.doc, &r.steps[..len]))
+            })
+        };
+        let mut each = each::deserialize_each(table);
+        let mut errors: Vec<ConfigError> = each
+            .refusals
+            .iter()
+            .map(|r| file.invalid(near(r), r.message.clone()))
+            .collect();
+        let deserialized = each.config.take();
         let at = |steps: &[Step]| {
-            let span = locate(&file.doc, steps)?;
+            let span = locate(&file.doc, &each.original(steps))?;
             Some(file.invalid(Some(span), String::new()))
         };
         let sets = |steps: &[Step]| locate(&file.doc, steps).is_some();
-        config.finish(
-            engine_check,
-            &env,
-            &at,
-            &sets,
-            &file,
-            serving.then_some(path),
-        )
+        let finished = match deserialized {
+            Some(config) => config.finish(
+                engine_check,
+                &env,
+                &at,
+                &sets,
+                &file,
+                serving.then_some(path),
+            ),
+            None => Err(Vec::new()),
+        };
+        merge_errors(finished, &mut errors, file.path)
     }
 
     /// Reads the configuration `source` names — its file laid over the
@@ -314,24 +333,10 @@ impl Config {
         let base = toml::from_str::<toml::Table>(layers::BUILT_IN)
             .map_err(|e| vec![built_in.invalid(e.span(), e.message().trim().into())])?;
         let layered = layers::lay_over(base, user_table);
-        let merged_text = toml::to_string(&layered.table).map_err(|e| {
-            let file = user.as_ref().unwrap_or(&built_in);
-            vec![file.invalid(
-                None,
-                format!("cannot merge with the built-in defaults: {e}"),
-            )]
-        })?;
-        let merged = toml::de::DeTable::parse(&merged_text).map_err(|e| {
-            let file = user.as_ref().unwrap_or(&built_in);
-            vec![file.invalid(
-                None,
-                format!("cannot merge with the built-in defaults: {e}"),
-            )]
-        })?;
         // Where a path into the merged document is written: in the user's
         // file when it sets it, else in the built-in defaults; `prefix`
         // also accepts the nearest enclosing key that is written.
-        let trace = |steps: &[Step], prefix: bool| -> Option<ConfigError> {
+        let trace = |steps: &[Step], prefix: bool, value: bool| -> Option<ConfigError> {
             let mut candidates: Vec<(&Doc<'_>, Vec<Step>)> = Vec::new();
             match steps {
                 [Step::Key(k), Step::Index(i), rest @ ..] if k == "engine" => {
@@ -357,6 +362,9 @@ impl Config {
             }
             let shortest = if prefix { 1 } else { usize::MAX };
             for (file, path) in &candidates {
+                if value && let Some(span) = locate_in(&file.doc, path, true) {
+                    return Some(file.invalid(Some(span), String::new()));
+                }
                 let mut len = path.len();
                 while len >= 1 {
                     if let Some(span) = locate(&file.doc, &path[..len]) {
@@ -374,18 +382,19 @@ impl Config {
             None
         };
         let fallback = user.as_ref().unwrap_or(&built_in);
-        let config = toml::from_str::<Config>(&merged_text).map_err(|e| {
-            let message = with_key(&e, merged.get_ref());
-            let steps = e
-                .span()
-                .and_then(|s| path_at(merged.get_ref(), s.start))
-                .unwrap_or_default();
-            vec![
-                trace(&steps, true)
-                    .map(|at| at.with_message(message.clone()))
-                    .unwrap_or_else(|| fallback.invalid(None, message)),
-            ]
-        })?;
+        let mut each = each::deserialize_each(layered.table.clone());
+        let mut errors: Vec<ConfigError> = each
+            .refusals
+            .iter()
+            .map(|r| {
+                trace(&r.steps, true, r.on_value)
+                    .map(|at| at.with_message(r.message.clone()))
+                    .unwrap_or_else(|| fallback.invalid(None, r.message.clone()))
+            })
+            .collect();
+        let Some(config) = each.config.take() else {
+            return merge_errors(Err(Vec::new()), &mut errors, fallback.path);
+        };
         // What the user's file says (the built-in defaults' values of the
         // per-client limits are for public instances).
         let sets = |steps: &[Step]| {
@@ -393,14 +402,15 @@ impl Config {
                 .is_some_and(|f| locate(&f.doc, steps).is_some())
         };
         // Relative folders are checked against the user's file's folder.
-        config.finish(
+        let finished = config.finish(
             engine_check,
             env,
-            &|steps| trace(steps, false),
+            &|steps| trace(&each.original(steps), false, false),
             &sets,
             fallback,
             Some(fallback.path),
-        )
+        );
+        merge_errors(finished, &mut errors, fallback.path)
     }
 
     /// The checks after deserialising, shared by a file read alone and
@@ -627,6 +637,34 @@ impl Config {
                     format!("engine {:?}: replay: {why}", engine.name),
                 ));
             }
+        }
+    }
+}
+
+/// The refusals of deserialising (`errors`) and what the checks after it
+/// found, together in line order; the configuration only when there are none.
+fn merge_errors(
+    finished: Result<Config, Vec<ConfigError>>,
+    errors: &mut Vec<ConfigError>,
+    main: &Path,
+) -> Result<Config, Vec<ConfigError>> {
+    match finished {
+        Ok(config) if errors.is_empty() => Ok(config),
+        Ok(_) => Err(std::mem::take(errors)),
+        Err(more) => {
+            let mut all = std::mem::take(errors);
+            all.extend(more);
+            all.sort_by_key(|e| e.order(main));
+            if all.is_empty() {
+                // Never an empty list on `Err`.
+                all.push(ConfigError::Invalid {
+                    path: main.to_path_buf(),
+                    line: 1,
+                    column: 1,
+                    message: "the configuration cannot be read".into(),
+                });
+            }
+            Err(all)
         }
     }
 }

@@ -59,6 +59,21 @@ pub enum LabError {
         /// What was expected.
         why: String,
     },
+    /// A data file gave no pair to judge (every line bad, dropped, or a
+    /// record set of one record): precision and recall of nothing would
+    /// read as a perfect score.
+    #[error(
+        "{}: no pair to judge ({bad} bad lines, {dropped} rows dropped): nothing to measure",
+        path.display()
+    )]
+    NoPairs {
+        /// The file.
+        path: PathBuf,
+        /// Lines skipped as bad.
+        bad: usize,
+        /// Rows dropped (middle band or unlabeled).
+        dropped: usize,
+    },
     /// A command-line value is out of range or malformed.
     #[error("{0}")]
     BadArgument(String),
@@ -548,6 +563,13 @@ pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabErro
                 f.dropped
             );
         }
+    }
+    if let Some(f) = files.iter().find(|f| f.data.pair_count() == 0) {
+        return Err(LabError::NoPairs {
+            path: f.path.clone(),
+            bad: f.bad_lines.len(),
+            dropped: f.dropped,
+        });
     }
 
     let methods = if args.methods.is_empty() {

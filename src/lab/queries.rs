@@ -123,6 +123,10 @@ pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
             run.queries.display()
         )));
     }
+    if let Some(dir) = run.replay {
+        crate::search::recording::check_replay_dir(dir)
+            .map_err(|e| LabError::BadArgument(format!("--replay: {e}")))?;
+    }
     let searcher = Searcher::from_config(run.config.clone())
         .map_err(|e| LabError::BadArgument(format!("--config: {e}")))?
         .with_recording(None, run.replay.map(Path::to_path_buf));

@@ -14,6 +14,7 @@ struct RssFeed<'a> {
     query: String,
     search_href: String,
     total: usize,
+    per_page: usize,
     start_index: usize,
     items: Vec<RssItem>,
 }
@@ -50,7 +51,8 @@ pub fn to_rss(
         base_url: base_url.trim_end_matches('/'),
         query: xml_text(&resp.query.text),
         search_href: xml_text(search_href),
-        total: items.len(),
+        total: resp.number_of_results(),
+        per_page: items.len(),
         start_index: (page - 1) * per_page + 1,
         items,
     };

@@ -22,10 +22,13 @@ pub struct SearxngResponse {
     /// The query text as run (shortcuts removed).
     pub query: String,
     /// The results there are (SearXNG: the total, not this page's count):
-    /// the fused results known on every page (`SearchResponse::total_results`)
-    /// or the largest estimate an engine gave, whichever is larger; never
-    /// less than `results` holds.
+    /// [`SearchResponse::number_of_results`], the count the HTML page and
+    /// RSS show too.
     pub number_of_results: u64,
+    /// The largest count an engine said it has for the query (its own
+    /// estimate), when any engine said; metasift's key, not SearXNG's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_results: Option<u64>,
     /// The fused results.
     pub results: Vec<SearxngResult>,
     /// Direct answers (none yet; kept for clients that read the key).
@@ -110,8 +113,8 @@ impl SearxngResponse {
     pub fn from_response(response: &SearchResponse) -> Self {
         SearxngResponse {
             query: response.query.text.clone(),
-            number_of_results: (response.total_results.max(response.results.len()) as u64)
-                .max(response.estimate.unwrap_or(0)),
+            number_of_results: response.number_of_results() as u64,
+            estimated_results: response.estimate,
             results: response
                 .results
                 .iter()

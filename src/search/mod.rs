@@ -54,6 +54,7 @@ mod request;
 
 pub use fetch::{MAX_REDIRECTS, client_builder, http_client, is_local_ip};
 pub use gather::Gathered;
+pub use query::asked_by;
 pub use request::{Asked, RequestError, SearchRequest};
 
 /// Per-search options that do not change which engines are asked.

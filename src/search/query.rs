@@ -61,29 +61,33 @@ impl Searcher {
         }
     }
 
-    /// The engines a query asks, in configuration order: the named ones
-    /// (even if disabled: naming one is asking for it) plus the enabled
-    /// engines of the named categories; with neither, the enabled engines
-    /// of `general`.
+    /// The engines a query asks (see [`asked_by`]).
     pub(super) fn select(&self, query: &Query) -> Vec<usize> {
-        let config = self.config();
-        let default_category = ["general".to_string()];
-        let categories: &[String] = if query.categories.is_empty() && query.engines.is_empty() {
-            &default_category
-        } else {
-            &query.categories
-        };
-        config
-            .engines
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| {
-                query.engines.contains(&e.name)
-                    || (e.enabled && e.categories.iter().any(|c| categories.contains(c)))
-            })
-            .map(|(i, _)| i)
-            .collect()
+        asked_by(self.config(), query)
     }
+}
+
+/// The engines of `config` a query asks, in configuration order: the named
+/// ones (even if disabled: naming one is asking for it) plus the enabled
+/// engines of the named categories; with neither, the enabled engines of
+/// `general` (what the home page counts).
+pub fn asked_by(config: &crate::config::Config, query: &Query) -> Vec<usize> {
+    let default_category = ["general".to_string()];
+    let categories: &[String] = if query.categories.is_empty() && query.engines.is_empty() {
+        &default_category
+    } else {
+        &query.categories
+    };
+    config
+        .engines
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            query.engines.contains(&e.name)
+                || (e.enabled && e.categories.iter().any(|c| categories.contains(c)))
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// `en`, `de-CH`, `zh-Hans-CN`: a BCP-47-looking code, so `:)` stays text.

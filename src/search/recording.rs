@@ -63,6 +63,12 @@ pub enum RecordingError {
         /// Page.
         page: u32,
     },
+    /// A recording folder named on the command line does not exist.
+    #[error("no such folder: {}", dir.display())]
+    NoFolder {
+        /// The folder.
+        dir: PathBuf,
+    },
     /// A file is not a recording of this format.
     #[error("{path}: not a metasift recording: {message}")]
     Invalid {
@@ -85,6 +91,7 @@ impl RecordingError {
                 format!("no recording of the query {query:?} (page {page})")
             }
             RecordingError::Invalid { .. } => "the recording is not a metasift recording".into(),
+            RecordingError::NoFolder { .. } => "the recording folder does not exist".into(),
         }
     }
 }
@@ -252,6 +259,47 @@ fn safe_component(name: &str) -> String {
         })
         .collect();
     if s.is_empty() { "_".into() } else { s }
+}
+
+/// `--replay DIR` checked before any engine is asked: a folder that is not
+/// there is one error, not one "no recording" per engine.
+pub fn check_replay_dir(dir: &Path) -> Result<(), RecordingError> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(RecordingError::Io {
+            path: dir.to_path_buf(),
+            source: std::io::Error::other("not a folder"),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(RecordingError::NoFolder {
+            dir: dir.to_path_buf(),
+        }),
+        Err(source) => Err(RecordingError::Io {
+            path: dir.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// `--record DIR` made ready before any engine is asked: the folder is
+/// created and a file written in it and removed, so a folder that cannot
+/// take the answers is said at once (a search only logs a file it could
+/// not write, never failing for it).
+pub fn prepare_record_dir(dir: &Path) -> Result<(), RecordingError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| RecordingError::Io { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let probe = dir.join(format!(".metasift-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(io(&probe))?;
+    std::fs::remove_file(&probe).map_err(io(&probe))
+}
+
+/// Whether `dir` holds `engine`'s answer to `query` (as [`Recording::save`]
+/// names it).
+pub fn is_recorded(dir: &Path, engine: &str, query: &Query) -> bool {
+    dir.join(relative_path(engine, &RecordedQuery::from(query)))
+        .is_file()
 }
 
 impl Recording {

@@ -152,7 +152,7 @@ fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool, tr: &
                     m.title.clone()
                 },
                 href: safe_href(&m.url),
-                found_by: format!("{} #{}", m.engine, m.position),
+                found_by: format!("{} #{}", tr.engine(&m.engine), m.position),
                 how,
                 note,
                 moved: carried.is_some() && Some(m.part) != carried,

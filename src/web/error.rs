@@ -22,6 +22,8 @@ tokio::task_local! {
     /// The headers that choose the language and theme of the request being
     /// answered (read only when a page needs them: most answers never do).
     static READER: HeaderMap;
+    /// The request's `q`, so an error page keeps it in its search box.
+    static ASKED: String;
 }
 
 /// Layer: answers every request in its reader's language (the preferences
@@ -34,7 +36,21 @@ pub async fn in_readers_language(request: Request, next: Next) -> Response {
             kept.append(name.clone(), v.clone());
         }
     }
-    READER.scope(kept, next.run(request)).await
+    let q = asked_query(request.uri().query().unwrap_or(""));
+    READER.scope(kept, ASKED.scope(q, next.run(request))).await
+}
+
+/// The `q` of a query string, cut at the search box's 1000 characters.
+fn asked_query(raw: &str) -> String {
+    url::form_urlencoded::parse(raw.as_bytes())
+        .find(|(k, _)| k == "q")
+        .map(|(_, v)| v.chars().take(1000).collect())
+        .unwrap_or_default()
+}
+
+/// The `q` of the request being answered (empty outside a request).
+pub fn reader_query() -> String {
+    ASKED.try_with(Clone::clone).unwrap_or_default()
 }
 
 /// The reader's language and theme (English and auto outside a request).
@@ -56,6 +72,8 @@ pub struct ErrorPage {
     pub reason: String,
     /// What to change, in the reader's language.
     pub message: String,
+    /// The query the refused request asked, kept in the search box.
+    pub q: String,
 }
 
 impl ErrorPage {
@@ -71,6 +89,7 @@ impl ErrorPage {
             status: code,
             reason,
             message: msg.text(tr),
+            q: reader_query(),
         }
     }
 }

@@ -135,12 +135,24 @@ impl Tr {
         CATALOGS.lookup_with_args(&self.lang, key, &map)
     }
 
-    /// A category's name (`category-news`), or the category itself when
-    /// the catalog has no name for it.
+    /// A category's name (`category-news`), or the category title-cased
+    /// when the catalog has no name for it.
     pub fn category(&self, c: &str) -> String {
+        self.named("category", c)
+    }
+
+    /// An engine's name as pages show it (`engine-sogou_weixin`: "Sogou
+    /// WeChat", 搜狗微信), or its `engines.toml` name title-cased when the
+    /// catalog has none (`my_site`: "My Site"). JSON, CSV and RSS keep the
+    /// `engines.toml` name: it is what `engines=` and `!shortcut` take.
+    pub fn engine(&self, name: &str) -> String {
+        self.named("engine", name)
+    }
+
+    fn named(&self, kind: &str, id: &str) -> String {
         CATALOGS
-            .try_lookup(&self.lang, &format!("category-{c}"))
-            .unwrap_or_else(|| c.to_string())
+            .try_lookup(&self.lang, &format!("{kind}-{id}"))
+            .unwrap_or_else(|| title_case(id))
     }
 
     /// A count with the locale's digit grouping (`12,345`).
@@ -183,6 +195,21 @@ impl Tr {
             ],
         )
     }
+}
+
+/// `snake_case` or `kebab-case` as words with capitals: `my_site` →
+/// "My Site" (a word's other letters are kept as written).
+pub fn title_case(id: &str) -> String {
+    id.split(['_', '-', ' '])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_uppercase().chain(chars).collect()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The catalog a language tag asks for, if one fits: same language, and
@@ -298,6 +325,13 @@ mod tests {
         assert_eq!(en.date("2026-05-30T07:00:00Z"), "May 30, 2026");
         assert_eq!(zh.date("2026-05-30T07:00:00Z"), "2026年5月30日");
         assert_eq!(en.date("garbage"), "garbage");
+        assert_eq!(en.engine("sogou_weixin"), "Sogou WeChat");
+        assert_eq!(zh.engine("sogou_weixin"), "搜狗微信");
+        assert_eq!(en.category("social_media"), "Social media");
+        assert_eq!(zh.category("social_media"), "社交媒体");
+        // Not in the catalogs: the name title-cased, never the raw id.
+        assert_eq!(en.engine("my_site"), "My Site");
+        assert_eq!(zh.category("local-news"), "Local News");
         assert_eq!(en.n("results-count", 1), "1 result");
         assert_eq!(en.n("results-count", 3), "3 results");
         assert_eq!(zh.n("results-count", 3), "3 条结果");

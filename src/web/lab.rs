@@ -68,6 +68,8 @@ pub struct LabForm {
     pub file: String,
     /// The uploaded (or pasted) text's name and bytes.
     pub upload: Option<(String, Vec<u8>)>,
+    /// The pasted text as sent, shown again in the form after a run.
+    pub text: String,
     /// Methods to compare.
     pub methods: Vec<Method>,
     /// Sweep start.
@@ -88,6 +90,7 @@ impl Default for LabForm {
         LabForm {
             file: String::new(),
             upload: None,
+            text: String::new(),
             methods: Method::ALL.to_vec(),
             from: "0.1".into(),
             to: "1".into(),
@@ -148,8 +151,11 @@ impl LabForm {
                 }
             }
             // A file upload wins over pasted text.
-            "text" if !value.trim().is_empty() && self.upload.is_none() => {
-                self.upload = Some(("pasted.txt".into(), value.as_bytes().to_vec()));
+            "text" => {
+                self.text = value.to_string();
+                if !value.trim().is_empty() && self.upload.is_none() {
+                    self.upload = Some(("pasted.txt".into(), value.as_bytes().to_vec()));
+                }
             }
             _ => {}
         }
@@ -417,6 +423,27 @@ pub struct LabPage {
     pub max_items: u64,
     /// Most points.
     pub max_points: usize,
+    /// The pasted text, kept in its box.
+    pub text: String,
+}
+
+impl LabPage {
+    /// The upload's label: "Or upload…" follows the data folder's list
+    /// only when there is one.
+    fn upload_label(&self) -> String {
+        let key = if self.has_dir {
+            "lab-upload-label"
+        } else {
+            "lab-upload-only-label"
+        };
+        self.tr.with(
+            key,
+            &[
+                ("size", self.max_upload.clone()),
+                ("n", self.tr.number(self.max_items)),
+            ],
+        )
+    }
 }
 
 fn page(state: &AppState, form: &LabForm, error: Option<&Msg>, run: Option<RunView>) -> LabPage {
@@ -458,6 +485,7 @@ fn page(state: &AppState, form: &LabForm, error: Option<&Msg>, run: Option<RunVi
         max_upload: human_size(MAX_UPLOAD as u64),
         max_items: MAX_ITEMS,
         max_points: MAX_POINTS,
+        text: form.text.clone(),
     }
 }
 

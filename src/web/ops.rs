@@ -419,8 +419,12 @@ async fn admit(
 /// One engine's row on the `/stats` page, formatted for display.
 #[derive(Debug, Clone)]
 pub struct EngineRow {
-    /// Name.
+    /// Its name on the page.
     pub name: String,
+    /// Its `engines.toml` name.
+    pub id: String,
+    /// `enabled = false`: asked only when a search names it.
+    pub disabled: bool,
     /// Suspended now.
     pub suspended: bool,
     /// Last request failed.
@@ -473,7 +477,9 @@ impl EngineRow {
         };
         let ms = |v: Option<u64>| v.map_or("–".to_string(), |v| v.to_string());
         EngineRow {
-            name: e.name.clone(),
+            name: tr.engine(&e.name),
+            id: e.name.clone(),
+            disabled: false,
             suspended: e.suspended,
             failing: e.consecutive_failures > 0,
             status,
@@ -549,6 +555,25 @@ fn span(secs: f64) -> String {
 }
 
 impl StatsPage {
+    /// The same page with the engines `config` disables said so: one that
+    /// was never asked is "disabled", not "not asked yet" (a search that
+    /// names it still asks it, and then its row counts as any other).
+    pub fn with_disabled(mut self, config: &Config) -> StatsPage {
+        for row in &mut self.engines {
+            let off = config
+                .engines
+                .iter()
+                .any(|e| e.name == row.id && !e.enabled);
+            if off {
+                row.disabled = true;
+                if row.requests == 0 && !row.suspended && !row.failing {
+                    row.status = self.tr.t("stats-disabled");
+                }
+            }
+        }
+        self
+    }
+
     /// The page for a snapshot, in `ui`'s language and theme.
     pub fn new(s: &HealthSnapshot, ui: &Ui) -> StatsPage {
         let tr = &ui.tr;
@@ -605,7 +630,8 @@ pub async fn stats(
         return ([no_store], axum::Json(snapshot)).into_response();
     }
     let ui = super::prefs::Prefs::from_headers(&headers).ui(&headers);
-    match StatsPage::new(&snapshot, &ui).render() {
+    let page = StatsPage::new(&snapshot, &ui).with_disabled(state.searcher().config());
+    match page.render() {
         Ok(html) => (
             [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],
             html,

@@ -33,7 +33,7 @@ pub struct IndexPage {
     pub layout: Layout,
     /// Engines that have shortcuts.
     pub shortcuts: Vec<ShortcutView>,
-    /// How many engines are enabled.
+    /// How many engines a search with no category or engine named asks.
     pub engine_count: usize,
 }
 
@@ -52,7 +52,7 @@ impl IndexPage {
             .filter_map(|e| {
                 let s = e.shortcut.to_vec();
                 (!s.is_empty()).then(|| ShortcutView {
-                    engine: e.name.clone(),
+                    engine: ui.tr.engine(&e.name),
                     shortcuts: s
                         .iter()
                         .map(|s| format!("!{s}"))
@@ -64,7 +64,7 @@ impl IndexPage {
         IndexPage {
             layout: Layout::of("metasift", ui),
             shortcuts,
-            engine_count: config.engines.iter().filter(|e| e.enabled).count(),
+            engine_count: crate::search::asked_by(config, &crate::model::Query::default()).len(),
         }
     }
 }
@@ -141,8 +141,47 @@ pub struct EngineView {
     pub problem: bool,
 }
 
+/// Engines that failed the same way, said once on a page where every
+/// engine failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailureGroup {
+    /// "All 11 engines", or the engines' names.
+    pub engines: String,
+    /// The failure kind, as the engine panel says it.
+    pub status: String,
+    /// What they said.
+    pub detail: String,
+}
+
+/// The failed engines of `engines` grouped by what they said, in first
+/// seen order; a group holding every failed engine is named by its count.
+fn failure_groups(engines: &[EngineView], tr: &Tr) -> Vec<FailureGroup> {
+    let failed: Vec<&EngineView> = engines.iter().filter(|e| e.problem).collect();
+    let mut groups: Vec<(&str, &str, Vec<&str>)> = Vec::new();
+    for e in &failed {
+        match groups
+            .iter_mut()
+            .find(|(status, detail, _)| *status == e.status && *detail == e.detail)
+        {
+            Some((_, _, names)) => names.push(&e.engine),
+            None => groups.push((&e.status, &e.detail, vec![&e.engine])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(status, detail, names)| FailureGroup {
+            engines: if names.len() > 1 && names.len() == failed.len() {
+                tr.n("failures-every-engine", names.len() as u64)
+            } else {
+                names.join(", ")
+            },
+            status: status.to_string(),
+            detail: detail.to_string(),
+        })
+        .collect()
+}
+
 /// A choice in the method `<select>`.
-#[derive(Debug, Clone)]
 pub struct MethodOption {
     /// Value.
     pub name: &'static str,
@@ -179,6 +218,9 @@ pub struct ResultsPage {
     /// Fused results known (`SearchResponse::total_results`): the pages
     /// before this one and the whole fused list this page is a slice of.
     pub total_results: usize,
+    /// The count the page shows: `SearchResponse::number_of_results`, as
+    /// JSON and RSS give it.
+    pub number_of_results: usize,
     /// Pages of fused results known (`SearchResponse::pages`); a page past
     /// it asks the engines for their next page, so more may exist.
     pub fused_pages: u32,
@@ -243,6 +285,12 @@ pub struct ResultsPage {
     pub safe_levels: Vec<(String, String, bool)>,
     /// "about 679 found": the engines' estimate, where one was given.
     pub estimate: Option<String>,
+    /// Every engine failed: each different failure once, with the engines
+    /// that met it.
+    pub failure_groups: Vec<FailureGroup>,
+    /// Every engine failed without reaching its site (network, timeout):
+    /// the machine may be offline, and the demo needs no network.
+    pub offline_hint: bool,
 }
 
 /// Page numbers shown: up to four before `page`, and after it up to `last`
@@ -344,7 +392,7 @@ impl ResultsPage {
             .engines
             .iter()
             .filter(|e| e.failure == Some(FailureKind::NotRecorded))
-            .map(|e| e.engine.clone())
+            .map(|e| tr.engine(&e.engine))
             .collect();
         let mut engines: Vec<EngineView> = resp
             .engines
@@ -362,7 +410,7 @@ impl ResultsPage {
                     None => (tr.t("status-ok"), count, false),
                 };
                 EngineView {
-                    engine: e.engine.clone(),
+                    engine: tr.engine(&e.engine),
                     status,
                     detail,
                     elapsed_ms: e.elapsed_ms,
@@ -377,6 +425,15 @@ impl ResultsPage {
             .filter(|e| e.failure.is_some_and(|k| k != FailureKind::NotRecorded))
             .count();
         let answered = resp.engines.iter().any(|e| e.failure.is_none());
+        let unreachable = |k: FailureKind| matches!(k, FailureKind::Network | FailureKind::Timeout);
+        let offline_hint = failed_count > 0
+            && !answered
+            && resp
+                .engines
+                .iter()
+                .filter_map(|e| e.failure)
+                .filter(|&k| k != FailureKind::NotRecorded)
+                .all(unreachable);
         let empty_state = if !results.is_empty() {
             "results"
         } else if resp.engines.is_empty() {
@@ -395,6 +452,11 @@ impl ResultsPage {
         };
         let recorded = if empty_state == "not_recorded" {
             recorded_queries(resp, config)
+        } else {
+            Vec::new()
+        };
+        let failure_groups = if empty_state == "failed" {
+            failure_groups(&engines, tr)
         } else {
             Vec::new()
         };
@@ -434,7 +496,11 @@ impl ResultsPage {
         ResultsPage {
             layout: Layout::of(&format!("{} — metasift", params.q), ui),
             q: params.q.clone(),
-            only_engines: only.join(", "),
+            only_engines: only
+                .iter()
+                .map(|e| tr.engine(e))
+                .collect::<Vec<_>>()
+                .join(", "),
             duplicate_count,
             engines,
             failed_count,
@@ -443,6 +509,7 @@ impl ResultsPage {
             suggestions,
             page: params.page,
             total_results: resp.total_results,
+            number_of_results: resp.number_of_results(),
             fused_pages: resp.pages,
             prev_href: (params.page > 1).then(|| params.link(params.page - 1, Format::Html)),
             next_href: has_next.then(|| params.link(params.page + 1, Format::Html)),
@@ -503,6 +570,8 @@ impl ResultsPage {
             estimate: resp
                 .estimate
                 .map(|n| tr.s("estimate-line", "n", &tr.number(n))),
+            failure_groups,
+            offline_hint,
         }
     }
 
@@ -512,7 +581,12 @@ impl ResultsPage {
         let mut page = ResultsPage::of(&SearchResponse::default(), asked, config);
         page.show_tail = false;
         page.streaming = true;
-        page.asking = asked.request.engines.clone();
+        page.asking = asked
+            .request
+            .engines
+            .iter()
+            .map(|e| asked.ui.tr.engine(e))
+            .collect();
         page
     }
 
@@ -594,8 +668,8 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
             .iter()
             .zip(r.positions.iter().map(Some).chain(std::iter::repeat(None)))
             .map(|(e, p)| match p {
-                Some(p) => format!("{e} #{p}"),
-                None => e.clone(),
+                Some(p) => format!("{} #{p}", tr.engine(e)),
+                None => tr.engine(e),
             })
             .collect(),
         score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
@@ -618,7 +692,7 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
                 } else {
                     d.title.clone()
                 },
-                engine: d.engine.clone(),
+                engine: tr.engine(&d.engine),
                 stage: d.stage.as_str(),
                 why: match d.stage {
                     metasift_dedup::Stage::Url => tr.t("dup-why-url"),

@@ -118,7 +118,13 @@ impl PreferencesPage {
                 .engines
                 .iter()
                 .filter(|e| e.enabled)
-                .map(|e| choice(&e.name, e.name.clone(), !prefs.disabled.contains(&e.name)))
+                .map(|e| {
+                    choice(
+                        &e.name,
+                        tr.engine(&e.name),
+                        !prefs.disabled.contains(&e.name),
+                    )
+                })
                 .collect(),
             languages: [("", "lang-any"), ("en", "lang-en"), ("zh-CN", "lang-zh")]
                 .iter()

@@ -161,7 +161,7 @@ fn answered_line(r: &EngineReport, tr: &Tr) -> String {
         return String::new();
     }
     AnsweredLine {
-        engine: r.engine.clone(),
+        engine: tr.engine(&r.engine),
         ok: r.failure.is_none(),
         what: match r.failure {
             None => tr.n("results-count", r.results as u64),
