@@ -615,9 +615,11 @@ impl Config {
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
-        path: path.to_path_buf(),
-        source,
+    crate::files::read_capped(path, crate::files::MAX_CONFIG_BYTES).map_err(|source| {
+        ConfigError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     })
 }
 

@@ -169,8 +169,37 @@ impl SettingsComparison {
         configured: &dedup::Settings,
         requested: &dedup::Settings,
     ) -> SettingsComparison {
-        let before = fusion::fuse(answers, configured, false);
-        let after = fusion::fuse(answers, requested, false);
+        Self::of_until(answers, configured, requested, None)
+    }
+
+    /// [`SettingsComparison::of`] on a blocking thread, each fusion
+    /// within `budget` ([`fusion::fuse_until`]), so the async workers
+    /// stay free meanwhile.
+    pub async fn off_workers(
+        answers: std::sync::Arc<crate::search::Gathered>,
+        configured: dedup::Settings,
+        requested: dedup::Settings,
+        budget: std::time::Duration,
+    ) -> SettingsComparison {
+        let run = tokio::task::spawn_blocking(move || {
+            let deadline = std::time::Instant::now() + budget;
+            Self::of_until(&answers.answers, &configured, &requested, Some(deadline))
+        });
+        match run.await {
+            Ok(c) => c,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        }
+    }
+
+    /// [`SettingsComparison::of`], the fusions stopping at `deadline`.
+    pub fn of_until(
+        answers: &[EngineAnswer],
+        configured: &dedup::Settings,
+        requested: &dedup::Settings,
+        deadline: Option<std::time::Instant>,
+    ) -> SettingsComparison {
+        let before = fusion::fuse_until(answers, configured, false, deadline);
+        let after = fusion::fuse_until(answers, requested, false, deadline);
         let mut diff = compare(&before, &after);
         // A fused result shows its group's most complete title, which may
         // be another member's: with the answers at hand every member gets

@@ -96,6 +96,20 @@ pub fn fuse(
     settings: &dedup::Settings,
     explain: bool,
 ) -> Vec<MergedResult> {
+    fuse_until(answers, settings, explain, None)
+}
+
+/// [`fuse`] that stops comparing snippets at `deadline`: the records left
+/// then fold by their URL keys alone (into any group of the same key),
+/// so a search past its time still shows every result, at once. The
+/// dedup's work is bounded by construction ([`metasift_dedup::clip`]);
+/// the deadline is the guard for a machine too busy to do even that.
+pub fn fuse_until(
+    answers: &[EngineAnswer],
+    settings: &dedup::Settings,
+    explain: bool,
+    deadline: Option<std::time::Instant>,
+) -> Vec<MergedResult> {
     let order = interleave(answers);
     let mut deduper = Deduper::new(settings)
         .explain(explain)
@@ -106,12 +120,33 @@ pub fn fuse(
     let mut group_of: Vec<usize> = Vec::with_capacity(order.len());
     let mut groups: Vec<Group> = Vec::new();
 
+    // Past the deadline: the group of each URL key, and where each pushed
+    // record's group is (a record decided late is no cluster target).
+    let mut late: Option<std::collections::HashMap<dedup::UrlKey, usize>> = None;
     for &(a, r) in &order {
         let answer = &answers[a];
         let rec = &answer.results[r];
+        let contribution = answer.weight / f64::from(rec.position.max(1));
+        if late.is_none() && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            late = Some(groups.iter().enumerate().map(|(g, x)| (x.key, g)).collect());
+        }
+        if let Some(by_key) = &mut late {
+            let key = dedup::url_key(&rec.url);
+            match by_key.get(&key) {
+                Some(&g) => {
+                    group_of.push(g);
+                    groups[g].absorb(rec, contribution, late_duplicate(rec));
+                }
+                None => {
+                    by_key.insert(key, groups.len());
+                    group_of.push(groups.len());
+                    groups.push(Group::new(rec, contribution));
+                }
+            }
+            continue;
+        }
         let verdict =
             deduper.push(Doc::new(&rec.url, &rec.title, &rec.snippet).with_source(&rec.engine));
-        let contribution = answer.weight / f64::from(rec.position.max(1));
         match verdict.stage {
             // A kept record, or a verdict pointing at itself/forward (which
             // a correct pipeline never gives, but must not crash us).
@@ -169,6 +204,21 @@ pub fn fuse(
     // `sort_by` is stable: equal scores stay in first-seen order.
     merged.sort_by(|a, b| b.score.total_cmp(&a.score));
     merged
+}
+
+/// A record folded by its URL key after the deadline ([`fuse_until`]).
+fn late_duplicate(rec: &EngineResult) -> Duplicate {
+    Duplicate {
+        url: rec.url.clone(),
+        title: rec.title.clone(),
+        engine: rec.engine.clone(),
+        position: rec.position,
+        stage: dedup::Stage::Url,
+        similarity: None,
+        shared_codes: Vec::new(),
+        shared_text: Vec::new(),
+        snippet: String::new(),
+    }
 }
 
 /// A duplicate group being built.

@@ -450,10 +450,12 @@ impl Searcher {
             };
             let (gathered, from_cache) =
                 self.gathered_watched(&asked, opts.progress.clone()).await?;
-            let mut fused = crate::fusion::fuse(&gathered.answers, settings, opts.explain);
             // An engine page that brings nothing new ends the walk, as an
             // empty one does: the fan-outs stay bounded by what is new.
-            crate::fusion::drop_shown(&shown, &mut fused, settings);
+            let mut fused;
+            (fused, shown) = self
+                .fuse_off_workers(&gathered, settings, opts.explain, shown)
+                .await;
             let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
             if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
                 return Ok(Walked {
@@ -468,6 +470,48 @@ impl Searcher {
             before += fused.len();
             shown.append(&mut fused);
             engine_page += 1;
+        }
+    }
+}
+
+/// The time one engine page's dedup may take before the records left fold
+/// by URL alone ([`crate::fusion::fuse_until`]); far more than the dedup of
+/// any answer under the answer cap takes (see docs/performance.md).
+const FUSE_BUDGET: Duration = Duration::from_millis(500);
+
+impl Searcher {
+    /// Fuses `gathered` (dropping what `shown` already shows) on a blocking
+    /// thread, one of as many at once as there are cores (the parse
+    /// slots), within [`FUSE_BUDGET`]: the async workers stay free to
+    /// answer `/healthz`, cache hits and refusals meanwhile. Gives `shown`
+    /// back.
+    async fn fuse_off_workers(
+        &self,
+        gathered: &Arc<Gathered>,
+        settings: &dedup::Settings,
+        explain: bool,
+        shown: Vec<crate::model::MergedResult>,
+    ) -> (
+        Vec<crate::model::MergedResult>,
+        Vec<crate::model::MergedResult>,
+    ) {
+        let deadline = Instant::now() + FUSE_BUDGET;
+        // Never closed; were it, the fuse would run unslotted.
+        let _slot = self.inner.parse_slots.clone().acquire_owned().await.ok();
+        let (gathered, settings) = (gathered.clone(), settings.clone());
+        let run = tokio::task::spawn_blocking(move || {
+            let mut fused =
+                crate::fusion::fuse_until(&gathered.answers, &settings, explain, Some(deadline));
+            crate::fusion::drop_shown(&shown, &mut fused, &settings);
+            (fused, shown)
+        });
+        match run.await {
+            Ok(done) => done,
+            Err(e) => match e.try_into_panic() {
+                Ok(panic) => std::panic::resume_unwind(panic),
+                // The runtime is shutting down: nothing to show.
+                Err(_) => (Vec::new(), Vec::new()),
+            },
         }
     }
 }

@@ -64,6 +64,10 @@ const MAX_BODY: usize = 256 * 1024;
 /// Most suggestions `/autocomplete` returns.
 const MAX_SUGGESTIONS: usize = 10;
 
+/// The time each of the two fusions of a settings comparison may take
+/// before the records left fold by URL alone.
+const COMPARE_BUDGET: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// What every handler shares. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct AppState {
@@ -281,6 +285,13 @@ async fn search(
             query.engines = kept;
         }
     }
+    // Engines named, none of them configured: say so, not a silent zero.
+    if !query.engines.is_empty() && searcher.engines_for(&query).is_empty() {
+        return Err(AppError::bad_request(
+            error::Msg::new("error-unknown-engines").arg("names", query.engines.join(", ")),
+            params.format,
+        ));
+    }
     if params.language.is_some() {
         query.lang = params.language.clone();
     }
@@ -291,6 +302,10 @@ async fn search(
         query.safesearch = params.safesearch;
     }
     let dedup = params.dedup_settings(&config.dedup);
+    // Other dedup settings (re-clustering) or `explain` fuse the answers
+    // again: a cache hit of the answers still costs a fusion's CPU, so such
+    // a request is never refunded to the client's rate limit.
+    let refits = dedup.as_ref().is_some_and(|s| *s != config.dedup) || params.explain;
     if let Some(s) = &dedup
         && let Err((field, why)) = s.validate()
     {
@@ -333,14 +348,24 @@ async fn search(
                     None => searcher.search(&query, &opts).await.map(|r| (r, None)),
                     Some(requested) => {
                         let (resp, gathered) = searcher.answers(&query, &opts).await?;
-                        let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
+                        let c = SettingsComparison::off_workers(
+                            gathered,
+                            configured,
+                            requested,
+                            COMPARE_BUDGET,
+                        )
+                        .await;
                         Ok((resp, Some(c)))
                     }
                 }
             }
         };
         let ui = prefs.ui(&headers);
-        return stream::results_page(searcher, query, params, ui, updates, run).await;
+        let mut page = stream::results_page(searcher, query, params, ui, updates, run).await?;
+        if refits {
+            page.extensions_mut().remove::<ops::ServedFromCache>();
+        }
+        return Ok(page);
     }
     // The page as the cache holds it (no copy) and, on a hit, where its
     // rendering is kept: a JSON or CSV answer is a pure function of the
@@ -350,13 +375,19 @@ async fn search(
             .search_shared(&query, &opts)
             .await
             .map(|(r, renders)| (r, renders, None)),
-        Some(requested) => searcher
-            .answers(&query, &opts)
-            .await
-            .map(|(resp, gathered)| {
-                let c = SettingsComparison::of(&gathered.answers, &configured, &requested);
-                (std::sync::Arc::new(resp), None, Some(c))
-            }),
+        Some(requested) => match searcher.answers(&query, &opts).await {
+            Ok((resp, gathered)) => {
+                let c = SettingsComparison::off_workers(
+                    gathered,
+                    configured,
+                    requested,
+                    COMPARE_BUDGET,
+                )
+                .await;
+                Ok((std::sync::Arc::new(resp), None, Some(c)))
+            }
+            Err(e) => Err(e),
+        },
     };
     let Ok((resp, renders, comparison)) = answered else {
         return Ok(ops::overloaded(params.format));
@@ -425,7 +456,7 @@ async fn search(
                 .into_response()
         }
     };
-    if cached {
+    if cached && !refits {
         response.extensions_mut().insert(ops::ServedFromCache);
     }
     Ok(response)
@@ -456,6 +487,13 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         .find(|(k, _)| k == "q")
         .map(|(_, v)| v.into_owned())
         .unwrap_or_default();
+    // A query too long to search is not echoed whole either.
+    let too_long = q.chars().count() > params::MAX_QUERY_CHARS;
+    let q = if too_long {
+        q.chars().take(params::MAX_QUERY_CHARS).collect()
+    } else {
+        q
+    };
     let searcher = state.searcher();
     let config = searcher.config();
     let mut suggestions: Vec<String> = Vec::new();
@@ -466,7 +504,7 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         .filter(|name| config.engines.iter().any(|e| &e.name == *name));
     if let Some(engine) = engine
         && !q.trim().is_empty()
-        && q.chars().count() <= params::MAX_QUERY_CHARS
+        && !too_long
     {
         let mut query = searcher.parse_query(&q, 1);
         query.engines = vec![engine.clone()];

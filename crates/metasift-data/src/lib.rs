@@ -92,6 +92,10 @@ mod tests {
             .env(ENV, "/nonexistent/metasift-data")
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }
