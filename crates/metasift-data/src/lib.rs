@@ -92,10 +92,6 @@ mod tests {
             .env(ENV, "/nonexistent/metasift-data")
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
     }
 }
