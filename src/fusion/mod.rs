@@ -27,6 +27,16 @@ pub mod explain;
 use crate::model::{Duplicate, EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Deduper, Doc};
 
+/// The dedup work ([`metasift_dedup::Work::total`]) of every fusion this
+/// process ran: a count that does not depend on the machine's speed.
+static DEDUP_WORK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// [`DEDUP_WORK`] so far: what the bounds on a search's CPU are checked
+/// against.
+pub fn dedup_work() -> u64 {
+    DEDUP_WORK.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// One engine's answer as fusion sees it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EngineAnswer {
@@ -200,6 +210,7 @@ pub fn fuse_until(
         }
     }
 
+    DEDUP_WORK.fetch_add(deduper.work().total(), std::sync::atomic::Ordering::Relaxed);
     let mut merged: Vec<MergedResult> = groups.into_iter().map(Group::finish).collect();
     // `sort_by` is stable: equal scores stay in first-seen order.
     merged.sort_by(|a, b| b.score.total_cmp(&a.score));
