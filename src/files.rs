@@ -12,7 +12,7 @@ pub const MAX_CONFIG_BYTES: u64 = 8 << 20;
 
 /// The most bytes read of one lab data, queries or synthesis file
 /// (`lab --data`): the largest real data set is ~10 MB.
-pub const MAX_DATA_BYTES: u64 = 256 << 20;
+pub const MAX_DATA_BYTES: u64 = 64 << 20;
 
 /// The longest line `metasift dedup` reads (its input is a stream of any
 /// length, so the bound is per record): an engine answer's own cap.
