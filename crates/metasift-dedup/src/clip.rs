@@ -35,10 +35,17 @@ const BOUNDARY_WINDOW: usize = 64;
 /// `text` up to `max` bytes: whole when it fits, else cut at a character
 /// boundary, and at the end of a word (after a space or punctuation) when
 /// one lies in the last 64 bytes before the limit.
+#[inline]
 pub fn clip(text: &str, max: usize) -> &str {
     if text.len() <= max {
         return text;
     }
+    clip_long(text, max)
+}
+
+/// [`clip`] of a text past the limit (rare: out of line).
+#[inline(never)]
+fn clip_long(text: &str, max: usize) -> &str {
     let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -86,13 +93,22 @@ pub(crate) fn cap_repeats(codes: &mut Vec<FeatureCode>) {
     cap_long(codes);
 }
 
-#[cold]
 #[inline(never)]
 fn cap_long(codes: &mut Vec<FeatureCode>) {
-    // Sorted: a code kept `MAX_REPEATS` times already is the one kept that
-    // many places before.
-    let mut w = MAX_REPEATS;
-    for r in MAX_REPEATS..codes.len() {
+    // Sorted: a code held more than `MAX_REPEATS` times equals the one
+    // `MAX_REPEATS` places before it somewhere. Most records have none: one
+    // pass of compares, no writes.
+    let over = codes[MAX_REPEATS..]
+        .iter()
+        .zip(codes.iter())
+        .position(|(a, b)| a == b);
+    let Some(first) = over else {
+        return;
+    };
+    // Compact from there: a code kept `MAX_REPEATS` times already is the
+    // one kept that many places before.
+    let mut w = MAX_REPEATS + first;
+    for r in MAX_REPEATS + first..codes.len() {
         let c = codes[r];
         if codes[w - MAX_REPEATS] != c {
             codes[w] = c;
