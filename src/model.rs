@@ -276,6 +276,7 @@ mod tests {
         assert!(r.snippet.starts_with("sword word"));
         let plain = String::from("plain text, 中文");
         let ptr = plain.as_ptr();
-        assert_eq!(clean_text(plain).as_ptr(), ptr, "no copy when clean");
+        let same = clean_text(plain);
+        assert_eq!(same.as_ptr(), ptr, "no copy when clean");
     }
 }

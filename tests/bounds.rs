@@ -125,7 +125,7 @@ async fn two_searches_of_2_mb_of_repeated_text_stay_bounded_and_healthz_answers(
         })
         .await
     });
-    let client = reqwest::Client::new();
+    let client = metasift::search::client_builder().build().unwrap();
     let work_before = metasift::fusion::dedup_work();
     let cpu_before = process_cpu_s();
     let started = Instant::now();

@@ -61,7 +61,7 @@ pub const MAX_ESTIMATE: u64 = 10_000_000_000_000;
 /// An engine's result count as shown: a whole number from 1 to
 /// [`MAX_ESTIMATE`], else none.
 pub(crate) fn plausible_estimate(n: f64) -> Option<u64> {
-    (n.is_finite() && (1.0..=MAX_ESTIMATE as f64).contains(&n)).then(|| n as u64)
+    (n.is_finite() && (1.0..=MAX_ESTIMATE as f64).contains(&n)).then_some(n as u64)
 }
 
 /// An HTTP request to make, built from a query (no I/O).
