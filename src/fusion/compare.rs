@@ -172,25 +172,6 @@ impl SettingsComparison {
         Self::of_until(answers, configured, requested, None)
     }
 
-    /// [`SettingsComparison::of`] on a blocking thread, each fusion
-    /// within `budget` ([`fusion::fuse_until`]), so the async workers
-    /// stay free meanwhile.
-    pub async fn off_workers(
-        answers: std::sync::Arc<crate::search::Gathered>,
-        configured: dedup::Settings,
-        requested: dedup::Settings,
-        budget: std::time::Duration,
-    ) -> SettingsComparison {
-        let run = tokio::task::spawn_blocking(move || {
-            let deadline = std::time::Instant::now() + budget;
-            Self::of_until(&answers.answers, &configured, &requested, Some(deadline))
-        });
-        match run.await {
-            Ok(c) => c,
-            Err(e) => std::panic::resume_unwind(e.into_panic()),
-        }
-    }
-
     /// [`SettingsComparison::of`], the fusions stopping at `deadline`.
     pub fn of_until(
         answers: &[EngineAnswer],

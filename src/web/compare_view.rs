@@ -171,3 +171,27 @@ fn change_view(g: &crate::fusion::compare::GroupChange, formed_side: bool, tr: &
         members,
     }
 }
+
+/// [`crate::fusion::compare::SettingsComparison::of`] of `gathered`'s answers on a blocking thread,
+/// each fusion within `budget` ([`crate::fusion::fuse_until`]), so the
+/// async workers stay free meanwhile.
+pub(super) async fn compare_off_workers(
+    gathered: std::sync::Arc<crate::search::Gathered>,
+    configured: metasift_dedup::Settings,
+    requested: metasift_dedup::Settings,
+    budget: std::time::Duration,
+) -> crate::fusion::compare::SettingsComparison {
+    let run = tokio::task::spawn_blocking(move || {
+        let deadline = std::time::Instant::now() + budget;
+        crate::fusion::compare::SettingsComparison::of_until(
+            &gathered.answers,
+            &configured,
+            &requested,
+            Some(deadline),
+        )
+    });
+    match run.await {
+        Ok(c) => c,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    }
+}

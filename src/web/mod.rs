@@ -51,7 +51,6 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::fusion::compare::SettingsComparison;
 use crate::search::{SearchOptions, Searcher};
 
 pub use error::AppError;
@@ -348,7 +347,7 @@ async fn search(
                     None => searcher.search(&query, &opts).await.map(|r| (r, None)),
                     Some(requested) => {
                         let (resp, gathered) = searcher.answers(&query, &opts).await?;
-                        let c = SettingsComparison::off_workers(
+                        let c = compare_view::compare_off_workers(
                             gathered,
                             configured,
                             requested,
@@ -377,7 +376,7 @@ async fn search(
             .map(|(r, renders)| (r, renders, None)),
         Some(requested) => match searcher.answers(&query, &opts).await {
             Ok((resp, gathered)) => {
-                let c = SettingsComparison::off_workers(
+                let c = compare_view::compare_off_workers(
                     gathered,
                     configured,
                     requested,
