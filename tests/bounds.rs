@@ -370,6 +370,27 @@ async fn a_utf16_charset_in_the_header_is_honoured() {
     assert!(body.contains("Café 中文"), "{body}");
 }
 
+/// A feed whose only item was refused says so: no silent zero.
+#[tokio::test]
+async fn a_feed_whose_only_item_is_refused_reports_it() {
+    let engine = LoopbackEngine::spawn(Behavior::page(
+        "<rss version=\"2.0\"><channel><title>f</title><item><title>Bad</title>\
+         <link>javascript:alert(1)</link></item></channel></rss>",
+        "application/rss+xml",
+    ))
+    .await;
+    let app = app_of(config(
+        &format!(
+            "[[engine]]\nname = \"f\"\nkind = \"feed\"\nurl = \"{}/rss?q={{query}}\"\n",
+            engine.base_url()
+        ),
+        "",
+    ));
+    let (status, _, body) = get(&app, "/search?q=x&format=json").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body.contains("all refused"), "{body}");
+}
+
 /// `engines=` naming no configured engine is refused with the names.
 #[tokio::test]
 async fn engines_naming_only_unknown_engines_are_refused() {
