@@ -344,6 +344,33 @@ mod tests {
         }
     }
 
+    /// Past its deadline a fusion folds the records left by URL key only:
+    /// every result still shown, the same link once, copies by snippet not
+    /// looked for.
+    #[test]
+    fn past_the_deadline_records_fold_by_url_alone() {
+        let text = "The central bank raised rates on Tuesday, citing inflation. Markets fell.";
+        let answers = [
+            answer("a", 1.0, &[("https://x.example/1", "One", text)]),
+            answer(
+                "b",
+                1.0,
+                &[
+                    ("https://x.example/1", "One again", "other words"),
+                    ("https://copy.example/2", "Copy", text),
+                ],
+            ),
+        ];
+        let s = dedup::Settings::default();
+        let on_time = fuse_until(&answers, &s, false, None);
+        assert_eq!(on_time.len(), 1, "the copy folds by its snippet");
+        let past = std::time::Instant::now() - std::time::Duration::from_secs(1);
+        let late = fuse_until(&answers, &s, false, Some(past));
+        assert_eq!(late.len(), 2, "{late:?}");
+        assert_eq!(late[0].duplicates.len(), 1);
+        assert_eq!(late[0].duplicates[0].stage, dedup::Stage::Url);
+    }
+
     #[test]
     fn a_later_engine_page_shows_only_what_is_new() {
         let settings = dedup::Settings::default();
