@@ -17,10 +17,12 @@
 //! | [`output`] | SearXNG JSON, CSV, RSS, OpenSearch, terminal text of a response |
 //! | [`web`] | axum router, handlers, pages |
 //! | [`lab`] | threshold sweeps, metrics, plots |
+//! | [`files`] | input files read with a size cap |
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
 
 pub mod config;
 pub mod engines;
+pub mod files;
 pub mod fusion;
 pub mod lab;
 pub mod model;

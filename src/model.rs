@@ -244,3 +244,91 @@ impl SearchResponse {
         self.total_results.max(self.results.len())
     }
 }
+
+/// Whether `c` is removed from text an engine sent: C0 and C1 controls
+/// and DEL (a NUL, BEL or ESC reaches a terminal, a CSV cell or an HTML
+/// page raw otherwise), and the bidirectional formatting characters
+/// (U+200E/F, U+061C, U+202A–202E, U+2066–2069), which reorder what people
+/// read (U+202E before `exe.txt` spoofs a file name). Tab, line feed and carriage
+/// return become spaces instead ([`clean_text`]).
+pub fn is_hidden_char(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{200e}' | '\u{200f}' | '\u{61c}'
+        | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` without the characters [`is_hidden_char`] names (tabs and line
+/// breaks become spaces); unchanged, without a copy, when it has none.
+pub fn clean_text(text: String) -> String {
+    if !text.chars().any(is_hidden_char) {
+        return text;
+    }
+    text.chars()
+        .filter_map(|c| match c {
+            '\t' | '\n' | '\r' | '\u{b}' | '\u{c}' => Some(' '),
+            c if is_hidden_char(c) => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+impl EngineResult {
+    /// The one place an engine's text is made safe for every output (HTML,
+    /// CSV, JSON, RSS, text) and bounded for the dedup: hidden characters
+    /// removed from every field ([`clean_text`]), the title and snippet
+    /// clipped where the dedup stops reading them
+    /// ([`metasift_dedup::clip_title`], [`metasift_dedup::clip_snippet`]).
+    pub fn sanitized(mut self) -> EngineResult {
+        let clip = |s: String, f: fn(&str) -> &str| {
+            let keep = f(&s).len();
+            let mut s = s;
+            s.truncate(keep);
+            clean_text(s)
+        };
+        self.title = clip(self.title, metasift_dedup::clip_title);
+        self.snippet = clip(self.snippet, metasift_dedup::clip_snippet);
+        self.url = clean_text(self.url);
+        self.engine = clean_text(self.engine);
+        self.category = clean_text(self.category);
+        self.published = self.published.map(clean_text);
+        self.thumbnail = self.thumbnail.map(clean_text);
+        self.key_url = self.key_url.map(clean_text);
+        self.display_url = self.display_url.map(clean_text);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_characters_leave_every_field() {
+        let dirty = "a\u{0}b\u{7}c\u{1b}[31m\u{202e}exe.txt\u{2066}\u{200f}\u{61c}\u{85}\td\ne";
+        assert_eq!(clean_text(dirty.into()), "abc[31mexe.txt d e");
+        let r = EngineResult {
+            url: "https://a.example/\u{202e}x".into(),
+            title: format!("T\u{1}{}", "x".repeat(5000)),
+            snippet: format!("s\u{202e}{}", "word ".repeat(2000)),
+            engine: "e".into(),
+            position: 1,
+            category: "general".into(),
+            published: None,
+            thumbnail: Some("https://t.example/\u{7}".into()),
+            key_url: Some("https://k.example/\u{202e}".into()),
+            display_url: None,
+        }
+        .sanitized();
+        for field in [&r.url, &r.title, &r.snippet, r.thumbnail.as_ref().unwrap()] {
+            assert!(!field.chars().any(is_hidden_char), "{field:?}");
+        }
+        assert!(r.title.len() <= metasift_dedup::MAX_TITLE_BYTES);
+        assert!(r.snippet.len() <= metasift_dedup::MAX_SNIPPET_BYTES);
+        assert!(r.snippet.starts_with("sword word"));
+        let plain = String::from("plain text, 中文");
+        let ptr = plain.as_ptr();
+        let same = clean_text(plain);
+        assert_eq!(same.as_ptr(), ptr, "no copy when clean");
+    }
+}

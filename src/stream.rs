@@ -30,7 +30,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -283,11 +283,14 @@ fn on_file(name: &str, e: io::Error) -> io::Error {
 }
 
 fn open_input(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
+    // One line is one record: a line past the bound (`/dev/zero` has no
+    // line end) stops the run, naming the file and the line.
+    let name = shown(path, "stdin");
     Ok(if path.as_os_str() == "-" {
-        Box::new(BufReader::with_capacity(1 << 18, io::stdin()))
+        Box::new(crate::files::line_capped(io::stdin(), 1 << 18))
     } else {
-        let file = File::open(path).map_err(|e| on_file(&shown(path, "stdin"), e))?;
-        Box::new(BufReader::with_capacity(1 << 18, file))
+        let file = File::open(path).map_err(|e| on_file(&name, e))?;
+        Box::new(crate::files::line_capped(file, 1 << 18))
     })
 }
 

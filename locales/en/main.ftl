@@ -275,6 +275,7 @@ error-threshold = { $name } { $value } is not a number between 0 and 1
 error-body-too-large = the request body is larger than { $n } bytes
 error-body-unreadable = the request body could not be read: { $detail }
 error-query-empty = the query is empty: pass it as q=…
+error-unknown-engines = no engine is configured under the name(s) asked for: { $names }
 error-dedup-settings = { $field } { $why }
 error-format-refused = format={ $format } is not served by this instance (it serves: { $formats })
 error-overloaded = Too many searches are running right now. Please try again in a moment.

@@ -232,6 +232,7 @@ error-threshold = { $name } { $value } 不是 0 到 1 之间的数
 error-body-too-large = 请求体超过 { $n } 字节
 error-body-unreadable = 无法读取请求体：{ $detail }
 error-query-empty = 查询为空：请用 q=… 传入
+error-unknown-engines = 没有以所给名称配置的引擎：{ $names }
 error-dedup-settings = { $field } { $why }
 error-format-refused = 本实例不提供 format={ $format }（提供：{ $formats }）
 error-overloaded = 目前正在进行的搜索太多。请稍后再试。

@@ -670,9 +670,11 @@ fn merge_errors(
 }
 
 fn read(path: &Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
-        path: path.to_path_buf(),
-        source,
+    crate::files::read_capped(path, crate::files::MAX_CONFIG_BYTES).map_err(|source| {
+        ConfigError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     })
 }
 

@@ -255,7 +255,8 @@ impl Engine for FeedEngine {
                 };
             }
         };
-        let hits = items
+        let items_given = items.len();
+        let hits: Vec<Hit> = items
             .into_iter()
             .filter_map(|it| {
                 let url = resolve_link(&self.base, &it.link)?;
@@ -273,6 +274,12 @@ impl Engine for FeedEngine {
                 })
             })
             .collect();
+        // Items, none usable: not the silent zero of a feed without items.
+        if hits.is_empty() && items_given > 0 {
+            return Err(ParseError::Invalid(format!(
+                "the feed's {items_given} item(s) were all refused: no http(s) link (or only the feed's own) or no title"
+            )));
+        }
         Ok(Parsed {
             hits,
             ..Parsed::default()
@@ -317,6 +324,23 @@ mod tests {
         assert_eq!(parsed.hits[0].url, "https://example.org/a?x=1&y=2");
         assert_eq!(parsed.hits[0].snippet, "Short & sweet");
         assert_eq!(parsed.hits[1].url, "https://feeds.example.org/b");
+    }
+
+    #[test]
+    fn a_feed_whose_only_item_is_refused_says_so() {
+        let e = engine();
+        for item in [
+            "<item><title>Bad link</title><link>javascript:alert(1)</link></item>",
+            "<item><title>Fragment</title><link>#top</link></item>",
+            "<item><title></title><link>https://example.org/a</link></item>",
+        ] {
+            let feed =
+                format!("<rss version=\"2.0\"><channel><title>x</title>{item}</channel></rss>");
+            match e.parse(&feed) {
+                Err(ParseError::Invalid(why)) => assert!(why.contains("all refused"), "{why}"),
+                other => panic!("{item}: {other:?}"),
+            }
+        }
     }
 
     #[test]

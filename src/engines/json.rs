@@ -326,10 +326,13 @@ impl Engine for JsonEngine {
             .as_deref()
             .and_then(|p| doc.pointer(p))
             .and_then(|v| match v {
-                Value::Number(n) => n.as_u64(),
+                Value::Number(n) => n
+                    .as_u64()
+                    .or_else(|| n.as_f64().and_then(super::plausible_estimate)),
                 Value::String(s) => s.trim().replace([',', '_'], "").parse().ok(),
                 _ => None,
-            });
+            })
+            .filter(|&n| n <= super::MAX_ESTIMATE);
         Ok(Parsed {
             hits,
             suggestions,
@@ -345,10 +348,16 @@ impl Engine for JsonEngine {
 /// escape (`"\ud800"`, which JavaScript engines write happily when they cut
 /// a string in the middle of an emoji): such an escape is read as U+FFFD, as
 /// [`super::decode_body`] reads an invalid byte, and the other results stay.
+/// So does a number past the range of `f64` (`1e400`, valid JSON): it is
+/// read as `null`, which costs the field that holds it, not the answer.
 pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, ParseError> {
-    let parsed = serde_json::from_str(body).or_else(|e| match replace_lone_surrogates(body) {
-        Some(repaired) => serde_json::from_str(&repaired),
-        None => Err(e),
+    let parsed = serde_json::from_str(body).or_else(|e| {
+        let surrogates = replace_lone_surrogates(body);
+        let numbers = replace_huge_numbers(surrogates.as_deref().unwrap_or(body));
+        match numbers.or(surrogates) {
+            Some(repaired) => serde_json::from_str(&repaired),
+            None => Err(e),
+        }
     });
     parsed.map_err(|e| {
         let blocked = &config.parse.blocked;
@@ -398,6 +407,46 @@ fn replace_lone_surrogates(body: &str) -> Option<String> {
     }
     // Only ASCII hex digits were replaced by ASCII: still UTF-8.
     changed.then(|| String::from_utf8(bytes).ok()).flatten()
+}
+
+/// `body` with every number literal outside strings that is past the range
+/// of `f64` (which serde_json refuses, and with it the whole document)
+/// written `null`; `None` when there is none.
+fn replace_huge_numbers(body: &str) -> Option<String> {
+    let b = body.as_bytes();
+    let mut out = String::new();
+    let (mut copied, mut i) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                // To the closing quote; an escape skips the byte it escapes.
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                if body[start..i].parse::<f64>().is_ok_and(f64::is_infinite) {
+                    out.push_str(&body[copied..start]);
+                    out.push_str("null");
+                    copied = i;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&body[copied..]);
+    Some(out)
 }
 
 /// Strings of a JSON list (objects contribute their `suggestion`/`title`/`query`
@@ -454,6 +503,28 @@ mod tests {
         assert_eq!(fix("x\\"), None);
         let v: Value = serde_json::from_str(&fix(r#"["\\\ud800"]"#).unwrap()).unwrap();
         assert_eq!(v[0], "\\\u{fffd}");
+    }
+
+    #[test]
+    fn numbers_past_f64_become_null_and_cost_their_field_only() {
+        let fix = replace_huge_numbers;
+        assert_eq!(
+            fix(r#"{"a": 1e400, "b": "1e400", "c": -2E+999, "d": 1.5}"#).as_deref(),
+            Some(r#"{"a": null, "b": "1e400", "c": null, "d": 1.5}"#)
+        );
+        assert_eq!(
+            fix(r#"["\"1e400", 12]"#),
+            None,
+            "inside a string after an escaped quote"
+        );
+        assert_eq!(fix(r#"[1e308, 0.5e-400]"#), None);
+        let big = format!("[{}]", "9".repeat(400));
+        assert_eq!(fix(&big).as_deref(), Some("[null]"));
+        assert_eq!(
+            fix(r#"[1e400"#).as_deref(),
+            Some("[null"),
+            "a cut document stays cut"
+        );
     }
 
     #[test]

@@ -62,6 +62,17 @@ pub struct Parsed {
     pub estimate: Option<u64>,
 }
 
+/// The largest result count an engine's estimate is believed at: the
+/// largest web engines say "about 25,000,000,000"; a count past this one
+/// (`1e308`) is a broken or hostile answer, and no estimate.
+pub const MAX_ESTIMATE: u64 = 10_000_000_000_000;
+
+/// An engine's result count as shown: a whole number from 1 to
+/// [`MAX_ESTIMATE`], else none.
+pub(crate) fn plausible_estimate(n: f64) -> Option<u64> {
+    (n.is_finite() && (1.0..=MAX_ESTIMATE as f64).contains(&n)).then_some(n as u64)
+}
+
 /// An HTTP request to make, built from a query (no I/O).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestSpec {
@@ -215,10 +226,22 @@ pub(crate) fn base_url(config: &EngineConfig) -> Result<url::Url, String> {
 /// it is an http(s) URL.
 pub(crate) fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
     let raw = raw.trim();
-    if raw.is_empty() || raw.starts_with('#') {
+    // What the `url` crate reads of it: it drops tabs and line breaks
+    // anywhere, and C0 controls and spaces at the ends. A link of nothing
+    // else (`"\u0001"`) would resolve to the engine's own URL, keys and all.
+    let read = raw.trim_matches(|c: char| c <= ' ');
+    if read
+        .chars()
+        .all(|c| c <= ' ' || crate::model::is_hidden_char(c))
+        || read.starts_with('#')
+    {
         return None;
     }
     let joined = base.join(raw).ok()?;
+    // Nor is a link that lands on the engine's own request URL a result.
+    if joined == *base {
+        return None;
+    }
     if !matches!(joined.scheme(), "http" | "https") {
         return None;
     }
@@ -348,9 +371,11 @@ fn body_encoding(bytes: &[u8], content_type: Option<&str>) -> &'static encoding_
     encoding_rs::Encoding::for_bom(bytes)
         .map(|(e, _)| e)
         .or_else(|| {
+            // The header is outside the body: unlike a declaration in it,
+            // its `utf-16` means UTF-16.
             content_type
                 .and_then(charset_param)
-                .and_then(label_encoding)
+                .and_then(|l| encoding_rs::Encoding::for_label(l.trim().as_bytes()))
         })
         .or_else(|| sniff_declared_charset(bytes))
         .unwrap_or(encoding_rs::UTF_8)

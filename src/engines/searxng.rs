@@ -75,8 +75,7 @@ impl Engine for SearxngEngine {
         let estimate = doc
             .get("number_of_results")
             .and_then(Value::as_f64)
-            .filter(|n| *n >= 1.0 && n.is_finite())
-            .map(|n| n as u64);
+            .and_then(super::plausible_estimate);
         Ok(Parsed {
             hits,
             suggestions,

@@ -169,25 +169,27 @@ impl SettingsComparison {
         configured: &dedup::Settings,
         requested: &dedup::Settings,
     ) -> SettingsComparison {
-        SettingsComparison::of_fused(answers, configured, requested, None)
+        SettingsComparison::of_fused(answers, configured, requested, None, None)
     }
 
     /// [`SettingsComparison::of`] when the fusion under `requested` is at
     /// hand (`after`: the whole fused list of `answers`, as the search that
     /// shows the comparison made it): only the configured settings' fusion
-    /// is made here.
+    /// is made here. The fusions made stop at `deadline`
+    /// ([`fusion::fuse_until`]).
     pub fn of_fused(
         answers: &[EngineAnswer],
         configured: &dedup::Settings,
         requested: &dedup::Settings,
         after: Option<&[MergedResult]>,
+        deadline: Option<std::time::Instant>,
     ) -> SettingsComparison {
-        let before = fusion::fuse(answers, configured, false);
+        let before = fusion::fuse_until(answers, configured, false, deadline);
         let fused;
         let after = match after {
             Some(after) => after,
             None => {
-                fused = fusion::fuse(answers, requested, false);
+                fused = fusion::fuse_until(answers, requested, false, deadline);
                 &fused
             }
         };

@@ -27,6 +27,16 @@ pub mod explain;
 use crate::model::{Duplicate, EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Deduper, Doc};
 
+/// The dedup work ([`metasift_dedup::Work::total`]) of every fusion this
+/// process ran: a count that does not depend on the machine's speed.
+static DEDUP_WORK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// [`DEDUP_WORK`] so far: what the bounds on a search's CPU are checked
+/// against.
+pub fn dedup_work() -> u64 {
+    DEDUP_WORK.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// One engine's answer as fusion sees it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EngineAnswer {
@@ -96,6 +106,20 @@ pub fn fuse(
     settings: &dedup::Settings,
     explain: bool,
 ) -> Vec<MergedResult> {
+    fuse_until(answers, settings, explain, None)
+}
+
+/// [`fuse`] that stops comparing snippets at `deadline`: the records left
+/// then fold by their URL keys alone (into any group of the same key),
+/// so a search past its time still shows every result, at once. The
+/// dedup's work is bounded by construction ([`metasift_dedup::clip`]);
+/// the deadline is the guard for a machine too busy to do even that.
+pub fn fuse_until(
+    answers: &[EngineAnswer],
+    settings: &dedup::Settings,
+    explain: bool,
+    deadline: Option<std::time::Instant>,
+) -> Vec<MergedResult> {
     let order = interleave(answers);
     let mut deduper = Deduper::new(settings)
         .explain(explain)
@@ -106,15 +130,36 @@ pub fn fuse(
     let mut group_of: Vec<usize> = Vec::with_capacity(order.len());
     let mut groups: Vec<Group> = Vec::new();
 
+    // Past the deadline: the group of each URL key, and where each pushed
+    // record's group is (a record decided late is no cluster target).
+    let mut late: Option<std::collections::HashMap<dedup::UrlKey, usize>> = None;
     for &(a, r) in &order {
         let answer = &answers[a];
         let rec = &answer.results[r];
+        let contribution = answer.weight / f64::from(rec.position.max(1));
+        if late.is_none() && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            late = Some(groups.iter().enumerate().map(|(g, x)| (x.key, g)).collect());
+        }
+        if let Some(by_key) = &mut late {
+            let key = dedup::url_key(rec.key());
+            match by_key.get(&key) {
+                Some(&g) => {
+                    group_of.push(g);
+                    groups[g].absorb(rec, key, contribution, late_duplicate(rec));
+                }
+                None => {
+                    by_key.insert(key, groups.len());
+                    group_of.push(groups.len());
+                    groups.push(Group::new(rec, key, contribution));
+                }
+            }
+            continue;
+        }
         // The deduper's URL key of the record (of its real target where the
         // engine gave one): the group's key, or whether the record lends the
         // group its title and snippet.
         let (verdict, key) = deduper
             .push_keyed(Doc::new(rec.key(), &rec.title, &rec.snippet).with_source(&rec.engine));
-        let contribution = answer.weight / f64::from(rec.position.max(1));
         match verdict.stage {
             // A kept record, or a verdict pointing at itself/forward (which
             // a correct pipeline never gives, but must not crash us).
@@ -169,10 +214,26 @@ pub fn fuse(
         }
     }
 
+    DEDUP_WORK.fetch_add(deduper.work().total(), std::sync::atomic::Ordering::Relaxed);
     let mut merged: Vec<MergedResult> = groups.into_iter().map(Group::finish).collect();
     // `sort_by` is stable: equal scores stay in first-seen order.
     merged.sort_by(|a, b| b.score.total_cmp(&a.score));
     merged
+}
+
+/// A record folded by its URL key after the deadline ([`fuse_until`]).
+fn late_duplicate(rec: &EngineResult) -> Duplicate {
+    Duplicate {
+        url: rec.url.clone(),
+        title: rec.title.clone(),
+        engine: rec.engine.clone(),
+        position: rec.position,
+        stage: dedup::Stage::Url,
+        similarity: None,
+        shared_codes: Vec::new(),
+        shared_text: Vec::new(),
+        snippet: String::new(),
+    }
 }
 
 /// A duplicate group being built.
@@ -295,6 +356,33 @@ mod tests {
                 .map(|(i, (u, t, s))| rec(engine, i as u32 + 1, u, t, s))
                 .collect(),
         }
+    }
+
+    /// Past its deadline a fusion folds the records left by URL key only:
+    /// every result still shown, the same link once, copies by snippet not
+    /// looked for.
+    #[test]
+    fn past_the_deadline_records_fold_by_url_alone() {
+        let text = "The central bank raised rates on Tuesday, citing inflation. Markets fell.";
+        let answers = [
+            answer("a", 1.0, &[("https://x.example/1", "One", text)]),
+            answer(
+                "b",
+                1.0,
+                &[
+                    ("https://x.example/1", "One again", "other words"),
+                    ("https://copy.example/2", "Copy", text),
+                ],
+            ),
+        ];
+        let s = dedup::Settings::default();
+        let on_time = fuse_until(&answers, &s, false, None);
+        assert_eq!(on_time.len(), 1, "the copy folds by its snippet");
+        let past = std::time::Instant::now() - std::time::Duration::from_secs(1);
+        let late = fuse_until(&answers, &s, false, Some(past));
+        assert_eq!(late.len(), 2, "{late:?}");
+        assert_eq!(late[0].duplicates.len(), 1);
+        assert_eq!(late[0].duplicates[0].stage, dedup::Stage::Url);
     }
 
     #[test]

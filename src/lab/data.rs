@@ -180,9 +180,11 @@ pub fn short_name(path: &Path) -> String {
 
 /// Reads one file, detecting its layout.
 pub fn load(path: &Path, opts: LoadOptions) -> Result<DataFile, LabError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
-        path: path.to_path_buf(),
-        source,
+    let text = crate::files::read_capped(path, crate::files::MAX_DATA_BYTES).map_err(|source| {
+        LabError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     load_str(&text, path, opts)
 }

@@ -100,9 +100,11 @@ pub fn configured_threshold(method: Method, base: &Settings, sweep_os: SweepOs) 
 
 /// Reads the query file: one query a line, `#` comments and blanks skipped.
 pub fn read_queries(path: &Path) -> Result<Vec<String>, LabError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
-        path: path.to_path_buf(),
-        source,
+    let text = crate::files::read_capped(path, crate::files::MAX_DATA_BYTES).map_err(|source| {
+        LabError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     Ok(text
         .strip_prefix('\u{FEFF}')

@@ -308,10 +308,13 @@ pub fn generate(
 }
 
 fn read(path: &Path) -> Result<String, LabError> {
-    let mut text = std::fs::read_to_string(path).map_err(|source| LabError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let mut text =
+        crate::files::read_capped(path, crate::files::MAX_DATA_BYTES).map_err(|source| {
+            LabError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
     // A byte order mark is not part of the first line.
     if text.starts_with('\u{FEFF}') {
         text.drain(..'\u{FEFF}'.len_utf8());

@@ -451,11 +451,24 @@ fn status_failure_with(status: reqwest::StatusCode, retry_after: Option<&str>) -
     if status == reqwest::StatusCode::TOO_MANY_REQUESTS
         && let Some(wait) = retry_after.and_then(|v| parse_retry_after(v, SystemTime::now()))
     {
-        failure.reason = format!("{} (asks to wait {} s)", failure.reason, wait.as_secs());
+        // Health keeps the suspension within its bounds; the reason says
+        // what was asked, a silly wait (`1e20` s) as what it is.
+        failure.reason = match wait.as_secs() {
+            s if s > MAX_SHOWN_WAIT_S => {
+                format!(
+                    "{} (asks to wait over {MAX_SHOWN_WAIT_S} s: more than a day)",
+                    failure.reason
+                )
+            }
+            s => format!("{} (asks to wait {s} s)", failure.reason),
+        };
         failure.retry_after = Some(wait);
     }
     failure
 }
+
+/// The longest `Retry-After` a reason repeats as a number of seconds.
+const MAX_SHOWN_WAIT_S: u64 = 86_400;
 
 /// A `Retry-After` value: delay seconds, or an HTTP date (a date already
 /// past is no wait). `None` when it is neither.
@@ -549,6 +562,14 @@ mod tests {
         let f = status_failure_with(reqwest::StatusCode::TOO_MANY_REQUESTS, Some("60"));
         assert_eq!(f.retry_after, Some(s(60)));
         assert_eq!(f.reason, "HTTP 429 Too Many Requests (asks to wait 60 s)");
+        let huge = status_failure_with(
+            reqwest::StatusCode::TOO_MANY_REQUESTS,
+            Some("100000000000000000000"),
+        );
+        assert_eq!(
+            huge.reason,
+            "HTTP 429 Too Many Requests (asks to wait over 86400 s: more than a day)"
+        );
         let f = status_failure_with(reqwest::StatusCode::SERVICE_UNAVAILABLE, Some("60"));
         assert_eq!(f.retry_after, None);
     }

@@ -121,8 +121,8 @@ impl Searcher {
                         reason: None,
                     });
                     estimate = estimate.max(parsed.estimate);
-                    for s in parsed.suggestions {
-                        if seen_suggestions.insert(s.clone()) {
+                    for s in parsed.suggestions.into_iter().map(crate::model::clean_text) {
+                        if !s.trim().is_empty() && seen_suggestions.insert(s.clone()) {
                             suggestions.push(s);
                         }
                     }
@@ -135,19 +135,29 @@ impl Searcher {
                             .into_iter()
                             // A `javascript:` or relative link from a broken
                             // or hostile parser must never become a result.
-                            .filter(|hit| is_web_link(&hit.url) && !hit.title.trim().is_empty())
+                            .filter(|hit| is_web_link(&hit.url))
+                            .map(|hit| {
+                                EngineResult {
+                                    published: hit.published,
+                                    thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
+                                    key_url: hit.key_url.filter(|u| is_web_link(u)),
+                                    display_url: hit.display_url.filter(|u| is_web_link(u)),
+                                    url: hit.url,
+                                    title: hit.title,
+                                    snippet: hit.snippet,
+                                    engine: ec.name.clone(),
+                                    position: 0,
+                                    category: category.clone(),
+                                }
+                                .sanitized()
+                            })
+                            // A title of controls alone is no title.
+                            .filter(|r| !r.title.trim().is_empty())
+                            .take(MAX_RESULTS)
                             .enumerate()
-                            .map(|(pos, hit)| EngineResult {
-                                published: hit.published,
-                                thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
-                                key_url: hit.key_url.filter(|u| is_web_link(u)),
-                                display_url: hit.display_url.filter(|u| is_web_link(u)),
-                                url: hit.url,
-                                title: hit.title,
-                                snippet: hit.snippet,
-                                engine: ec.name.clone(),
+                            .map(|(pos, r)| EngineResult {
                                 position: u32::try_from(pos + 1).unwrap_or(u32::MAX),
-                                category: category.clone(),
+                                ..r
                             })
                             .collect(),
                     });
@@ -359,6 +369,11 @@ impl Searcher {
         outcomes
     }
 }
+
+/// The most results read of one engine's answer: more than any engine
+/// shows on a page (100 at most), so the work of fusing an answer is
+/// bounded by its bytes whatever it holds.
+pub(crate) const MAX_RESULTS: usize = 200;
 
 /// An absolute http(s) link.
 fn is_web_link(link: &str) -> bool {

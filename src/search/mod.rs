@@ -336,12 +336,22 @@ impl Searcher {
         request: &SearchRequest,
     ) -> Result<(SearchResponse, SettingsComparison), Overloaded> {
         let (response, walked) = self.walked_page(request).await?;
-        let comparison = SettingsComparison::of_fused(
-            &walked.gathered.answers,
-            &self.config().dedup,
-            &request.settings,
-            walked.whole.as_deref(),
-        );
+        // Off the async workers, each fusion within COMPARE_BUDGET.
+        let (configured, requested) = (self.config().dedup.clone(), request.settings.clone());
+        let run = tokio::task::spawn_blocking(move || {
+            let deadline = Instant::now() + COMPARE_BUDGET;
+            SettingsComparison::of_fused(
+                &walked.gathered.answers,
+                &configured,
+                &requested,
+                walked.whole.as_deref(),
+                Some(deadline),
+            )
+        });
+        let comparison = match run.await {
+            Ok(c) => c,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        };
         Ok((response, comparison))
     }
 
@@ -503,12 +513,12 @@ impl Searcher {
             let (gathered, from_cache) = self
                 .gathered_watched(&asked, &request.selected, opts.progress.clone())
                 .await?;
-            let mut fused = crate::fusion::fuse(&gathered.answers, settings, opts.explain);
-            let whole = fused.len();
             // An engine page that brings nothing new ends the walk, as an
             // empty one does: the fan-outs stay bounded by what is new.
-            crate::fusion::drop_shown(&shown, &mut fused, settings);
-            let whole = fused.len() == whole;
+            let (mut fused, whole);
+            (fused, shown, whole) = self
+                .fuse_off_workers(&gathered, settings, opts.explain, shown)
+                .await;
             let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
             if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
                 return Ok(Walked {
@@ -524,6 +534,56 @@ impl Searcher {
             before += fused.len();
             shown.append(&mut fused);
             engine_page += 1;
+        }
+    }
+}
+
+/// The time one engine page's dedup may take before the records left fold
+/// by URL alone ([`crate::fusion::fuse_until`]); far more than the dedup of
+/// any answer under the answer cap takes (see docs/performance.md).
+const FUSE_BUDGET: Duration = Duration::from_millis(500);
+
+/// The time each of the two fusions of a settings comparison may take
+/// before the records left fold by URL alone.
+const COMPARE_BUDGET: Duration = Duration::from_millis(500);
+
+impl Searcher {
+    /// Fuses `gathered` (dropping what `shown` already shows) on a blocking
+    /// thread, one of as many at once as there are cores (the parse
+    /// slots), within [`FUSE_BUDGET`]: the async workers stay free to
+    /// answer `/healthz`, cache hits and refusals meanwhile. Gives `shown`
+    /// back, and whether the fused list is the answers' whole fusion
+    /// (nothing of it was shown before).
+    async fn fuse_off_workers(
+        &self,
+        gathered: &Arc<Gathered>,
+        settings: &dedup::Settings,
+        explain: bool,
+        shown: Vec<crate::model::MergedResult>,
+    ) -> (
+        Vec<crate::model::MergedResult>,
+        Vec<crate::model::MergedResult>,
+        bool,
+    ) {
+        let deadline = Instant::now() + FUSE_BUDGET;
+        // Never closed; were it, the fuse would run unslotted.
+        let _slot = self.inner.parse_slots.clone().acquire_owned().await.ok();
+        let (gathered, settings) = (gathered.clone(), settings.clone());
+        let run = tokio::task::spawn_blocking(move || {
+            let mut fused =
+                crate::fusion::fuse_until(&gathered.answers, &settings, explain, Some(deadline));
+            let fused_all = fused.len();
+            crate::fusion::drop_shown(&shown, &mut fused, &settings);
+            let whole = fused.len() == fused_all;
+            (fused, shown, whole)
+        });
+        match run.await {
+            Ok(done) => done,
+            Err(e) => match e.try_into_panic() {
+                Ok(panic) => std::panic::resume_unwind(panic),
+                // The runtime is shutting down: nothing to show.
+                Err(_) => (Vec::new(), Vec::new(), false),
+            },
         }
     }
 }

@@ -47,6 +47,8 @@ pub enum RequestError {
     EmptyQuery,
     /// The dedup settings asked for are out of range: the field and why.
     Settings(&'static str, String),
+    /// Engines were named and none of them is configured: their names.
+    UnknownEngines(Vec<String>),
 }
 
 /// One search, with everything decided that the configuration decides.
@@ -62,6 +64,10 @@ pub struct SearchRequest {
     pub settings: dedup::Settings,
     /// Whether the request's settings differ from `[dedup]`.
     pub other_settings: bool,
+    /// Whether answering costs a fusion even when the answers are cached
+    /// (other dedup settings, or `explain`): such a request is never
+    /// refunded to the client's rate limit.
+    pub refits: bool,
     /// Indexes into `config.engines` of the engines asked, in
     /// configuration order: chosen once, here.
     pub(super) selected: Vec<usize>,
@@ -107,6 +113,10 @@ impl Searcher {
             query.safesearch = asked.safesearch;
         }
         let mut selected = self.select(&query);
+        // Engines named, none of them configured: say so, not a silent zero.
+        if selected.is_empty() && !query.engines.is_empty() {
+            return Err(RequestError::UnknownEngines(query.engines));
+        }
         // Engines switched off in the preferences are left out, unless named.
         if query.engines.is_empty() && !asked.disabled.is_empty() {
             let kept: Vec<usize> = selected
@@ -154,6 +164,7 @@ impl Searcher {
         let settings = opts.dedup.clone().unwrap_or_else(|| config.dedup.clone());
         SearchRequest {
             other_settings: settings != config.dedup,
+            refits: settings != config.dedup || opts.explain,
             settings,
             engines: selected
                 .iter()

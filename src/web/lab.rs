@@ -634,7 +634,7 @@ fn data_of(state: &AppState, form: &LabForm) -> Result<data::DataFile, Refusal> 
     };
     let path = resolve_data(dir, &form.file)?;
     // Files an admin put there are trusted to be text, but not to be small.
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+    let text = crate::files::read_capped(&path, crate::files::MAX_DATA_BYTES).map_err(|e| {
         refuse(
             StatusCode::UNPROCESSABLE_ENTITY,
             Msg::new("lab-err-read")

@@ -260,8 +260,9 @@ async fn search(
         params: &asked.params,
     };
     let mut response = rendered.document(document, searcher.config(), base)?;
-    // A page from the cache costs the client's budget nothing.
-    if resp.cached {
+    // A page from the cache costs the client's budget nothing, unless it
+    // was fused again (other settings, `explain`).
+    if resp.cached && !asked.request.refits {
         response.extensions_mut().insert(ops::ServedFromCache);
     }
     Ok(response)
@@ -322,6 +323,10 @@ fn read_search(
         Err(RequestError::Settings(field, why)) => {
             let message = ui::Msg::new("error-dedup-settings");
             return Err(bad(message.arg("field", field).arg("why", why)));
+        }
+        Err(RequestError::UnknownEngines(names)) => {
+            let message = ui::Msg::new("error-unknown-engines");
+            return Err(bad(message.arg("names", names.join(", "))));
         }
     };
     // Only a page is shown in a language: documents keep the default.
@@ -463,6 +468,13 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         .find(|(k, _)| k == "q")
         .map(|(_, v)| v.into_owned())
         .unwrap_or_default();
+    // A query too long to search is not echoed whole either.
+    let too_long = q.chars().count() > params::MAX_QUERY_CHARS;
+    let q = if too_long {
+        q.chars().take(params::MAX_QUERY_CHARS).collect()
+    } else {
+        q
+    };
     let searcher = state.searcher();
     let config = searcher.config();
     let mut suggestions: Vec<String> = Vec::new();
@@ -473,7 +485,7 @@ async fn autocomplete(State(state): State<AppState>, RawQuery(raw): RawQuery) ->
         .filter(|name| config.engines.iter().any(|e| &e.name == *name));
     if let Some(engine) = engine
         && !q.trim().is_empty()
-        && q.chars().count() <= params::MAX_QUERY_CHARS
+        && !too_long
     {
         let mut query = searcher.parse_query(&q, 1);
         query.engines = vec![engine.clone()];

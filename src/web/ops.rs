@@ -341,6 +341,14 @@ pub async fn rate_limit_lab(
     admit(&state, &limiter, request, next, Limited::Lab).await
 }
 
+/// The token of an `Authorization: Bearer TOKEN` value: the scheme is
+/// case-insensitive (RFC 9110 §11.1), spaces around the token are not
+/// part of it.
+pub(super) fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim_start().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
 /// Marks a response answered from the cache, which asked no engine.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct ServedFromCache;
@@ -696,9 +704,9 @@ pub async fn admin_reload(State(state): State<AppState>, headers: HeaderMap) -> 
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(bearer_token)
         .unwrap_or("");
-    if !same_secret(given.trim().as_bytes(), token.as_bytes()) {
+    if !same_secret(given.as_bytes(), token.as_bytes()) {
         let mut r = text(
             StatusCode::UNAUTHORIZED,
             "a valid `Authorization: Bearer <METASIFT_ADMIN_TOKEN>` header is required\n".into(),

@@ -725,7 +725,9 @@ pub fn display_url(url: &str) -> String {
     if let Some(segments) = u.path_segments() {
         for s in segments.filter(|s| !s.is_empty()) {
             let decoded = percent_encoding::percent_decode_str(s).decode_utf8_lossy();
-            parts.push(decoded.into_owned());
+            // Decoded escapes may spell controls (`%E2%80%AE` reorders the
+            // line, spoofing a file name): the link's line shows none.
+            parts.push(crate::model::clean_text(decoded.into_owned()));
         }
     }
     let mut line = parts.join(" › ");

@@ -74,8 +74,7 @@ pub(super) async fn operator_only(
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        .and_then(super::ops::bearer_token);
     let token_ok = match (state.ops.metrics_token.as_deref(), bearer) {
         (Some(want), Some(got)) => super::ops::same_secret(want.as_bytes(), got.as_bytes()),
         _ => false,

@@ -103,10 +103,12 @@ pub async fn serve(
             }
         };
         let _ = stream.set_nodelay(true);
+        let local = stream.local_addr().ok();
         let io = TokioIo::new(SendTimeout::new(stream, send_timeout));
         let service = PerConnection {
             app: app.clone(),
             peer,
+            local,
             body_timeout,
         };
         let connection = graceful.watch(http.serve_connection(io, service));
@@ -190,6 +192,8 @@ fn is_per_connection(e: &io::Error) -> bool {
 struct PerConnection {
     app: Router,
     peer: SocketAddr,
+    /// The address the connection came in on.
+    local: Option<SocketAddr>,
     body_timeout: Duration,
 }
 
@@ -207,6 +211,15 @@ impl hyper::service::Service<Request<Incoming>> for PerConnection {
             }
         });
         request.extensions_mut().insert(ConnectInfo(self.peer));
+        // An HTTP/1.0 request may name no host: it asked the address it
+        // connected to, which links back to this server then name (not
+        // `[server] bind`, which `--bind` or a port 0 overrides).
+        if !request.headers().contains_key(axum::http::header::HOST)
+            && let Some(local) = self.local
+            && let Ok(host) = axum::http::HeaderValue::from_str(&local.to_string())
+        {
+            request.headers_mut().insert(axum::http::header::HOST, host);
+        }
         self.app.clone().call(request)
     }
 }

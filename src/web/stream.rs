@@ -76,7 +76,7 @@ pub(super) async fn results_page(
         };
         let mut response = whole(&resp, comparison.as_ref(), &asked, searcher.config())?;
         // A page from the cache costs the client's budget nothing.
-        if resp.cached {
+        if resp.cached && !asked.request.refits {
             response.extensions_mut().insert(ops::ServedFromCache);
         }
         return Ok(response);

@@ -37,6 +37,7 @@
 //! | `site` | why a description one engine gives to two of its links is no evidence: sources, site codes |
 //! | `simhash` | `SimHash` and its band index |
 //! | `rabin` | Rabin fingerprints of content-defined blocks |
+//! | `clip` | the bounds on one record's work: clipped titles and snippets, capped repeats |
 //! | `bloom` | the scalable Bloom filter of the URL stage |
 //! | `hash` | the shared hashing: `mix`, `HashMap64`, xxh3 |
 //!
@@ -47,6 +48,7 @@
 
 mod bloom;
 mod boilerplate;
+mod clip;
 mod features;
 mod hash;
 mod index;
@@ -62,12 +64,13 @@ mod url;
 use serde::{Deserialize, Serialize};
 
 pub use bloom::ScalableBloom;
+pub use clip::{MAX_REPEATS, MAX_SNIPPET_BYTES, MAX_TITLE_BYTES, clip, clip_snippet, clip_title};
 pub use features::{
     CodeSpan, Extractor, FeatureCode, MAX_SPAN_BYTES, WORD_ANCHORS, extract as feature_codes,
     shared_codes, similarity as code_similarity,
 };
 pub use patch::SettingsPatch;
-pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, dedup, similarity};
+pub use pipeline::{Deduper, PairScore, UrlFilter, Verdict, Work, dedup, similarity};
 pub use prepare::{Prepared, Preparer};
 pub use title::{
     is_truncated as is_truncated_title, normalize as normalize_title,

@@ -99,6 +99,30 @@ impl Verdict {
     }
 }
 
+/// The work a [`Deduper`] did so far, in units that do not depend on the
+/// machine: what bounds a search's CPU by construction (see
+/// [`crate::clip`]) is checked against these, never against a clock.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Bytes of titles and snippets its own preparer read (after clipping;
+    /// records pushed prepared elsewhere are not counted here).
+    pub bytes: u64,
+    /// Codes (feature codes, Rabin blocks) of records matched against the
+    /// code index.
+    pub codes: u64,
+    /// Postings entries walked while counting shared codes.
+    pub postings: u64,
+}
+
+impl Work {
+    /// All three counts added: one number to bound.
+    pub fn total(&self) -> u64 {
+        self.bytes
+            .saturating_add(self.codes)
+            .saturating_add(self.postings)
+    }
+}
+
 /// How the URL stage remembers keys.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum UrlFilter {
@@ -183,6 +207,8 @@ pub struct Deduper {
     title_order: VecDeque<u64>,
     /// [`TITLE_BUDGET`], smaller in tests.
     title_budget: usize,
+    /// [`Work::codes`].
+    codes_matched: u64,
 }
 
 /// Bytes of normalized titles kept for the cut-title rule over all scopes.
@@ -217,6 +243,7 @@ impl Deduper {
             title_bytes: 0,
             title_order: VecDeque::new(),
             title_budget: TITLE_BUDGET,
+            codes_matched: 0,
         }
     }
 
@@ -257,6 +284,15 @@ impl Deduper {
     /// Records pushed so far.
     pub fn len(&self) -> usize {
         self.count
+    }
+
+    /// The work done so far ([`Work`]).
+    pub fn work(&self) -> Work {
+        Work {
+            bytes: self.preparer.bytes_read(),
+            codes: self.codes_matched,
+            postings: self.scopes.iter().map(|s| s.visited).sum(),
+        }
     }
 
     /// Whether nothing was pushed yet.
@@ -431,6 +467,7 @@ impl Deduper {
         };
         // Boilerplate codes dropped above take their evidence with them.
         let evidence = p.evidence.min(codes.len()) as u32;
+        self.codes_matched += codes.len() as u64;
         let mut verdict = self.match_codes(idx, title, codes, evidence, src, &alike);
         if verdict.is_kept() && (named || !alike.is_empty()) {
             let cut = form.cut.then(|| informative(&p.title_text));

@@ -62,6 +62,8 @@ pub struct Preparer {
     blocks: Vec<RabinFingerprint>,
     normalized: String,
     scratch: String,
+    /// [`Preparer::bytes_read`].
+    bytes: u64,
 }
 
 impl Preparer {
@@ -75,6 +77,7 @@ impl Preparer {
             blocks: Vec::new(),
             normalized: String::new(),
             scratch: String::new(),
+            bytes: 0,
         }
     }
 
@@ -120,6 +123,8 @@ impl Preparer {
     /// The title hash, whether the title is informative, and the codes
     /// (or SimHash) of the snippet, for the method of the settings.
     pub(crate) fn snippet_half(&mut self, doc: Doc<'_>, out: &mut Prepared) {
+        let doc = crate::clip::clip_doc(doc);
+        self.bytes += (doc.title.len() + doc.snippet.len()) as u64;
         out.snippet_done = true;
         let s = &self.settings;
         out.codes.clear();
@@ -156,6 +161,12 @@ impl Preparer {
             &mut out.codes,
         );
         sort::sort_codes(&mut out.codes);
+        crate::clip::cap_repeats(&mut out.codes);
+    }
+
+    /// Bytes of titles and snippets read so far (after [`crate::clip`]).
+    pub(crate) fn bytes_read(&self) -> u64 {
+        self.bytes
     }
 }
 

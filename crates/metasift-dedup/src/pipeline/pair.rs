@@ -78,8 +78,9 @@ impl PairScore {
 }
 
 /// The codes of `snippet` the method in `settings` compares (feature codes
-/// in text order, or Rabin block fingerprints as codes; empty for SimHash
-/// and `none`), and how many of them count as evidence for `min_codes`.
+/// or Rabin block fingerprints as codes, ascending, each at most
+/// [`crate::MAX_REPEATS`] times; empty for SimHash and `none`), and how many
+/// of them count as evidence for `min_codes`.
 pub(super) fn codes_and_evidence(snippet: &str, settings: &Settings) -> (Vec<FeatureCode>, usize) {
     let mut out = Vec::new();
     let evidence = fill_codes(
@@ -90,6 +91,10 @@ pub(super) fn codes_and_evidence(snippet: &str, settings: &Settings) -> (Vec<Fea
         settings,
         &mut out,
     );
+    // As the stream keeps them: sorted, each code at most `MAX_REPEATS` times.
+    out.sort_unstable();
+    crate::clip::cap_repeats(&mut out);
+    let evidence = evidence.min(out.len());
     (out, evidence)
 }
 
@@ -97,6 +102,7 @@ pub(super) fn codes_and_evidence(snippet: &str, settings: &Settings) -> (Vec<Fea
 /// `dedup(&[a, b])` would decide for `b`, plus the raw similarity so a
 /// threshold sweep can reuse it ([`PairScore::stage_at`]).
 pub fn similarity(a: Doc<'_>, b: Doc<'_>, settings: &Settings) -> PairScore {
+    let (a, b) = (crate::clip::clip_doc(a), crate::clip::clip_doc(b));
     let url_equal =
         !a.url.trim().is_empty() && !b.url.trim().is_empty() && url::key(a.url) == url::key(b.url);
     let mut buf = String::new();

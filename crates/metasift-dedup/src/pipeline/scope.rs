@@ -69,6 +69,9 @@ pub(super) struct Scope {
     pub(super) title_text: String,
     /// Kept records whose titles an engine cut ("…").
     pub(super) cut: Vec<u32>,
+    /// Postings entries [`Scope::count_shared`] walked (the deduper's
+    /// [`Work`](super::Work)).
+    pub(super) visited: u64,
 }
 
 impl Scope {
@@ -171,11 +174,12 @@ impl Scope {
     /// many of `codes` are site codes.
     ///
     /// `K` counts a code `min(a, b)` times for a kept record when the new
-    /// record holds it `a` times and the kept one `b`: the `j`-th
-    /// occurrence of a code counts once for each kept record holding it at
-    /// least `j` times. So one pass over the codes, no walk over runs (a
-    /// run's end is a branch no CPU predicts), and most postings hold one
-    /// record: no list walked. Not inlined: in its own function the loop
+    /// record holds it `a` times and the kept one `b`: at a code's first
+    /// occurrence each holder's `j`-th entry counts for `j` up to `a`, so
+    /// a code's postings are walked once whatever its repeats (with
+    /// [`crate::MAX_REPEATS`], the walks of one record are linear in its
+    /// codes and the kept records' codes). Most postings hold one record:
+    /// no list walked. Not inlined: in its own function the loop
     /// keeps its values in registers; and a scope without site codes (most)
     /// takes a loop that never asks.
     #[inline(never)]
@@ -204,6 +208,7 @@ impl Scope {
             acc,
             acc_site,
             hits,
+            visited,
             ..
         } = self;
         // First where the codes the filter may hold are (~15 %), written
@@ -223,13 +228,15 @@ impl Scope {
         for &i in &hits[..n] {
             let i = i as usize;
             let code = codes[i];
-            let is_site = SITE && site.contains_key(&code.0);
+            // A code's first occurrence counts them all: its later ones
+            // take no lookup and no walk of its postings.
+            if i > 0 && codes[i - 1] == code {
+                continue;
+            }
             let Some(&p) = postings.get(code) else {
                 continue;
             };
-            // Which occurrence of its code this one is: asked only of the
-            // few codes found, not carried through the loop.
-            let j = 1 + codes[..i].iter().rev().take_while(|&&c| c == code).count() as u32;
+            let is_site = SITE && site.contains_key(&code.0);
             let mut count = |cand: u32| {
                 let Some(k) = acc.get_mut(cand as usize) else {
                     return;
@@ -243,14 +250,17 @@ impl Scope {
                 }
             };
             if let Some(cand) = p.single() {
-                if j == 1 {
-                    count(cand);
-                }
+                *visited += 1;
+                count(cand);
             } else {
+                // The new record holds the code `a` times: a kept record
+                // holding it `b` times counts `min(a, b)`, one walk.
+                let a = codes[i..].iter().take_while(|&&c| c == code).count() as u32;
                 let holders = p.holders(lists);
+                *visited += holders.len() as u64;
                 let mut held = Occurrences::new(holders.first().copied().map(u64::from));
                 for &cand in holders {
-                    if held.next(u64::from(cand)) == j {
+                    if held.next(u64::from(cand)) <= a {
                         count(cand);
                     }
                 }
