@@ -475,11 +475,11 @@ async fn caffeine_engines(
 }
 
 fn ddg_page() -> Behavior {
-    Behavior::fixture("duckduckgo/celina2026_does-caffeine-affect-sleep_html.html")
+    Behavior::caffeine("duckduckgo")
 }
 
 fn bing_page() -> Behavior {
-    Behavior::fixture("bing/celina2026_does-caffeine-affect-sleep.html")
+    Behavior::caffeine("bing")
 }
 
 async fn json_of(app: axum::Router, uri: &str) -> serde_json::Value {
@@ -775,14 +775,13 @@ async fn hostile_engine_text_arrives_inert_and_suggestions_autocomplete() {
 // ---- re-clustering the cached answers (issue #6) ----------------------------
 
 /// An app over the shipped presets pointed at loopback servers answering
-/// `support::pages::JS_PAGES`, with an in-memory cache (as `metasift serve` has).
+/// `support::own_pages::rust_tutorial`, with an in-memory cache (as `metasift serve` has).
 async fn js_engines() -> (axum::Router, Vec<LoopbackEngine>) {
     let mut config = support::shipped_config();
-    let names: Vec<&str> = support::pages::JS_PAGES.iter().map(|(n, _)| *n).collect();
-    support::keep_only(&mut config, &names);
+    support::keep_only(&mut config, &support::own_pages::RUST_ENGINES);
     let mut engines = Vec::new();
-    for (name, page) in support::pages::JS_PAGES {
-        let engine = LoopbackEngine::spawn(Behavior::fixture(page)).await;
+    for name in support::own_pages::RUST_ENGINES {
+        let engine = LoopbackEngine::spawn(Behavior::rust_tutorial(name)).await;
         support::point_at(&mut config, name, &engine.base_url());
         engines.push(engine);
     }
@@ -828,7 +827,7 @@ fn compare_panel(html: &str) -> &str {
 #[tokio::test]
 async fn other_settings_recluster_the_cached_answers_and_name_what_changed() {
     let (app, engines) = js_engines().await;
-    let q = q("javascript tutorial");
+    let q = q("rust tutorial");
 
     // The configured settings: one fan-out, no comparison.
     let plain = json_of(app.clone(), &format!("/search?format=json&q={q}")).await;
@@ -967,12 +966,12 @@ async fn the_comparison_panel_snapshot() {
     let (app, _engines) = js_engines().await;
     let (_, html) = get_from(
         &app,
-        &format!("/search?q={}&os1=0.3&os2=0.15", q("javascript tutorial")),
+        &format!("/search?q={}&os1=0.3&os2=0.15", q("rust tutorial")),
     )
     .await;
     insta::assert_snapshot!("comparison_panel", compare_panel(&html));
     // The form keeps the search and shows the settings in use.
-    assert!(html.contains("<input type=\"hidden\" name=\"q\" value=\"javascript tutorial\">"));
+    assert!(html.contains("<input type=\"hidden\" name=\"q\" value=\"rust tutorial\">"));
     assert!(html.contains(
         "id=\"os1\" name=\"os1\" type=\"number\" min=\"0\" max=\"1\" step=\"0.05\" value=\"0.30\""
     ));
@@ -985,7 +984,7 @@ async fn the_comparison_panel_snapshot() {
 #[tokio::test]
 async fn cached_answers_are_sent_as_rendered_per_format_and_limit() {
     let (app, engines) = js_engines().await;
-    let text = q("javascript tutorial");
+    let text = q("rust tutorial");
     let uri = format!("/search?format=json&q={text}");
     // The fan-out, the first hit (rendered and kept), a hit sent as kept.
     let answers = [

@@ -1,4 +1,4 @@
-//! The quality bar: on labeled multi-engine result lists built from real
+//! The quality bar (real data): on labeled multi-engine result lists built from real
 //! text (`lab::synth`: DuReader Baidu result lists with PAWS-X hard
 //! negatives, AG news stories of one category), the default method at the
 //! shipped defaults reaches precision ≥ 0.98 and recall ≥ 0.95 (pairwise
@@ -14,18 +14,23 @@ use metasift::lab::metrics::{self, Confusion};
 use metasift::lab::synth::{self, Corpus, SynthOptions};
 use metasift_dedup::{Method, Settings};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+use crate::real_data::Cases;
 
-fn measure(corpus: Corpus, lists: usize, settings: &Settings) -> (Confusion, Confusion) {
+fn measure(
+    root: &Path,
+    corpus: Corpus,
+    lists: usize,
+    settings: &Settings,
+) -> (Confusion, Confusion) {
     let records = synth::generate(
         corpus,
-        Path::new(FIXTURES),
+        root,
         SynthOptions {
             seed: 42,
             sets: lists,
         },
     )
-    .expect("the corpora in tests/fixtures");
+    .expect("the corpora in the data folder");
     let sets = synth::to_sets(&records);
     assert!(
         sets.len() >= lists.min(100),
@@ -77,9 +82,9 @@ fn shipped() -> Settings {
 
 /// Measures `corpus` at the shipped settings and checks precision ≥ 0.98
 /// and recall ≥ `min_recall`.
-fn check(corpus: Corpus, lists: usize, min_recall: f64) {
+fn check(root: &Path, corpus: Corpus, lists: usize, min_recall: f64) {
     let settings = shipped();
-    let (m, url) = measure(corpus, lists, &settings);
+    let (m, url) = measure(root, corpus, lists, &settings);
     eprintln!(
         "{corpus} ({lists} lists, os1={} os2={} window={} unit={:?}):",
         settings.os1, settings.os2, settings.window, settings.unit
@@ -96,15 +101,17 @@ fn check(corpus: Corpus, lists: usize, min_recall: f64) {
     assert!(m.recall() > url.recall(), "{corpus}: no gain over URL-only");
 }
 
-#[test]
-fn dureader_lists_meet_the_bar() {
-    check(Corpus::DuReader, 300, 0.95);
-}
-
-/// English news snippets carry few punctuation anchors, so the default
-/// method relies on its content-defined word anchors (`word_anchors`) and on
-/// news site names in titles here (issue #2; README, "Choosing the defaults").
-#[test]
-fn ag_news_lists_meet_the_full_bar() {
-    check(Corpus::AgNews, 300, 0.95);
+/// One case per corpus the bar is measured on, named by its file.
+pub fn cases(cases: &mut Cases) {
+    cases.add(
+        "quality::corpus/dureader_search_zh/search_results.jsonl",
+        |root| check(root, Corpus::DuReader, 300, 0.95),
+    );
+    // English news snippets carry few punctuation anchors, so the default
+    // method relies on its content-defined word anchors (`word_anchors`) and
+    // on news site names in titles here (issue #2; README, "Choosing the
+    // defaults").
+    cases.add("quality::corpus/ag_news_en/test.csv", |root| {
+        check(root, Corpus::AgNews, 300, 0.95)
+    });
 }

@@ -1,5 +1,5 @@
 //! What a searcher sees on real result lists (issue #13): the saved engine
-//! pages of `tests/fixtures/serp/`, served by real HTTP servers on loopback
+//! pages of the team's data folder (`serp/`), served by real HTTP servers on loopback
 //! (or replayed from the folder) through the shipped presets, the fan-out,
 //! fusion and paging.
 //!
@@ -11,10 +11,8 @@
 //! - The whole fused list is reachable page by page; the engines are asked
 //!   for their next page only past its end.
 
-#[path = "support/mod.rs"]
-mod support;
-
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,7 +20,9 @@ use metasift::model::{MergedResult, SearchResponse};
 use metasift::ops::cache::Cache;
 use metasift::search::{SearchOptions, Searcher};
 use metasift_dedup::{Stage, url_key};
-use support::{Behavior, LoopbackEngine};
+
+use crate::real_data::Cases;
+use crate::support::{self, Behavior, LoopbackEngine};
 
 /// The saved `javascript tutorial` pages (the plain-HTTP captures where an
 /// engine has two).
@@ -38,16 +38,36 @@ const JS_PAGES: [(&str, &str); 6] = [
     ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
 ];
 
+/// The cases, one per story, each on the saved pages it names.
+pub fn cases(cases: &mut Cases) {
+    fn add<F: std::future::Future<Output = ()>>(
+        cases: &mut Cases,
+        name: &str,
+        test: impl FnOnce(PathBuf) -> F + Send + 'static,
+    ) {
+        cases.add(format!("real_lists::{name}"), move |root| {
+            let root = root.to_path_buf();
+            tokio::runtime::Runtime::new()
+                .expect("a runtime")
+                .block_on(test(root));
+        });
+    }
+    add(cases, "a_site_description_on_several_links_of_one_engine_folds_none_of_them", a_site_description_on_several_links_of_one_engine_folds_none_of_them);
+    add(cases, "a_result_shows_the_title_link_and_snippet_of_one_page", a_result_shows_the_title_link_and_snippet_of_one_page);
+    add(cases, "the_whole_fused_list_is_paged_before_the_engines_are_asked_again", the_whole_fused_list_is_paged_before_the_engines_are_asked_again);
+    add(cases, "no_saved_list_folds_two_links_of_one_engine_by_snippet", no_saved_list_folds_two_links_of_one_engine_by_snippet);
+}
+
 /// The shipped presets of `JS_PAGES`' engines, each pointed at a loopback
 /// server answering every request with its saved page; answers cached in
 /// memory, as `serve` does.
-async fn js_searcher() -> (Searcher, Vec<LoopbackEngine>) {
+async fn js_searcher(root: &Path) -> (Searcher, Vec<LoopbackEngine>) {
     let mut config = support::shipped_config();
     let names: Vec<&str> = JS_PAGES.iter().map(|(n, _)| *n).collect();
     support::keep_only(&mut config, &names);
     let mut servers = Vec::new();
     for (name, page) in JS_PAGES {
-        let server = LoopbackEngine::spawn(Behavior::fixture(page)).await;
+        let server = LoopbackEngine::spawn(Behavior::saved_page(root, page)).await;
         support::point_at(&mut config, name, &server.base_url());
         servers.push(server);
     }
@@ -124,9 +144,8 @@ fn assert_no_same_engine_snippet_groups(text: &str, results: &[MergedResult]) {
     }
 }
 
-#[tokio::test]
-async fn a_site_description_on_several_links_of_one_engine_folds_none_of_them() {
-    let (searcher, _servers) = js_searcher().await;
+async fn a_site_description_on_several_links_of_one_engine_folds_none_of_them(root: PathBuf) {
+    let (searcher, _servers) = js_searcher(&root).await;
     let (_, results) = all_pages(&searcher, "javascript tutorial").await;
     // Bing gives "W3Schools offers free online tutorials…" to three pages and
     // "Well organized and easy to understand…" to two more (Brave and
@@ -172,9 +191,8 @@ async fn a_site_description_on_several_links_of_one_engine_folds_none_of_them() 
     assert!(intro.engines.len() >= 2, "{:?}", intro.engines);
 }
 
-#[tokio::test]
-async fn a_result_shows_the_title_link_and_snippet_of_one_page() {
-    let (searcher, _servers) = js_searcher().await;
+async fn a_result_shows_the_title_link_and_snippet_of_one_page(root: PathBuf) {
+    let (searcher, _servers) = js_searcher(&root).await;
     let query = searcher.parse_query("javascript tutorial", 1);
     let (_, gathered) = searcher
         .answers(&query, &SearchOptions::default())
@@ -205,9 +223,8 @@ async fn a_result_shows_the_title_link_and_snippet_of_one_page() {
     assert_eq!(examples.title, "JavaScript Examples - W3Schools");
 }
 
-#[tokio::test]
-async fn the_whole_fused_list_is_paged_before_the_engines_are_asked_again() {
-    let (searcher, servers) = js_searcher().await;
+async fn the_whole_fused_list_is_paged_before_the_engines_are_asked_again(root: PathBuf) {
+    let (searcher, servers) = js_searcher(&root).await;
     let query = searcher.parse_query("javascript tutorial", 1);
     let (_, gathered) = searcher
         .answers(&query, &SearchOptions::default())
@@ -261,11 +278,11 @@ async fn the_whole_fused_list_is_paged_before_the_engines_are_asked_again() {
 
 /// Every saved query, replayed from the folder through every shipped
 /// preset: no group holds two links of one engine merged by snippet alone.
-#[tokio::test]
-async fn no_saved_list_folds_two_links_of_one_engine_by_snippet() {
-    let serp = support::crate_dir().join("tests/fixtures/serp");
+async fn no_saved_list_folds_two_links_of_one_engine_by_snippet(root: PathBuf) {
+    let serp = root.join("serp");
     let index: serde_json::Value =
-        serde_json::from_slice(&support::fixture("index.json")).expect("index.json");
+        serde_json::from_slice(&std::fs::read(serp.join("index.json")).expect("serp/index.json"))
+            .expect("index.json");
     let queries: BTreeSet<String> = index
         .as_array()
         .expect("a list")

@@ -1,21 +1,54 @@
-//! The real-data traps, on whole corpora: DuReader's boilerplate snippets
-//! (`百度经验:jingyan.baidu.com`, a site's warning about outside links) must
-//! not merge different pages, and AG news' wire stories reached through
-//! several feeds must merge.
+//! The real-data traps, on whole corpora of the team's data folder:
+//! DuReader's boilerplate snippets (`百度经验:jingyan.baidu.com`, a site's
+//! warning about outside links) must not merge different pages, and AG
+//! news' wire stories reached through several feeds must merge; DuReader's
+//! titles normalize idempotently.
 
 use std::collections::HashMap;
 
 use metasift_dedup::{Deduper, Doc, Settings, Stage};
 use serde::Deserialize;
+use std::path::Path;
 
-const DUREADER: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/corpus/dureader_search_zh/search_results.jsonl"
-);
-const AG_NEWS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/corpus/ag_news_en/test.csv"
-);
+use crate::real_data::Cases;
+
+/// One case per corpus file.
+pub fn cases(cases: &mut Cases) {
+    cases.file(
+        "dedup_corpus",
+        "corpus/dureader_search_zh/search_results.jsonl",
+        dureader_boilerplate_never_merges_different_titles,
+    );
+    cases.file(
+        "dedup_corpus",
+        "corpus/ag_news_en/test.csv",
+        ag_news_wire_stories_merge_across_feeds,
+    );
+    cases.file(
+        "normalize",
+        "corpus/dureader_search_zh/search_results.jsonl",
+        real_titles_normalize_idempotently,
+    );
+}
+
+fn real_titles_normalize_idempotently(path: &Path) {
+    use metasift_dedup::normalize_title;
+    let text = read(path);
+    let mut n = 0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("jsonl line");
+        for r in v["results"].as_array().into_iter().flatten() {
+            let t = r["title"].as_str().unwrap_or_default();
+            let once = normalize_title(t);
+            assert_eq!(normalize_title(&once), once, "title {t:?}");
+            if !t.trim().is_empty() {
+                assert!(!once.is_empty(), "title {t:?} normalized to nothing");
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 1000, "only {n} titles read");
+}
 
 #[derive(Deserialize)]
 struct Question {
@@ -30,13 +63,12 @@ struct Result {
 }
 
 /// The file's text; a missing file fails the test.
-fn read(path: &str) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-#[test]
-fn dureader_boilerplate_never_merges_different_titles() {
-    let text = read(DUREADER);
+fn dureader_boilerplate_never_merges_different_titles(path: &Path) {
+    let text = read(path);
     let questions: Vec<Question> = text
         .lines()
         .map(|l| serde_json::from_str(l).expect("DuReader line"))
@@ -86,9 +118,8 @@ fn dureader_boilerplate_never_merges_different_titles() {
     assert!(merged >= 20, "only {merged} duplicates found");
 }
 
-#[test]
-fn ag_news_wire_stories_merge_across_feeds() {
-    let text = read(AG_NEWS);
+fn ag_news_wire_stories_merge_across_feeds(path: &Path) {
+    let text = read(path);
     let mut rows = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(text.as_bytes());
