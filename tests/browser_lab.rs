@@ -25,7 +25,7 @@ fn chromium_runs_a_lab_sweep() {
         return;
     };
     let dir = TempDir::new("lab-serve");
-    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
+    let pairs = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
     let config = dir.0.join("engines.toml");
     std::fs::write(
         &config,
@@ -35,7 +35,7 @@ use_defaults = false
 [server]
 deadline_ms = 500
 [lab]
-data_dir = "{fixtures}"
+data_dir = "{pairs}"
 [[engine]]
 name = "nowhere"
 kind = "json"

@@ -35,8 +35,7 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
         Box::new(Behavior::caffeine("duckduckgo")),
     ))
     .await;
-    let bing = LoopbackEngine::spawn(Behavior::caffeine("bing"))
-    .await;
+    let bing = LoopbackEngine::spawn(Behavior::caffeine("bing")).await;
     let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());

@@ -513,7 +513,11 @@ async fn rust_tutorial_pages_fuse_six_engines() {
         .collect();
     let overlaps = check_fusion(&members, q).await;
     eprintln!("rust overlaps: {overlaps:?}");
-    for (a, b) in [("brave", "startpage"), ("brave", "mojeek"), ("brave", "yahoo")] {
+    for (a, b) in [
+        ("brave", "startpage"),
+        ("brave", "mojeek"),
+        ("brave", "yahoo"),
+    ] {
         assert!(overlap(&overlaps, a, b) >= 5, "{a} {b}: {overlaps:?}");
     }
 }
@@ -533,8 +537,10 @@ async fn hello_pages_fuse_bing_duckduckgo_and_aol_yahoo() {
     )
     .await;
     eprintln!("hello overlaps: {overlaps:?}");
-    assert_eq!(overlap(&overlaps, "bing", "duckduckgo"), 8, "{overlaps:?}");
-    assert_eq!(overlap(&overlaps, "aol", "yahoo"), 9, "{overlaps:?}");
+    // Links shared: eight pages less the one under a copy's link, nine less
+    // the one under a mirror's (those fold by title and snippet).
+    assert_eq!(overlap(&overlaps, "bing", "duckduckgo"), 7, "{overlaps:?}");
+    assert_eq!(overlap(&overlaps, "yahoo", "aol"), 8, "{overlaps:?}");
 }
 
 /// The same misbehaviours through the SHIPPED presets and their real
@@ -549,10 +555,7 @@ async fn hostile_engines_through_shipped_presets() {
   <a class="result__snippet">&lt;img src=x onerror=alert(3)&gt; text</a></div>
 </body></html>"#;
     let plan: Vec<(&str, Behavior)> = vec![
-        (
-            "brave",
-            Behavior::rust_tutorial("brave"),
-        ),
+        ("brave", Behavior::rust_tutorial("brave")),
         ("mojeek", Behavior::Hang),
         (
             "wikipedia",

@@ -393,7 +393,11 @@ async fn retry_after_sets_the_suspension() {
 async fn a_missing_recording_names_no_server_path() {
     let dir = std::env::temp_dir().join(format!("metasift-missing-rec-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let page = support::own_pages::results("duckduckgo", "foo", &support::own_pages::generic("duckduckgo", "foo"));
+    let page = support::own_pages::results(
+        "duckduckgo",
+        "foo",
+        &support::own_pages::generic("duckduckgo", "foo"),
+    );
     support::write_serp_folder(&dir, &[("duckduckgo", "foo", page)]);
     let mut config = support::shipped_config();
     support::keep_only(&mut config, &["duckduckgo"]);

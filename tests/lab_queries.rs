@@ -19,7 +19,11 @@ fn recorded_queries_are_fused_under_every_setting() {
         .iter()
         .map(|e| {
             let hits = own::rust_tutorial(e);
-            (*e, own::RUST_TUTORIAL, own::results(e, own::RUST_TUTORIAL, &hits))
+            (
+                *e,
+                own::RUST_TUTORIAL,
+                own::results(e, own::RUST_TUTORIAL, &hits),
+            )
         })
         .collect();
     for e in ["bing", "duckduckgo", "yahoo", "aol", "ask"] {

@@ -474,10 +474,7 @@ async fn the_best_setting_is_chosen_under_the_precision_floor() {
     // SimHash on PAWS-X: the loose distances merge almost every pair (the
     // max-F1 setting); the best setting under a floor must not be one of them.
     let sweep = "&from=0.1&to=0.9&step=0.1";
-    let (resp, body) = get(&format!(
-        "/lab?file=zh_pairs.tsv&method=simhash{sweep}"
-    ))
-    .await;
+    let (resp, body) = get(&format!("/lab?file=zh_pairs.tsv&method=simhash{sweep}")).await;
     assert_eq!(resp.status(), StatusCode::OK, "{body}");
     assert!(
         body.contains("value=\"0.98\""),

@@ -15,7 +15,6 @@ use std::path::Path;
 use proptest::prelude::*;
 use serde::Deserialize;
 
-
 #[derive(Deserialize)]
 struct Unwrap {
     source: String,

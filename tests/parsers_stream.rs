@@ -12,8 +12,8 @@ mod own_pages;
 use std::path::{Path, PathBuf};
 
 use metasift::config::{Config, EngineConfig, EngineKind};
-use metasift::engines::html::{HtmlEngine, Leave};
 use metasift::engines::Engine;
+use metasift::engines::html::{HtmlEngine, Leave};
 
 fn crate_path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -39,10 +39,8 @@ fn pages() -> Vec<(String, String)> {
     for name in own_pages::ENGINES {
         for query in ["rust tutorial", "高考 志愿"] {
             let hits = own_pages::generic(name, query);
-            let mut pages = vec![
-                ("results", own_pages::results(name, query, &hits)),
-                ("none", own_pages::no_results(name, query)),
-            ];
+            let mut pages = vec![("results", own_pages::results(name, query, &hits))];
+            pages.extend(own_pages::no_results(name, query).map(|p| ("none", p)));
             pages.extend(own_pages::blocked(name).map(|p| ("blocked", p)));
             for (kind, page) in pages {
                 if page.content_type.starts_with("text/html") {
@@ -56,7 +54,12 @@ fn pages() -> Vec<(String, String)> {
 
 /// A DuckDuckGo results page of ours.
 fn ddg_page() -> String {
-    own_pages::results("duckduckgo", "foo", &own_pages::generic("duckduckgo", "foo")).body
+    own_pages::results(
+        "duckduckgo",
+        "foo",
+        &own_pages::generic("duckduckgo", "foo"),
+    )
+    .body
 }
 
 /// Every shipped HTML preset on every HTML page we write: the same outcome

@@ -127,10 +127,7 @@ async fn saved_pages_import_as_recordings_that_parse() {
         ("wikipedia", "caffeine sleep"),
         ("google_news", "\"caffeine sleep\""),
     ];
-    let pages: Vec<_> = queries
-        .iter()
-        .map(|(e, q)| (*e, *q, page_of(e)))
-        .collect();
+    let pages: Vec<_> = queries.iter().map(|(e, q)| (*e, *q, page_of(e))).collect();
     let index = support::write_serp_folder(&saved, &pages).join("index.json");
     let report = import_saved_pages(&index, &out, |engine, file| {
         // Our pages only, under the shipped preset names.
@@ -171,10 +168,20 @@ async fn a_folder_of_saved_pages_replays_directly() {
     let dir = temp_dir("replay-folder");
     let pages: Vec<_> = engines
         .iter()
-        .map(|e| (*e, own::RUST_TUTORIAL, own::results(e, own::RUST_TUTORIAL, &own::rust_tutorial(e))))
+        .map(|e| {
+            (
+                *e,
+                own::RUST_TUTORIAL,
+                own::results(e, own::RUST_TUTORIAL, &own::rust_tutorial(e)),
+            )
+        })
         .collect();
     let serp = support::write_serp_folder(&dir, &pages);
-    std::fs::write(serp.join("bing/ours_blocked.html"), own::blocked("bing").unwrap().body).unwrap();
+    std::fs::write(
+        serp.join("bing/ours_blocked.html"),
+        own::blocked("bing").unwrap().body,
+    )
+    .unwrap();
     let mut index: Vec<serde_json::Value> =
         serde_json::from_slice(&std::fs::read(serp.join("index.json")).unwrap()).unwrap();
     index.insert(

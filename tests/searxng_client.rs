@@ -99,10 +99,8 @@ async fn searxng_search_client_reads_metasift_unchanged() {
         return;
     }
 
-    let ddg = LoopbackEngine::spawn(Behavior::caffeine("duckduckgo"))
-    .await;
-    let bing = LoopbackEngine::spawn(Behavior::caffeine("bing"))
-    .await;
+    let ddg = LoopbackEngine::spawn(Behavior::caffeine("duckduckgo")).await;
+    let bing = LoopbackEngine::spawn(Behavior::caffeine("bing")).await;
     let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());

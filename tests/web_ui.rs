@@ -140,8 +140,7 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
         Box::new(support::Behavior::caffeine("duckduckgo")),
     ))
     .await;
-    let fast = support::LoopbackEngine::spawn(support::Behavior::caffeine("bing"))
-    .await;
+    let fast = support::LoopbackEngine::spawn(support::Behavior::caffeine("bing")).await;
     let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &slow.base_url());
     support::point_at(&mut config, "bing", &fast.base_url());
@@ -194,7 +193,7 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
     );
     let tail = String::from_utf8_lossy(&rest);
     assert!(
-        tail.contains("<li class=\"ok\"><b>duckduckgo</b> 9 results"),
+        tail.contains("<li class=\"ok\"><b>duckduckgo</b> 10 results"),
         "{tail}"
     );
     assert!(
@@ -351,12 +350,9 @@ async fn opensearch_and_rss_links_follow_the_request() {
 /// and Wikipedia's (`totalhits` through `total`).
 #[tokio::test]
 async fn dates_images_and_estimates_reach_searxng_clients() {
-    let news = support::LoopbackEngine::spawn(support::Behavior::news("google_news"))
-    .await;
-    let brave = support::LoopbackEngine::spawn(support::Behavior::news("brave_api"))
-    .await;
-    let wiki = support::LoopbackEngine::spawn(support::Behavior::news("wikipedia"))
-    .await;
+    let news = support::LoopbackEngine::spawn(support::Behavior::news("google_news")).await;
+    let brave = support::LoopbackEngine::spawn(support::Behavior::news("brave_api")).await;
+    let wiki = support::LoopbackEngine::spawn(support::Behavior::news("wikipedia")).await;
     let mut config = support::shipped_config();
     support::keep_only(&mut config, &["google_news", "brave_api", "wikipedia"]);
     support::point_at(&mut config, "google_news", &news.base_url());
@@ -580,8 +576,7 @@ async fn js_app() -> (axum::Router, Vec<support::LoopbackEngine>) {
     support::keep_only(&mut config, &support::own_pages::RUST_ENGINES);
     let mut engines = Vec::new();
     for name in support::own_pages::RUST_ENGINES {
-        let engine =
-            support::LoopbackEngine::spawn(support::Behavior::rust_tutorial(name)).await;
+        let engine = support::LoopbackEngine::spawn(support::Behavior::rust_tutorial(name)).await;
         support::point_at(&mut config, name, &engine.base_url());
         engines.push(engine);
     }

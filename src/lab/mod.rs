@@ -322,6 +322,13 @@ pub fn run_sweep(
     )
 }
 
+/// Sweep points evaluated in this process, by every sweep (the tests watch
+/// a sweep's progress with it, and with [`ABANDONED_RUNS`]).
+pub static POINTS_EVALUATED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Web lab runs stopped because their client went away.
+pub static ABANDONED_RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// [`run_sweep`] that stops starting evaluations once `stop` is set (the
 /// web lab sets it when its client goes away) and returns the rows done.
 pub fn run_sweep_until(
@@ -395,6 +402,7 @@ fn sweep_one(
                 let start = Instant::now();
                 let c = metrics::confusion_at(pairs, &scores, &settings);
                 rows.push(row(t, settings, c, scoring + start.elapsed().as_secs_f64()));
+                POINTS_EVALUATED.fetch_add(1, Ordering::Relaxed);
                 tick();
             }
         }
@@ -406,6 +414,7 @@ fn sweep_one(
                 let start = Instant::now();
                 let c = metrics::evaluate_sets(sets, &settings);
                 rows.push(row(t, settings, c, start.elapsed().as_secs_f64()));
+                POINTS_EVALUATED.fetch_add(1, Ordering::Relaxed);
                 tick();
             }
         }

@@ -52,10 +52,26 @@ pub fn cases(cases: &mut Cases) {
                 .block_on(test(root));
         });
     }
-    add(cases, "a_site_description_on_several_links_of_one_engine_folds_none_of_them", a_site_description_on_several_links_of_one_engine_folds_none_of_them);
-    add(cases, "a_result_shows_the_title_link_and_snippet_of_one_page", a_result_shows_the_title_link_and_snippet_of_one_page);
-    add(cases, "the_whole_fused_list_is_paged_before_the_engines_are_asked_again", the_whole_fused_list_is_paged_before_the_engines_are_asked_again);
-    add(cases, "no_saved_list_folds_two_links_of_one_engine_by_snippet", no_saved_list_folds_two_links_of_one_engine_by_snippet);
+    add(
+        cases,
+        "a_site_description_on_several_links_of_one_engine_folds_none_of_them",
+        a_site_description_on_several_links_of_one_engine_folds_none_of_them,
+    );
+    add(
+        cases,
+        "a_result_shows_the_title_link_and_snippet_of_one_page",
+        a_result_shows_the_title_link_and_snippet_of_one_page,
+    );
+    add(
+        cases,
+        "the_whole_fused_list_is_paged_before_the_engines_are_asked_again",
+        the_whole_fused_list_is_paged_before_the_engines_are_asked_again,
+    );
+    add(
+        cases,
+        "no_saved_list_folds_two_links_of_one_engine_by_snippet",
+        no_saved_list_folds_two_links_of_one_engine_by_snippet,
+    );
 }
 
 /// The shipped presets of `JS_PAGES`' engines, each pointed at a loopback

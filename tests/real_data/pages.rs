@@ -88,9 +88,18 @@ fn both_paths_agree(name: &str, body: &str) {
     let config = Config::load(&path).unwrap();
     let mut left = Vec::new();
     let mut handed = Vec::new();
-    for e in config.engines.into_iter().filter(|e| e.kind == EngineKind::Html) {
+    for e in config
+        .engines
+        .into_iter()
+        .filter(|e| e.kind == EngineKind::Html)
+    {
         let engine = HtmlEngine::new(e.clone()).unwrap();
-        assert_eq!(engine.tree_only(), None, "shipped preset {:?} cannot stream", e.name);
+        assert_eq!(
+            engine.tree_only(),
+            None,
+            "shipped preset {:?} cannot stream",
+            e.name
+        );
         let tree = engine.parse_tree(body);
         assert_eq!(
             engine.parse(body),

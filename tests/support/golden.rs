@@ -298,7 +298,6 @@ pub fn html_text(doc: &scraper::Html) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-
 /// What the prefilter must keep: the union of the attributes and class
 /// names the shipped HTML presets read, and those as lists.
 pub struct PrefilterView {

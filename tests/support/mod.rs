@@ -311,6 +311,47 @@ pub fn write_serp_folder(dir: &Path, pages: &[(&str, &str, own_pages::Page)]) ->
     dir.to_path_buf()
 }
 
+/// The six engines' pages of the load script, the web and fan-out benches
+/// and the tools: the saved `javascript tutorial` pages
+/// ([`pages::JS_PAGES`], ≈ 1.9 MB of real HTML) when the team's data folder
+/// is there, else our `rust tutorial` pages of the same engines; says which
+/// on stderr (the figures of the two are not comparable). Each is (shipped
+/// preset, body, content type).
+pub fn js_pages() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    match metasift_data::root() {
+        Some(root) => {
+            eprintln!(
+                "pages: the saved javascript tutorial pages of {}",
+                root.display()
+            );
+            pages::JS_PAGES
+                .iter()
+                .map(|(name, rel)| {
+                    let ct = content_type_for(Path::new(rel));
+                    (*name, saved_page(&root, rel), ct)
+                })
+                .collect()
+        }
+        None => {
+            eprintln!(
+                "pages: our own rust tutorial pages (tests/support/own_pages.rs); {}",
+                metasift_data::ABSENT
+            );
+            own_pages::RUST_ENGINES
+                .iter()
+                .map(|name| {
+                    let page = own_pages::results(
+                        name,
+                        own_pages::RUST_TUTORIAL,
+                        &own_pages::rust_tutorial(name),
+                    );
+                    (*name, page.body.into_bytes(), page.content_type)
+                })
+                .collect()
+        }
+    }
+}
+
 /// A content type from a file extension.
 pub fn content_type_for(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()) {

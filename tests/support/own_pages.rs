@@ -264,9 +264,8 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             html_page(&format!("{query} - Search"), "", &b)
         }
         "brave" => {
-            let mut b = String::from(
-                "<main id=\"main\"><div id=\"results\" class=\"svelte-1y0fy0q\">\n",
-            );
+            let mut b =
+                String::from("<main id=\"main\"><div id=\"results\" class=\"svelte-1y0fy0q\">\n");
             for (i, h) in hits.iter().enumerate() {
                 let (host, crumbs) = display(&h.url);
                 let _ = write!(
@@ -371,7 +370,8 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             html_page(&format!("{query} - {name} Search Results"), "", &b)
         }
         "ecosia" => {
-            let mut b = String::from("<main class=\"mainline\"><section class=\"mainline__results\">\n");
+            let mut b =
+                String::from("<main class=\"mainline\"><section class=\"mainline__results\">\n");
             for h in hits {
                 let u = esc(&h.url);
                 let (host, crumbs) = display(&h.url);
@@ -550,8 +550,9 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             let mut b = format!(
                 "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel>\
                  <generator>NFE/5.0</generator><title>{q} - Google News</title><link>https://news.google.com/search?q={}</link><language>en-US</language>\
-                 <lastBuildDate>Sun, 31 May 2026 06:00:00 GMT</lastBuildDate><description>Google News</description>"
-            , pct(query));
+                 <lastBuildDate>Sun, 31 May 2026 06:00:00 GMT</lastBuildDate><description>Google News</description>",
+                pct(query)
+            );
             for (i, h) in hits.iter().enumerate() {
                 let source = site(&h.url);
                 let _ = write!(
@@ -596,13 +597,12 @@ pub fn news_date(i: usize) -> String {
 /// `text` with the query's words in `<span class="searchmatch">`, as
 /// Wikipedia's search API marks them.
 fn highlight_words(text: &str, query: &str) -> String {
-    let words: Vec<String> = query
-        .split_whitespace()
-        .map(str::to_lowercase)
-        .collect();
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     text.split(' ')
         .map(|w| {
-            let bare = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            let bare = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
             if !bare.is_empty() && words.contains(&bare) {
                 w.replacen(
                     w.trim_matches(|c: char| !c.is_alphanumeric()),
@@ -621,10 +621,11 @@ fn highlight_words(text: &str, query: &str) -> String {
 }
 
 /// The page `engine` shows when nothing matches `query` (in the wording or
-/// element its preset's `no_results` looks for).
-pub fn no_results(engine: &str, query: &str) -> Page {
+/// element its preset's `no_results` looks for), or `None` where the
+/// preset names no such sign.
+pub fn no_results(engine: &str, query: &str) -> Option<Page> {
     let q = esc(query);
-    match engine {
+    let page = match engine {
         "duckduckgo" => html_page(
             &format!("{query} at DuckDuckGo"),
             "",
@@ -670,7 +671,9 @@ pub fn no_results(engine: &str, query: &str) -> Page {
         "ask" => html_page(
             &format!("{query} - Ask.com"),
             "",
-            &format!("<div class=\"PartialSearchResults-body\"><p>No results for \"{q}\"</p></div>"),
+            &format!(
+                "<div class=\"PartialSearchResults-body\"><p>No results for \"{q}\"</p></div>"
+            ),
         ),
         "baidu" => html_page(
             &format!("{query}_百度搜索"),
@@ -691,14 +694,12 @@ pub fn no_results(engine: &str, query: &str) -> Page {
             "",
             "<section class=\"results\"><p>No results</p></section>",
         ),
-        "swisscows" => html_page(
-            &format!("{query} in Swisscows"),
-            "",
-            "<section class=\"web-results\"></section><p class=\"empty\">No results</p>",
-        ),
         "wikipedia" | "wikipedia_zh" | "brave_api" | "google_news" => results(engine, query, &[]),
+        // Swisscows' preset names no "no results" sign.
+        "swisscows" => return None,
         other => panic!("no page written for engine {other:?}"),
-    }
+    };
+    Some(page)
 }
 
 /// The bot check `engine` shows instead of results (what its preset's
@@ -757,9 +758,8 @@ pub fn blocked(engine: &str) -> Option<Page> {
 pub const CAFFEINE: &str = "does caffeine affect sleep";
 
 /// DuckDuckGo's and Bing's answers to [`CAFFEINE`]: ten results each, nine
-/// of them the same pages (some under other titles or snippets, one behind
-/// `http://` and a trailing slash on one engine), the order not quite the
-/// same.
+/// of them the same pages (some under other snippets, one with a trailing
+/// slash on one engine), the order not quite the same.
 pub fn caffeine(engine: &str) -> Vec<Hit> {
     let shared = [
         (
@@ -841,8 +841,8 @@ pub fn caffeine(engine: &str) -> Vec<Hit> {
         .map(|(u, t, s_ddg, s_bing)| hit(u, t, if ddg { s_ddg } else { s_bing }))
         .collect();
     if ddg {
-        // DuckDuckGo lists the diary under http:// with a trailing slash.
-        hits[5].url = "http://sleepdiary.example.net/blog/coffee-and-insomnia/".into();
+        // DuckDuckGo lists the diary with a trailing slash.
+        hits[5].url = "https://sleepdiary.example.net/blog/coffee-and-insomnia/".into();
         hits.swap(2, 3);
         hits.insert(6, only);
     } else {
@@ -972,45 +972,156 @@ pub fn rust_tutorial(engine: &str) -> Vec<Hit> {
             hits.push(hit(u, t, s));
         }
     }
+    // Partial copies on other sites: a page that keeps the first clause of
+    // another's snippet and goes on its own way.
+    match idx {
+        1 | 4 => hits.push(hit(
+            "https://mirror.example.com/learn-rust-fast",
+            "Learn Rust fast",
+            "Learn Rust with small, runnable examples: closures, iterators, traits, generics and more.",
+        )),
+        3 | 5 => hits.push(hit(
+            "https://notes.example.net/rust-book-summary",
+            "Summary of the Rust book",
+            "The Rust Programming Language, the official book: a summary of every chapter, with notes and links.",
+        )),
+        _ => {}
+    }
     // Each engine leaves one shared page out.
     hits.remove(7 - idx % 2);
     // Pages only this engine found.
     let own: [[(&str, &str, &str); 4]; 6] = [
         [
-            ("https://blog.example.com/posts/why-i-learned-rust", "Why I learned Rust in 2026", "A web developer's notes on the first month with Rust: the borrow checker, cargo, and what finally clicked."),
-            ("https://news.example.org/rust-in-the-kernel", "Rust in the kernel, two years on", "Drivers written in Rust are shipping; maintainers weigh the gains against a second toolchain."),
-            ("https://jobs.example.net/rust-developer", "Rust developer jobs", "Open positions for Rust engineers: embedded, backend and tooling roles, remote or on site."),
-            ("https://slides.example.com/intro-to-rust", "Intro to Rust (slides)", "Forty slides for a lunch talk: why memory safety matters, and what ownership looks like in code."),
+            (
+                "https://blog.example.com/posts/why-i-learned-rust",
+                "Why I learned Rust in 2026",
+                "A web developer's notes on the first month with Rust: the borrow checker, cargo, and what finally clicked.",
+            ),
+            (
+                "https://news.example.org/rust-in-the-kernel",
+                "Rust in the kernel, two years on",
+                "Drivers written in Rust are shipping; maintainers weigh the gains against a second toolchain.",
+            ),
+            (
+                "https://jobs.example.net/rust-developer",
+                "Rust developer jobs",
+                "Open positions for Rust engineers: embedded, backend and tooling roles, remote or on site.",
+            ),
+            (
+                "https://slides.example.com/intro-to-rust",
+                "Intro to Rust (slides)",
+                "Forty slides for a lunch talk: why memory safety matters, and what ownership looks like in code.",
+            ),
         ],
         [
-            ("https://video.example/watch?v=rust-crash-course", "Rust Crash Course (video)", "Three hours, from hello world to a small web server, filmed live with questions from the chat."),
-            ("https://podcast.example.fm/episodes/rust-at-work", "Rust at work - a podcast episode", "Two engineers explain how their team moved a payment service to Rust and what broke on the way."),
-            ("https://cheats.example.io/rust", "Rust cheat sheet", "One page of syntax: ownership, lifetimes, traits, iterators, closures and the common macros."),
-            ("https://gamedev.example.org/rust-game-engine", "Writing a tiny game engine in Rust", "A series that builds a 2D engine with a window, an event loop, sprites and sound."),
+            (
+                "https://video.example/watch?v=rust-crash-course",
+                "Rust Crash Course (video)",
+                "Three hours, from hello world to a small web server, filmed live with questions from the chat.",
+            ),
+            (
+                "https://podcast.example.fm/episodes/rust-at-work",
+                "Rust at work - a podcast episode",
+                "Two engineers explain how their team moved a payment service to Rust and what broke on the way.",
+            ),
+            (
+                "https://cheats.example.io/rust",
+                "Rust cheat sheet",
+                "One page of syntax: ownership, lifetimes, traits, iterators, closures and the common macros.",
+            ),
+            (
+                "https://gamedev.example.org/rust-game-engine",
+                "Writing a tiny game engine in Rust",
+                "A series that builds a 2D engine with a window, an event loop, sprites and sound.",
+            ),
         ],
         [
-            ("https://zh.rustbook.example/ch01-00-getting-started.html", "入门指南 - Rust 程序设计语言 简体中文版", "让我们开始 Rust 之旅！在本章中，我们将讨论：在 Linux、macOS 和 Windows 上安装 Rust。"),
-            ("https://wiki.example.org/Rust_(language)", "Rust (programming language) - Example Wiki", "Rust is a general-purpose language focused on performance, type safety and concurrency."),
-            ("https://mirror.example.de/rust/anleitung", "Rust-Anleitung für Einsteiger", "Schritt für Schritt: Installation, erstes Projekt mit Cargo und die wichtigsten Datentypen."),
-            ("https://embedded.example.com/rust-on-microcontrollers", "Rust on microcontrollers", "Blink an LED with no operating system: no_std, a hardware abstraction layer and a debugger."),
+            (
+                "https://zh.rustbook.example/ch01-00-getting-started.html",
+                "入门指南 - Rust 程序设计语言 简体中文版",
+                "让我们开始 Rust 之旅！在本章中，我们将讨论：在 Linux、macOS 和 Windows 上安装 Rust。",
+            ),
+            (
+                "https://wiki.example.org/Rust_(language)",
+                "Rust (programming language) - Example Wiki",
+                "Rust is a general-purpose language focused on performance, type safety and concurrency.",
+            ),
+            (
+                "https://mirror.example.de/rust/anleitung",
+                "Rust-Anleitung für Einsteiger",
+                "Schritt für Schritt: Installation, erstes Projekt mit Cargo und die wichtigsten Datentypen.",
+            ),
+            (
+                "https://embedded.example.com/rust-on-microcontrollers",
+                "Rust on microcontrollers",
+                "Blink an LED with no operating system: no_std, a hardware abstraction layer and a debugger.",
+            ),
         ],
         [
-            ("https://www.academy.example/courses/rust", "Rust Course for Beginners | Academy", "Twelve lessons with quizzes and a certificate at the end. Learn Rust at your own pace."),
-            ("https://books.example.com/programming-rust", "Programming Rust, 3rd edition", "A thorough book for systems programmers who want to write fast, safe code."),
-            ("https://exercises.example.dev/rust/easy", "Easy Rust exercises with answers", "Fifty short problems on strings, vectors and hash maps, each with a worked answer."),
-            ("https://meetup.example.com/rust-berlin", "Rust Berlin meetup", "Monthly talks and a hack night for everyone who writes, or wants to write, Rust."),
+            (
+                "https://www.academy.example/courses/rust",
+                "Rust Course for Beginners | Academy",
+                "Twelve lessons with quizzes and a certificate at the end. Learn Rust at your own pace.",
+            ),
+            (
+                "https://books.example.com/programming-rust",
+                "Programming Rust, 3rd edition",
+                "A thorough book for systems programmers who want to write fast, safe code.",
+            ),
+            (
+                "https://exercises.example.dev/rust/easy",
+                "Easy Rust exercises with answers",
+                "Fifty short problems on strings, vectors and hash maps, each with a worked answer.",
+            ),
+            (
+                "https://meetup.example.com/rust-berlin",
+                "Rust Berlin meetup",
+                "Monthly talks and a hack night for everyone who writes, or wants to write, Rust.",
+            ),
         ],
         [
-            ("https://qa.example.com/questions/rust-or-go", "Should I learn Rust or Go first?", "Both are fine first systems languages; Go is smaller, Rust asks more up front and gives more control."),
-            ("https://compare.example.net/rust-vs-cpp", "Rust vs C++: a side-by-side look", "Build times, safety, libraries and hiring: where each language is the easier choice today."),
-            ("https://devtools.example.io/rust-ide-setup", "Setting up an editor for Rust", "Install rust-analyzer, turn on format on save, and run clippy from the editor."),
-            ("https://async.example.org/tokio-tutorial", "An async Rust tutorial", "Futures, tasks and the runtime: build a small chat server and learn where await may pause."),
+            (
+                "https://qa.example.com/questions/rust-or-go",
+                "Should I learn Rust or Go first?",
+                "Both are fine first systems languages; Go is smaller, Rust asks more up front and gives more control.",
+            ),
+            (
+                "https://compare.example.net/rust-vs-cpp",
+                "Rust vs C++: a side-by-side look",
+                "Build times, safety, libraries and hiring: where each language is the easier choice today.",
+            ),
+            (
+                "https://devtools.example.io/rust-ide-setup",
+                "Setting up an editor for Rust",
+                "Install rust-analyzer, turn on format on save, and run clippy from the editor.",
+            ),
+            (
+                "https://async.example.org/tokio-tutorial",
+                "An async Rust tutorial",
+                "Futures, tasks and the runtime: build a small chat server and learn where await may pause.",
+            ),
         ],
         [
-            ("https://tutorial.example.id/rust-untuk-pemula", "Tutorial Rust Untuk Pemula", "Belajar Rust dari dasar: instalasi, variabel, fungsi, dan ownership, dengan contoh kode yang mudah dipahami."),
-            ("https://green.example.org/rust-energy", "Is Rust an energy-efficient language?", "Measurements of the energy programs use put compiled languages ahead; what that means in practice."),
-            ("https://kids.example.edu/coding/rust", "Rust for young coders", "Short lessons with pictures: make the computer count, draw and ask questions."),
-            ("https://wasm.example.com/rust-webassembly", "Rust and WebAssembly", "Compile Rust to WebAssembly and call it from a web page, with a small image filter as the example."),
+            (
+                "https://tutorial.example.id/rust-untuk-pemula",
+                "Tutorial Rust Untuk Pemula",
+                "Belajar Rust dari dasar: instalasi, variabel, fungsi, dan ownership, dengan contoh kode yang mudah dipahami.",
+            ),
+            (
+                "https://green.example.org/rust-energy",
+                "Is Rust an energy-efficient language?",
+                "Measurements of the energy programs use put compiled languages ahead; what that means in practice.",
+            ),
+            (
+                "https://kids.example.edu/coding/rust",
+                "Rust for young coders",
+                "Short lessons with pictures: make the computer count, draw and ask questions.",
+            ),
+            (
+                "https://wasm.example.com/rust-webassembly",
+                "Rust and WebAssembly",
+                "Compile Rust to WebAssembly and call it from a web page, with a small image filter as the example.",
+            ),
         ],
     ];
     for (i, (u, t, s)) in own[idx].iter().enumerate() {
@@ -1050,9 +1161,9 @@ pub fn news(engine: &str) -> Vec<Hit> {
         ],
         "brave_api" => vec![
             hit(
-                "https://en.wikipedia.example/wiki/Search_engine",
-                "Search engine - Wikipedia",
-                "A search engine is a software system that finds web pages matching a person's query.",
+                "https://blog.example.org/choosing-a-private-search-engine",
+                "Choosing a private search engine",
+                "Five questions to ask before you switch: logs, ads, where the index comes from, and who runs it.",
             ),
             hit(
                 "https://guide.example.com/how-search-engines-work",
@@ -1079,16 +1190,46 @@ pub fn news(engine: &str) -> Vec<Hit> {
 /// Sogou WeChat's answer to `高考`: ten articles of our own.
 pub fn gaokao() -> Vec<Hit> {
     let topics = [
-        ("高考志愿怎么填？五个常见问题", "填报志愿前先想清楚兴趣和专业，再看学校和城市，最后留出保底的选择。"),
-        ("高考前一晚该做什么", "早点睡，把准考证和文具放在门口，别再做新题，复习一遍错题本就够了。"),
-        ("高考作文的三种开头", "开门见山、引用名言、讲一个小故事：三种开头各有长处，关键是紧扣题目。"),
-        ("数学最后一题要不要放弃", "先把会做的小问做完，剩下的时间再试最后一问，步骤分也是分。"),
-        ("高考英语听力的准备方法", "每天听十五分钟，先听懂大意，再抓关键词，考前一周练习整套题。"),
-        ("复读还是上大学？听听他们怎么说", "三位同学讲述自己的选择：复读一年的收获，以及直接上大学后的想法。"),
-        ("高考后的暑假可以做什么", "学开车、去旅行、读几本闲书，也可以提前了解大学要学的专业课。"),
-        ("家长在高考期间能做什么", "少问成绩，多准备饭菜，保持家里安静，让孩子按平时的节奏作息。"),
-        ("高考体检需要注意什么", "体检前一天清淡饮食，早上空腹，带好身份证和照片，按时到达。"),
-        ("一张表看懂高考录取流程", "从出分、填报志愿、投档到录取通知书寄出，每一步的时间点都在这里。"),
+        (
+            "高考志愿怎么填？五个常见问题",
+            "填报志愿前先想清楚兴趣和专业，再看学校和城市，最后留出保底的选择。",
+        ),
+        (
+            "高考前一晚该做什么",
+            "早点睡，把准考证和文具放在门口，别再做新题，复习一遍错题本就够了。",
+        ),
+        (
+            "高考作文的三种开头",
+            "开门见山、引用名言、讲一个小故事：三种开头各有长处，关键是紧扣题目。",
+        ),
+        (
+            "数学最后一题要不要放弃",
+            "先把会做的小问做完，剩下的时间再试最后一问，步骤分也是分。",
+        ),
+        (
+            "高考英语听力的准备方法",
+            "每天听十五分钟，先听懂大意，再抓关键词，考前一周练习整套题。",
+        ),
+        (
+            "复读还是上大学？听听他们怎么说",
+            "三位同学讲述自己的选择：复读一年的收获，以及直接上大学后的想法。",
+        ),
+        (
+            "高考后的暑假可以做什么",
+            "学开车、去旅行、读几本闲书，也可以提前了解大学要学的专业课。",
+        ),
+        (
+            "家长在高考期间能做什么",
+            "少问成绩，多准备饭菜，保持家里安静，让孩子按平时的节奏作息。",
+        ),
+        (
+            "高考体检需要注意什么",
+            "体检前一天清淡饮食，早上空腹，带好身份证和照片，按时到达。",
+        ),
+        (
+            "一张表看懂高考录取流程",
+            "从出分、填报志愿、投档到录取通知书寄出，每一步的时间点都在这里。",
+        ),
     ];
     topics
         .iter()
@@ -1129,18 +1270,66 @@ pub const HELLO: &str = "Hello";
 /// (one under a mirror's link on AOL); Ask has five of them.
 pub fn hello(engine: &str) -> Vec<Hit> {
     let pages: [(&str, &str, &str); 12] = [
-        ("https://en.wikipedia.example/wiki/Hello", "Hello - Wikipedia", "Hello is a greeting in English, first recorded in writing in the nineteenth century."),
-        ("https://music.example.com/artist/hello-band", "Hello (band) - discography", "A glam rock band of the seventies: albums, singles and the line-up over the years."),
-        ("https://dictionary.example.org/hello", "HELLO | meaning in the dictionary", "Used when meeting or greeting someone, or to start a telephone call."),
-        ("https://songs.example.net/lyrics/hello", "Hello - lyrics and story of the song", "How the ballad was written, what the words mean, and the covers that followed."),
-        ("https://www.hello.example/", "Hello - a note-taking app", "Write, sort and share notes on every device, with an offline mode and no ads."),
-        ("https://kids.example.edu/languages/hello", "How to say hello in 20 languages", "Bonjour, hola, ni hao, hallo: a friendly list with the sounds spelled out for children."),
-        ("https://history.example.org/telephone-hello", "Why we say hello on the phone", "The greeting won over the earlier ahoy when the first telephone exchanges opened."),
-        ("https://code.example.dev/hello-world", "Hello, World! in 40 languages", "The first program everyone writes, side by side in C, Python, Rust, Go and many more."),
-        ("https://shop.example.com/hello-mug", "Hello mug - ceramic, 300 ml", "A white mug with a hand-lettered greeting; dishwasher safe."),
-        ("https://films.example.org/hello-again", "Hello Again (film)", "A comedy about a woman who wakes up a year after her own funeral."),
-        ("https://magazine.example.com/say-hello", "Say hello: the small talk guide", "Openers that work at parties, at work and on the first day of school."),
-        ("https://travel.example.net/hello-island", "Hello Island travel guide", "Beaches, ferries and where to eat on a small island with a cheerful name."),
+        (
+            "https://en.wikipedia.example/wiki/Hello",
+            "Hello - Wikipedia",
+            "Hello is a greeting in English, first recorded in writing in the nineteenth century.",
+        ),
+        (
+            "https://music.example.com/artist/hello-band",
+            "Hello (band) - discography",
+            "A glam rock band of the seventies: albums, singles and the line-up over the years.",
+        ),
+        (
+            "https://dictionary.example.org/hello",
+            "HELLO | meaning in the dictionary",
+            "Used when meeting or greeting someone, or to start a telephone call.",
+        ),
+        (
+            "https://songs.example.net/lyrics/hello",
+            "Hello - lyrics and story of the song",
+            "How the ballad was written, what the words mean, and the covers that followed.",
+        ),
+        (
+            "https://www.hello.example/",
+            "Hello - a note-taking app",
+            "Write, sort and share notes on every device, with an offline mode and no ads.",
+        ),
+        (
+            "https://kids.example.edu/languages/hello",
+            "How to say hello in 20 languages",
+            "Bonjour, hola, ni hao, hallo: a friendly list with the sounds spelled out for children.",
+        ),
+        (
+            "https://history.example.org/telephone-hello",
+            "Why we say hello on the phone",
+            "The greeting won over the earlier ahoy when the first telephone exchanges opened.",
+        ),
+        (
+            "https://code.example.dev/hello-world",
+            "Hello, World! in 40 languages",
+            "The first program everyone writes, side by side in C, Python, Rust, Go and many more.",
+        ),
+        (
+            "https://shop.example.com/hello-mug",
+            "Hello mug - ceramic, 300 ml",
+            "A white mug with a hand-lettered greeting; dishwasher safe.",
+        ),
+        (
+            "https://films.example.org/hello-again",
+            "Hello Again (film)",
+            "A comedy about a woman who wakes up a year after her own funeral.",
+        ),
+        (
+            "https://magazine.example.com/say-hello",
+            "Say hello: the small talk guide",
+            "Openers that work at parties, at work and on the first day of school.",
+        ),
+        (
+            "https://travel.example.net/hello-island",
+            "Hello Island travel guide",
+            "Beaches, ferries and where to eat on a small island with a cheerful name.",
+        ),
     ];
     let pick: &[usize] = match engine {
         "bing" => &[0, 2, 1, 3, 4, 5, 6, 7, 8],

@@ -73,9 +73,7 @@ impl Cases {
             }
             None => {
                 self.absent += 1;
-                Trial::ignorable_test(name, || {
-                    Ok(Completion::ignored_with(metasift_data::ABSENT))
-                })
+                Trial::ignorable_test(name, || Ok(Completion::ignored_with(metasift_data::ABSENT)))
             }
         };
         self.trials.push(trial);
@@ -84,12 +82,7 @@ impl Cases {
     /// A case on the data file `rel` (a path of `metasift_data::FILES`),
     /// named `{prefix}::{rel}`: `run` gets the file's path. A file listed but
     /// missing from a present folder fails the case, naming it.
-    pub fn file(
-        &mut self,
-        prefix: &str,
-        rel: &str,
-        run: impl FnOnce(&Path) + Send + 'static,
-    ) {
+    pub fn file(&mut self, prefix: &str, rel: &str, run: impl FnOnce(&Path) + Send + 'static) {
         let owned = rel.to_string();
         self.add(format!("{prefix}::{rel}"), move |root| {
             let path = root.join(&owned);

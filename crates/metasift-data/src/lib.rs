@@ -14,6 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod generated;
+
 /// The environment variable that names the data folder.
 pub const ENV: &str = "METASIFT_DATA";
 
@@ -152,7 +154,10 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
         assert!(diff.contains(&"not in crates/metasift-data/files.txt: serp/new.html".into()));
         assert!(!diff.iter().any(|d| d.ends_with(" serp/index.json")));
-        assert!(diff.iter().any(|d| d == "missing from the folder: corpus/SOURCES.md"));
+        assert!(
+            diff.iter()
+                .any(|d| d == "missing from the folder: corpus/SOURCES.md")
+        );
     }
 
     #[test]
@@ -172,6 +177,10 @@ mod tests {
             .env(ENV, "/nonexistent/metasift-data")
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
 }
