@@ -135,8 +135,9 @@ async fn serve(config: Config) -> (String, tokio::task::JoinHandle<()>) {
 /// fused with the fast one's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results() {
+    const SLOW: Duration = Duration::from_secs(2);
     let slow = support::LoopbackEngine::spawn(support::Behavior::Delayed(
-        Duration::from_secs(2),
+        SLOW,
         Box::new(support::Behavior::caffeine("duckduckgo")),
     ))
     .await;
@@ -158,10 +159,9 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
     let ttfb = started.elapsed();
     let head = String::from_utf8_lossy(&first).into_owned();
     eprintln!("time to first byte: {ttfb:?} ({} bytes)", first.len());
-    assert!(
-        ttfb < Duration::from_millis(100),
-        "first byte after {ttfb:?}"
-    );
+    // Before the slow engine could have answered (it waits 2 s): the head
+    // does not wait for the engines, however fast the machine.
+    assert!(ttfb < SLOW, "first byte after {ttfb:?}");
     assert!(head.starts_with("<!DOCTYPE html>"), "{head}");
     assert!(head.contains("name=\"q\""), "the search box comes first");
     assert!(
@@ -182,15 +182,9 @@ async fn the_results_page_starts_at_once_and_ends_with_the_slow_engines_results(
         rest.extend_from_slice(&c);
     }
     let total = started.elapsed();
-    assert!(
-        total >= Duration::from_secs(2),
-        "waited for the slow engine"
-    );
+    assert!(total >= SLOW, "waited for the slow engine");
     let fast_line_at = fast_line_at.expect("a line for bing");
-    assert!(
-        fast_line_at < Duration::from_secs(1),
-        "bing's line at {fast_line_at:?}"
-    );
+    assert!(fast_line_at < SLOW, "bing's line at {fast_line_at:?}");
     let tail = String::from_utf8_lossy(&rest);
     assert!(
         tail.contains("<li class=\"ok\"><b>duckduckgo</b> 10 results"),

@@ -97,7 +97,7 @@ const EN: &[&str] = &[
 ];
 const MARKS: &[&str] = &[
     "，", "。", "、", "；", "：", "？", "！", "“", "”", "（", "）", "《", "》", "…", ",", ".", ";",
-    ":", "?", "!", " - ", "—", "/", "(", ")", "'", "\"", "&", "·", "℃",
+    ":", "?", "!", " - ", "—", "/", "(", ")", "'", "\"", "&", "·",
 ];
 const SITES: &[&str] = &[
     "_百度知道",
@@ -139,6 +139,10 @@ impl Gen {
             }
             if self.below(15) == 0 {
                 out.push_str(&self.below(2030).to_string());
+                // A unit sign where real text has one: after a number.
+                if self.below(4) == 0 {
+                    out.push('℃');
+                }
             }
         }
         out

@@ -347,13 +347,13 @@ pub(crate) mod test_data {
     }
 
     /// The first `n` lines of the corpus file `rel` (under `corpus/`), or
-    /// `n` generated lines in the shape of such a file's lines (fields
-    /// between quotes and tabs).
+    /// `n` (at most 3,000) generated lines in the shape of such a file's
+    /// lines (fields between quotes and tabs).
     pub(crate) fn corpus_lines(rel: &str, n: usize) -> Vec<String> {
         if let Some(text) = real(&format!("corpus/{rel}")) {
             return text.lines().take(n).map(str::to_string).collect();
         }
-        metasift_data::generated::lines(rel.len() as u64 * 7919, n)
+        metasift_data::generated::lines(rel.len() as u64 * 7919, n.min(3000))
     }
 
     /// `n` generated links (`metasift_data::generated::links`).
