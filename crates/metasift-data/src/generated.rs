@@ -138,8 +138,12 @@ impl Gen {
                 out.push_str(MARKS[self.below(MARKS.len())]);
             }
             if self.below(15) == 0 {
+                // A number (a word of its own in English), now and then a
+                // temperature.
+                if !zh {
+                    out.push(' ');
+                }
                 out.push_str(&self.below(2030).to_string());
-                // A unit sign where real text has one: after a number.
                 if self.below(4) == 0 {
                     out.push('℃');
                 }
