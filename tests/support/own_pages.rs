@@ -208,7 +208,7 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
                     tag(&h.url, 64)
                 );
                 let (host, crumbs) = display(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<div class=\"result results_links results_links_deep web-result \">\n\
                      <div class=\"links_main links_deep result__body\"> <!-- This is the visible part -->\n\
@@ -217,7 +217,7 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
                      <span class=\"result__icon\"><a rel=\"nofollow\" href=\"{link}\"><img class=\"result__icon__img\" width=\"16\" height=\"16\" alt=\"\" src=\"//external-content.duckduckgo.com/ip3/{host}.ico\"></a></span>\
                      <a class=\"result__url\" href=\"{link}\">{host}{}</a></div></div>\n\
                      <a class=\"result__snippet\" href=\"{link}\">{}</a>\n\
-                     <div class=\"clear\"></div>\n</div>\n</div>\n",
+                     <div class=\"clear\"></div>\n</div>\n</div>",
                     esc(&h.title),
                     esc(&crumbs.replace(" › ", "/")),
                     esc(&h.snippet)
@@ -242,13 +242,13 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
                     base64url(h.url.as_bytes())
                 );
                 let (host, crumbs) = display(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<li class=\"b_algo\" data-id=\"\" iid=\"SERP.{}\"><div class=\"b_tpcn\"><a class=\"tilk\" aria-label=\"{}\" href=\"{link}\">\
                      <div class=\"tpic\"><div class=\"wr_fav\"><div class=\"cico siteicon\"></div></div></div>\
                      <div class=\"tptxt\"><div class=\"tptt\">{}</div><div class=\"tpmeta\"><div class=\"b_attribution\" tabindex=\"-1\"><cite>https://{host}{}</cite></div></div></div></a></div>\
                      <h2 class=\"\"><a target=\"_blank\" href=\"{link}\" h=\"ID=SERP,{}.1\">{}</a></h2>\
-                     <div class=\"b_caption\" role=\"contentinfo\"><p class=\"b_lineclamp2 b_algoSlug\"><span class=\"algoSlug_icon\" data-priority=\"2\">WEB</span>{}</p></div></li>\n",
+                     <div class=\"b_caption\" role=\"contentinfo\"><p class=\"b_lineclamp2 b_algoSlug\"><span class=\"algoSlug_icon\" data-priority=\"2\">WEB</span>{}</p></div></li>",
                     5100 + i,
                     esc(&site(&h.url)),
                     esc(&site(&h.url)),
@@ -268,13 +268,13 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
                 String::from("<main id=\"main\"><div id=\"results\" class=\"svelte-1y0fy0q\">\n");
             for (i, h) in hits.iter().enumerate() {
                 let (host, crumbs) = display(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<div class=\"snippet svelte-jmfu5f\" data-pos=\"{}\" data-type=\"web\" data-keynav=\"true\"><div class=\"result-wrapper svelte-1rq4ngz\"><div class=\"result-content svelte-1rq4ngz\">\
                      <a href=\"{}\" target=\"_self\" class=\"svelte-14r20fy l1\"><div class=\"site-name-wrapper svelte-on1hvy\"><div class=\"favicon-wrapper svelte-on1hvy\"><img class=\"favicon svelte-w2a9kc size-s\" alt=\"\" src=\"https://imgs.search.brave.com/{}/rs:fit:32:32:1:0/g:ce/\" loading=\"lazy\"></div>\
                      <div class=\"site-name-content svelte-on1hvy\"><div class=\"desktop-small-semibold t-secondary text-ellipsis\">{}</div><div class=\"url-wrapper svelte-on1hvy\"><cite class=\"snippet-url desktop-small-regular t-tertiary svelte-on1hvy\">{host} <span class=\"text-ellipsis\">{}</span></cite></div></div></div>\
                      <div class=\"title search-snippet-title line-clamp-1 svelte-14r20fy\" title=\"{}\">{}</div></a>\
-                     <div class=\"generic-snippet svelte-1cwdgg3\"><div class=\"content desktop-default-regular t-primary line-clamp-dynamic svelte-1cwdgg3\">{}</div></div></div></div></div>\n",
+                     <div class=\"generic-snippet svelte-1cwdgg3\"><div class=\"content desktop-default-regular t-primary line-clamp-dynamic svelte-1cwdgg3\">{}</div></div></div></div></div>",
                     i + 1,
                     esc(&h.url),
                     tag(&host, 43),
@@ -296,11 +296,11 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             );
             for (i, h) in hits.iter().enumerate() {
                 let u = esc(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<!--rs--><li class=\"r{}\"><a title=\"{u}\" href=\"{u}\" class=\"ob\"><p class=\"i\"><span class=\"url\">{u}</span></p></a>\
                      <h2><a class=\"title\" title=\"{u}\" href=\"{u}\">{}</a></h2><p class=\"s\">{}</p>\
-                     <p class=\"more\"><a href=\"/search?q=site%3A{}\">See more results from {} »</a></p></li><!--re-->\n",
+                     <p class=\"more\"><a href=\"/search?q=site%3A{}\">See more results from {} »</a></p></li><!--re-->",
                     i + 1,
                     esc(&h.title),
                     esc(&h.snippet),
@@ -316,12 +316,12 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             for h in hits {
                 let u = esc(&h.url);
                 let (host, crumbs) = display(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<div class=\"result css-o7i03b\"><div class=\"upper css-4wnopv\"><div class=\"favicon-container css-rwvbo4\"><div tabindex=\"-1\" class=\"favicon css-t84qzr\"><img alt=\"\" src=\"/sp/favicon?domain={host}\"></div></div>\
                      <a class=\"wgl-display-url css-u4i8ei\" href=\"{u}\"><span class=\"link-text\">{host}{}</span></a></div>\
                      <a class=\"result-title result-link css-1bggj8v\" href=\"{u}\" target=\"_blank\" rel=\"noopener nofollow noreferrer\"><div class=\"wgl-title-link-container css-1gz2b5f\"><h2 class=\"wgl-title css-i3irj7\">{}</h2></div></a>\
-                     <p class=\"description css-1507v2l\">{}</p></div>\n",
+                     <p class=\"description css-1507v2l\">{}</p></div>",
                     esc(&crumbs),
                     esc(&h.title),
                     esc(&h.snippet)
@@ -350,13 +350,13 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
                     tag(&h.snippet, 27)
                 );
                 let (host, crumbs) = display(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<li class=\"{}\"><div class=\"dd algo algo-sr relsrch richAlgo\" data-a70=\"{}\"><div class=\"compTitle options-toggle\">\
                      <a class=\"d-ib va-top mt-38 mb-4 mxw-100p\" data-matarget=\"algo\" target=\"_blank\" referrerpolicy=\"origin\" href=\"{link}\">\
                      <div class=\"d-ib p-abs t-0 l-0 fz-13 lh-16 fc-dustygray wr-bw ls-n fw-m\"><span class=\"d-ib va-mid\"><span class=\"fc-141414 d-b\">{}</span>https://{host}{}</span></div>\
                      <h3 style=\"display: block\" class=\"title fc-2015C2-imp pt-6 ivmt-6 mxw-100p\"><span class=\"d-b fz-20 lh-24 tc ls-024 fw-500\">{}</span></h3></a></div>\
-                     <div class=\"compText aAbs\"><p class=\"fc-dustygray fz-14 lh-22 ls-02 mah-44 ov-h d-box fbox-ov fbox-lc2\">{}</p></div></div></li>\n",
+                     <div class=\"compText aAbs\"><p class=\"fc-dustygray fz-14 lh-22 ls-02 mah-44 ov-h d-box fbox-ov fbox-lc2\">{}</p></div></div></li>",
                     if i == 0 { "first" } else { "" },
                     tag(&h.url, 14),
                     esc(&site(&h.url)),
@@ -375,14 +375,14 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             for h in hits {
                 let u = esc(&h.url);
                 let (host, crumbs) = display(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<article data-test-id=\"organic-result\" class=\"result web-result mainline__result\" data-v-5a7c8f1a=\"\">\
                      <div class=\"result__header\"><div class=\"result-info__link-container\"><a data-test-id=\"result-link\" tabindex=\"-1\" href=\"{u}\" class=\"result-info__link result-info__link--ellipsis\">\
                      <div data-test-id=\"result-source\"><span class=\"result-info__domain\">https://{host}</span><span class=\"result-info__breadcrumbs\">{} › </span></div></a></div>\
                      <div class=\"result__title\"><a data-test-id=\"result-link\" href=\"{u}\" class=\"result__link\" rel=\"noopener\"><h2 data-test-id=\"result-title\" class=\"result-title__heading\">{}</h2></a></div></div>\
                      <div class=\"result__body\"><p data-test-id=\"web-result-description\" class=\"web-result__description\">{}</p></div>\
-                     <div class=\"organic-result-feedback__content\"><span class=\"organic-result-feedback__content__provider\">This search result is provided by a partner</span></div></article>\n",
+                     <div class=\"organic-result-feedback__content\"><span class=\"organic-result-feedback__content__provider\">This search result is provided by a partner</span></div></article>",
                     esc(&crumbs),
                     esc(&h.title),
                     esc(&h.snippet)
@@ -395,11 +395,11 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             let mut b = String::from("<div class=\"PartialSearchResults-body\">\n");
             for h in hits {
                 let u = esc(&h.url);
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<div class=\"PartialSearchResults-item\" data-zen=\"true\"><div class=\"PartialSearchResults-item-title\">\
                      <a class=\"PartialSearchResults-item-title-link result-link\" href=\"{u}\" target=\"_blank\">{}</a></div>\
-                     <p class=\"PartialSearchResults-item-url\">{}</p><p class=\"PartialSearchResults-item-abstract\">{}</p></div>\n",
+                     <p class=\"PartialSearchResults-item-url\">{}</p><p class=\"PartialSearchResults-item-abstract\">{}</p></div>",
                     esc(&h.title),
                     esc(&site(&h.url)),
                     esc(&h.snippet)
@@ -413,11 +413,11 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
                 "<div id=\"content_left\">\n<div class=\"result-op c-container new-pmd\" srcid=\"28204\" tpl=\"fy_fanyi_pc\" mu=\"https://fanyi.baidu.com/\"><h3 class=\"t\"><a href=\"https://fanyi.baidu.com/\">百度翻译</a></h3><div class=\"op_dict_content\">翻译结果</div></div>\n",
             );
             for (i, h) in hits.iter().enumerate() {
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<div class=\"result c-container xpath-log new-pmd\" srcid=\"1599\" id=\"{}\" tpl=\"www_index\" mu=\"{}\">\
                      <h3 class=\"t _sc-title\"><a class=\"sc-link _link\" href=\"http://www.baidu.com/link?url={}\" target=\"_blank\">{}</a></h3>\
-                     <div class=\"_content\"><span class=\"summary-text_560AW \n\">{}</span></div></div>\n",
+                     <div class=\"_content\"><span class=\"summary-text_560AW \n\">{}</span></div></div>",
                     i + 1,
                     esc(&h.url),
                     tag(&h.url, 40),
@@ -431,12 +431,12 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
         "sogou_weixin" => {
             let mut b = String::from("<div class=\"news-box\"><ul class=\"news-list\">\n");
             for (i, h) in hits.iter().enumerate() {
-                let _ = write!(
+                let _ = writeln!(
                     b,
                     "<li id=\"sogou_vr_11002601_box_{i}\" d=\"{}\"><div class=\"img-box\"><a data-z=\"art\" target=\"_blank\" href=\"{}\"><img src=\"//img01.sogoucdn.com/net/a/04/link?appid=100520033\" onerror=\"errorImage(this)\"></a></div>\
                      <div class=\"txt-box\"><h3><a target=\"_blank\" href=\"{}\" id=\"sogou_vr_11002601_title_{i}\" uigs=\"article_title_{i}\">{}</a></h3>\
                      <p class=\"txt-info\" id=\"sogou_vr_11002601_summary_{i}\">{}</p>\
-                     <div class=\"s-p\" t=\"1780000000\"><a class=\"account\" target=\"_blank\" href=\"#\">公众号</a><span class=\"s2\"><script>document.write(timeConvert('1780000000'))</script></span></div></div></li>\n",
+                     <div class=\"s-p\" t=\"1780000000\"><a class=\"account\" target=\"_blank\" href=\"#\">公众号</a><span class=\"s2\"><script>document.write(timeConvert('1780000000'))</script></span></div></div></li>",
                     tag(&h.url, 24),
                     esc(&h.url),
                     esc(&h.url),
@@ -454,9 +454,9 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
         "qwant" => {
             let mut b = String::from("<section class=\"results\">\n");
             for h in hits {
-                let _ = write!(
+                let _ = writeln!(
                     b,
-                    "<article><h2><a href=\"{}\" rel=\"noopener\">{}</a></h2><span class=\"url\">{}</span><p>{}</p></article>\n",
+                    "<article><h2><a href=\"{}\" rel=\"noopener\">{}</a></h2><span class=\"url\">{}</span><p>{}</p></article>",
                     esc(&h.url),
                     esc(&h.title),
                     esc(&site(&h.url)),
@@ -469,9 +469,9 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
         "swisscows" => {
             let mut b = String::from("<section class=\"web-results\">\n");
             for h in hits {
-                let _ = write!(
+                let _ = writeln!(
                     b,
-                    "<article class=\"item-web\"><a class=\"site\" href=\"{}\"><span>{}</span></a><h2 class=\"title\">{}</h2><p class=\"description\">{}</p></article>\n",
+                    "<article class=\"item-web\"><a class=\"site\" href=\"{}\"><span>{}</span></a><h2 class=\"title\">{}</h2><p class=\"description\">{}</p></article>",
                     esc(&h.url),
                     esc(&site(&h.url)),
                     esc(&h.title),

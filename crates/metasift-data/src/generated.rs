@@ -111,7 +111,7 @@ const SITES: &[&str] = &[
 
 impl Gen {
     /// The next number.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -120,7 +120,7 @@ impl Gen {
     }
     /// A number below `n`.
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
     /// `n` words of one script, with marks between some.
     pub fn words(&mut self, n: usize, zh: bool) -> String {
@@ -154,13 +154,13 @@ impl Gen {
     /// A title (the `i`th: every third English).
     pub fn title(&mut self, i: usize) -> String {
         let n = 2 + self.below(6);
-        let t = self.words(n, i % 3 != 0);
+        let t = self.words(n, !i.is_multiple_of(3));
         format!("{t}{}", SITES[self.below(SITES.len())])
     }
     /// A snippet (the `i`th: every third English).
     pub fn snippet(&mut self, i: usize) -> String {
         let n = 8 + self.below(30);
-        self.words(n, i % 3 != 0)
+        self.words(n, !i.is_multiple_of(3))
     }
 }
 

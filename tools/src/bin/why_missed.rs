@@ -48,7 +48,7 @@ fn scoreboard(s: &Settings) {
         "mrpc/test.tsv",
         "quora_qp/test_first5000.tsv",
     ] {
-        let path = &root.join("pairs").join(f);
+        let path = root.join("pairs").join(f);
         if !path.is_file() {
             println!("{f:<40} (not in the data folder)");
             continue;
