@@ -4,8 +4,11 @@
 //!
 //! Six loopback engines (real HTTP servers on 127.0.0.1, tests/support)
 //! answer at once with the real saved pages of `javascript tutorial` (brave,
-//! mojeek, startpage, yahoo, ecosia, bing — ≈ 1.9 MB of HTML) through the
-//! SHIPPED presets with only the host replaced. Three measurements:
+//! mojeek, startpage, yahoo, ecosia, bing — ≈ 1.9 MB of HTML) of the team's
+//! data folder, or without it with our own `rust tutorial` pages of those
+//! engines (much smaller: the bench says which, and the figures of the two
+//! are not comparable), through the SHIPPED presets with only the host
+//! replaced. Three measurements:
 //!
 //! - `fetch_only`: the six GETs at once through the same client, bodies read,
 //!   nothing parsed — the floor set by the engines and the loopback network;
@@ -33,18 +36,6 @@ use metasift::model::EngineResult;
 use metasift::search::{SearchOptions, Searcher, http_client};
 use support::{Behavior, LoopbackEngine};
 
-const MEMBERS: [(&str, &str); 6] = [
-    ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
-    ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
-    (
-        "startpage",
-        "startpage/wsmcp2026_javascript-tutorial_http.html",
-    ),
-    ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
-    ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
-    ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
-];
-
 struct Setup {
     runtime: tokio::runtime::Runtime,
     _servers: Vec<LoopbackEngine>,
@@ -60,14 +51,19 @@ fn setup() -> Setup {
         .build()
         .unwrap();
     let mut config = support::shipped_config();
-    let names: Vec<&str> = MEMBERS.iter().map(|(n, _)| *n).collect();
+    let members = support::js_pages();
+    let names: Vec<&str> = members.iter().map(|(n, _, _)| *n).collect();
     support::keep_only(&mut config, &names);
     config.server.results_per_page = 1000;
     let mut servers = Vec::new();
     let mut bytes = 0;
-    for (name, page) in MEMBERS {
-        bytes += support::fixture(page).len();
-        let server = runtime.block_on(LoopbackEngine::spawn(Behavior::fixture(page)));
+    for (name, body, content_type) in members {
+        bytes += body.len();
+        let page = Behavior::Page {
+            body: body.into(),
+            content_type: content_type.into(),
+        };
+        let server = runtime.block_on(LoopbackEngine::spawn(page));
         support::point_at(&mut config, name, &server.base_url());
         servers.push(server);
     }
@@ -163,9 +159,9 @@ fn median(n: usize, mut f: impl FnMut()) -> Duration {
 fn bench(c: &mut Criterion) {
     let s = setup();
     let client = s.searcher.client().clone();
-    let pages: Vec<(String, Vec<u8>)> = MEMBERS
-        .iter()
-        .map(|(n, p)| (n.to_string(), support::fixture(p)))
+    let pages: Vec<(String, Vec<u8>)> = support::js_pages()
+        .into_iter()
+        .map(|(n, body, _)| (n.to_string(), body))
         .collect();
     // Warm the connection pool and the page cache of the servers.
     s.runtime.block_on(search(&s.searcher));
@@ -199,7 +195,7 @@ fn bench(c: &mut Criterion) {
     println!(
         "fan-out over {} engines, {:.2} MB of HTML: fetch only {:.2} ms, search {:.2} ms, \
          overhead {:.2} ms (median of {runs}); parse+fuse {:.2} ms on one thread = {:.2} ms CPU per MB",
-        MEMBERS.len(),
+        pages.len(),
         mb,
         fetch.as_secs_f64() * 1e3,
         full.as_secs_f64() * 1e3,

@@ -1,7 +1,9 @@
 //! The lab's measurement on the synthetic multi-engine lists: one pass of
 //! every method over the DuReader and AG news lists of `lab::synth` (the same
-//! sets `tests/quality.rs` judges), timing the dedup and checking its
-//! quality inside the bench so a broken path cannot look fast.
+//! sets `tests/real_data/quality.rs` judges) when the team's data folder is
+//! there, else over the lists of the built-in sample (and it says which),
+//! timing the dedup and checking its quality inside the bench so a broken
+//! path cannot look fast.
 //!
 //! Run with: `cargo bench --bench lab`
 
@@ -13,19 +15,31 @@ use metasift::lab::metrics;
 use metasift::lab::synth::{self, Corpus, SynthOptions};
 use metasift_dedup::{Method, Settings};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
-
 fn bench(c: &mut Criterion) {
-    for corpus in Corpus::ALL {
+    let root = metasift_data::root();
+    let (corpora, min_pairs) = match &root {
+        Some(root) => {
+            eprintln!("lab bench: the real corpora of {}", root.display());
+            (vec![Corpus::DuReader, Corpus::AgNews], 10_000)
+        }
+        None => {
+            eprintln!(
+                "lab bench: the built-in sample only; {}",
+                metasift_data::ABSENT
+            );
+            (vec![Corpus::Sample], 100)
+        }
+    };
+    for corpus in corpora {
         let records = synth::generate(
             corpus,
-            Path::new(FIXTURES),
+            root.as_deref().unwrap_or(Path::new("")),
             SynthOptions {
                 seed: 42,
                 sets: 300,
             },
         )
-        .expect("the corpora in tests/fixtures");
+        .expect("the corpora in the data folder");
         let sets = synth::to_sets(&records);
         let mut group = c.benchmark_group(format!("lab/{corpus}"));
         group.throughput(Throughput::Elements(records.len() as u64));
@@ -52,7 +66,11 @@ fn bench(c: &mut Criterion) {
                     q.precision()
                 );
             }
-            assert!(q.total() > 10_000, "{corpus} {method}: {} pairs", q.total());
+            assert!(
+                q.total() > min_pairs,
+                "{corpus} {method}: {} pairs",
+                q.total()
+            );
             group.bench_function(method.as_str(), |b| {
                 b.iter(|| black_box(metrics::evaluate_sets(black_box(&sets), &settings)))
             });

@@ -1,5 +1,7 @@
-//! URL keys and title normalization on real data: every `href` of the saved
-//! engine pages (wrappers included) and every DuReader result title.
+//! URL keys and title normalization on real data when the team's data
+//! folder is there (every `href` of ten saved engine pages, wrappers
+//! included, and every DuReader result title), else on the pages we write in
+//! the engines' markup and generated titles; it says which.
 //!
 //! Run with: `cargo bench --bench normalize`
 //!
@@ -13,15 +15,34 @@ use std::path::Path;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use metasift_dedup::{normalize_title, normalize_title_into, unwrap_redirect, url_key};
 
-const SERP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/serp");
-const DUREADER: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/corpus/dureader_search_zh/search_results.jsonl"
-);
+#[path = "../tests/support/own_pages.rs"]
+mod own_pages;
 
-/// Result-like links from saved pages of several engines: absolute links and
-/// engine wrappers, with `&amp;` decoded as a parser would.
-fn links() -> Vec<String> {
+/// The HTML of the pages the links are read from: ten saved pages of the
+/// data folder, or our own pages of six engines for 40 queries.
+fn pages() -> Vec<String> {
+    let Some(root) = metasift_data::root() else {
+        eprintln!(
+            "normalize bench: our own pages and generated titles; {}",
+            metasift_data::ABSENT
+        );
+        let mut out = Vec::new();
+        for q in 0..40 {
+            let query = format!("query {q}");
+            for engine in ["duckduckgo", "bing", "yahoo", "brave", "mojeek", "baidu"] {
+                let hits = own_pages::generic(engine, &query);
+                out.push(own_pages::results(engine, &query, &hits).body);
+            }
+        }
+        return out;
+    };
+    eprintln!("normalize bench: the saved pages of {}", root.display());
+    saved_pages(&root.join("serp"))
+}
+
+/// Ten saved pages of several engines, with many absolute links and engine
+/// wrappers.
+fn saved_pages(serp: &Path) -> Vec<String> {
     let files = [
         "bing/celina2026_does-caffeine-affect-sleep.html",
         "bing/wsmcp2026_javascript-tutorial_http.html",
@@ -36,9 +57,18 @@ fn links() -> Vec<String> {
     ];
     let mut out = Vec::new();
     for f in files {
-        let Ok(html) = std::fs::read_to_string(Path::new(SERP).join(f)) else {
-            continue;
-        };
+        if let Ok(html) = std::fs::read_to_string(serp.join(f)) {
+            out.push(html);
+        }
+    }
+    out
+}
+
+/// Result-like links of the pages: absolute links and engine wrappers, with
+/// `&amp;` decoded as a parser would.
+fn links() -> Vec<String> {
+    let mut out = Vec::new();
+    for html in pages() {
         for rest in html.split("href=\"").skip(1) {
             let Some(end) = rest.find('"') else { continue };
             let h = rest[..end].replace("&amp;", "&");
@@ -51,7 +81,14 @@ fn links() -> Vec<String> {
 }
 
 fn titles() -> Vec<String> {
-    let text = std::fs::read_to_string(DUREADER).unwrap_or_default();
+    let Some(root) = metasift_data::root() else {
+        return metasift_data::generated::results(0x717e, 1400)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
+    };
+    let path = root.join("corpus/dureader_search_zh/search_results.jsonl");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut out = Vec::new();
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
@@ -69,16 +106,8 @@ fn titles() -> Vec<String> {
 fn bench(c: &mut Criterion) {
     let links = links();
     let titles = titles();
-    assert!(
-        links.len() > 1000,
-        "only {} links read from {SERP}",
-        links.len()
-    );
-    assert!(
-        titles.len() > 1000,
-        "only {} titles read from {DUREADER}",
-        titles.len()
-    );
+    assert!(links.len() > 1000, "only {} links read", links.len());
+    assert!(titles.len() > 1000, "only {} titles read", titles.len());
 
     // Sanity inside the bench: wrappers really unwrap, suffixes really go.
     let unwrapped = links

@@ -1,9 +1,12 @@
-//! Parsing speed of the shipped presets on the real saved pages.
+//! Parsing speed of the shipped presets on the real saved pages of the
+//! team's data folder, or on the pages we write in the engines' markup
+//! without it (it says which; the figures of the two are not comparable).
 //!
 //! Run with: `cargo bench --bench parse`
 //!
 //! One benchmark per preset: every saved results page the golden table
-//! (`tests/data/parsers.toml`) lists for it is parsed in turn, and the
+//! (`tests/data/parsers.toml`) lists for it (or 20 pages of ours for it,
+//! `tests/support/own_pages.rs`) is parsed in turn, and the
 //! throughput is reported in bytes of HTML (or JSON / RSS) per second. Each
 //! iteration asserts the result count the table expects, so a broken preset
 //! cannot look fast. `parse/<preset>` is what a search runs (for the `html`
@@ -32,6 +35,9 @@ use metasift::engines::{self, Engine};
 use serde::Deserialize;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+#[path = "../tests/support/own_pages.rs"]
+mod own_pages;
 
 #[derive(Deserialize)]
 struct Table {
@@ -67,16 +73,30 @@ fn time_pages(
 }
 
 fn pages() -> BTreeMap<String, Vec<(String, usize)>> {
+    let Some(data) = metasift_data::root() else {
+        eprintln!(
+            "parse bench: our own pages (20 queries x 5 results a preset); {}",
+            metasift_data::ABSENT
+        );
+        let mut out: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
+        for engine in own_pages::ENGINES {
+            for q in 0..20 {
+                let query = format!("query {q}");
+                let hits = own_pages::generic(engine, &query);
+                let body = own_pages::results(engine, &query, &hits).body;
+                out.entry(engine.to_string())
+                    .or_default()
+                    .push((body, hits.len()));
+            }
+        }
+        return out;
+    };
+    eprintln!("parse bench: the saved pages of {}", data.display());
     let text = std::fs::read_to_string(Path::new(ROOT).join("tests/data/parsers.toml")).unwrap();
     let table: Table = toml::from_str(&text).unwrap();
     let mut out: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
     for case in table.case.into_iter().filter(|c| c.expect == "results") {
-        let kept = Path::new(ROOT).join("tests/fixtures/serp").join(&case.file);
-        // Pages added since the fixtures moved out are in the data folder.
-        let path = match metasift_data::file(format!("serp/{}", case.file)) {
-            Some(p) if !kept.exists() => p,
-            _ => kept,
-        };
+        let path = data.join("serp").join(&case.file);
         let body = engines::decode_body(&std::fs::read(path).unwrap(), None);
         out.entry(case.engine)
             .or_default()

@@ -1,13 +1,14 @@
-//! The web layer's cost on real data: rendering one real fused response
-//! (DuckDuckGo + Bing answering "does caffeine affect sleep" from their saved
-//! pages, 10 results, 9 duplicates folded) as HTML, JSON, CSV and RSS, and a
+//! The web layer's cost: rendering one fused response (DuckDuckGo + Bing
+//! answering "does caffeine affect sleep" with our pages in their markup, 11
+//! results, 9 duplicates folded) as HTML, JSON, CSV and RSS, and a
 //! whole `GET /search` through the router with the member engines on
 //! loopback — from the cache, and with a fresh query every time (fan-out,
 //! parse, dedup, fusion, render). Each bench asserts on its output so a broken
 //! path cannot look fast.
 //!
 //! `recluster/*` (issue #6): six loopback engines answer their saved
-//! `javascript tutorial` pages (67 records) into a memory cache; then the
+//! `javascript tutorial` pages of the team's data folder (67 records), or our
+//! `rust tutorial` pages without it (it says which), into a memory cache; then the
 //! comparison alone (`SettingsComparison::of`: two fusions and the diff), and
 //! whole `GET /search` pages whose `os2` differs from `[dedup]`: the same
 //! `os2` (page from the page cache, comparison computed) and a new `os2`
@@ -45,14 +46,8 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap();
     let (ddg, bing, config) = rt.block_on(async {
-        let ddg = LoopbackEngine::spawn(Behavior::fixture(
-            "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
-        ))
-        .await;
-        let bing = LoopbackEngine::spawn(Behavior::fixture(
-            "bing/celina2026_does-caffeine-affect-sleep.html",
-        ))
-        .await;
+        let ddg = LoopbackEngine::spawn(Behavior::caffeine("duckduckgo")).await;
+        let bing = LoopbackEngine::spawn(Behavior::caffeine("bing")).await;
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/web_engines.toml");
         let mut config = Config::load(Path::new(path)).unwrap();
         support::point_at(&mut config, "duckduckgo", &ddg.base_url());
@@ -69,8 +64,8 @@ fn bench(c: &mut Criterion) {
         .unwrap();
     assert_eq!(
         resp.results.len(),
-        10,
-        "the fixture pages fuse to 10 results"
+        11,
+        "the caffeine pages fuse to 11 results"
     );
     let params = SearchParams::from_request(Some("q=does+caffeine+affect+sleep"), b"").unwrap();
 
@@ -148,15 +143,20 @@ fn recluster(c: &mut Criterion) {
         .build()
         .unwrap();
     let mut config = support::shipped_config();
-    support::keep_only(&mut config, &support::pages::JS_PAGES.map(|(n, _)| n));
+    let pages = support::js_pages();
+    let names: Vec<&str> = pages.iter().map(|(n, _, _)| *n).collect();
+    support::keep_only(&mut config, &names);
     config.limits.per_minute = 0;
-    // As in tests/web.rs: the asserted 37 → 34 was read off
-    // punctuation-only feature codes.
+    // As in tests/web.rs: punctuation-only feature codes.
     config.dedup.word_anchors = 0;
-    let servers: Vec<LoopbackEngine> = support::pages::JS_PAGES
-        .iter()
-        .map(|(name, page)| {
-            let server = rt.block_on(LoopbackEngine::spawn(Behavior::fixture(page)));
+    let servers: Vec<LoopbackEngine> = pages
+        .into_iter()
+        .map(|(name, body, content_type)| {
+            let page = Behavior::Page {
+                body: body.into(),
+                content_type: content_type.into(),
+            };
+            let server = rt.block_on(LoopbackEngine::spawn(page));
             support::point_at(&mut config, name, &server.base_url());
             server
         })
@@ -180,14 +180,15 @@ fn recluster(c: &mut Criterion) {
     };
 
     let mut g = c.benchmark_group("recluster");
-    g.bench_function("compare_67_records", |b| {
+    g.bench_function("compare_the_records", |b| {
         b.iter(|| {
             let c = metasift::fusion::compare::SettingsComparison::of(
                 black_box(&gathered.answers),
                 &configured,
                 &requested,
             );
-            assert_eq!((c.diff.results_before, c.diff.results_after), (37, 34));
+            // A looser os2 folds more: some group forms.
+            assert!(c.diff.results_after < c.diff.results_before);
             c
         })
     });

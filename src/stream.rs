@@ -716,11 +716,41 @@ mod tests {
 
     /// Lines from the real corpora (DuReader's Baidu lists under their
     /// questions, with engines, shared and copied links; AG news in one
-    /// scope), with bad, blank and CRLF lines among them.
+    /// scope) of the team's data folder — or, without it, generated lists in
+    /// DuReader's shape — with bad, blank and CRLF lines among them.
     fn corpus_input() -> Vec<u8> {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/corpus");
-        let du = std::fs::read_to_string(format!("{root}/dureader_search_zh/search_results.jsonl"))
-            .expect("DuReader fixture");
+        let root = metasift_data::for_test("the stream on DuReader (generated lists stand in)")
+            .map(|r| r.join("corpus"));
+        let du = match &root {
+            Some(root) => {
+                std::fs::read_to_string(root.join("dureader_search_zh/search_results.jsonl"))
+                    .expect("DuReader in the data folder")
+            }
+            // 600 lists of five generated results, every seventh result
+            // a copy of the one before it under its own title.
+            None => {
+                let results = metasift_data::generated::results(0x57e4, 3000);
+                let mut out = String::new();
+                for (q, list) in results.chunks(5).enumerate() {
+                    let list: Vec<serde_json::Value> = list
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (title, snippet))| {
+                            let k = q * 5 + i;
+                            let snippet = if k % 7 == 6 && i > 0 {
+                                &list[i - 1].1
+                            } else {
+                                snippet
+                            };
+                            serde_json::json!({"title": title, "snippet": snippet})
+                        })
+                        .collect();
+                    out.push_str(&serde_json::json!({ "results": list }).to_string());
+                    out.push('\n');
+                }
+                out
+            }
+        };
         let mut out = Vec::from(BOM);
         let engines = ["baidu", "bing", "sogou"];
         let mut n = 0u64;
@@ -757,7 +787,12 @@ mod tests {
                 }
             }
         }
-        let ag = std::fs::read_to_string(format!("{root}/ag_news_en/test.csv")).expect("AG news");
+        let ag = match &root {
+            Some(root) => {
+                std::fs::read_to_string(root.join("ag_news_en/test.csv")).expect("AG news")
+            }
+            None => String::new(),
+        };
         for (i, row) in ag.lines().take(3000).enumerate() {
             let cells: Vec<&str> = row.splitn(3, "\",\"").collect();
             if cells.len() < 3 {

@@ -1,6 +1,6 @@
 //! A real browser on `/lab` of a real `metasift serve`: Debian's headless
 //! Chromium loads the lab page of the built binary (on a free loopback port,
-//! `[lab] data_dir` pointing at `tests/fixtures/lab`), picks the PAWS-X file,
+//! `[lab] data_dir` pointing at `tests/data/lab`, pairs of our own), picks the Chinese file,
 //! narrows the sweep, clicks "Run the sweep" (a real mouse event, no script
 //! submits the form), and reads the chart and the table from the rendered
 //! DOM; then the same page in Simplified Chinese, chosen the way a person
@@ -25,7 +25,7 @@ fn chromium_runs_a_lab_sweep() {
         return;
     };
     let dir = TempDir::new("lab-serve");
-    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lab");
+    let pairs = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
     let config = dir.0.join("engines.toml");
     std::fs::write(
         &config,
@@ -35,7 +35,7 @@ use_defaults = false
 [server]
 deadline_ms = 500
 [lab]
-data_dir = "{fixtures}"
+data_dir = "{pairs}"
 [[engine]]
 name = "nowhere"
 kind = "json"
@@ -59,12 +59,12 @@ snippet = "snippet"
     let offered = browser
         .eval("Array.from(document.querySelectorAll('#file option')).map(o => o.value).join(' ')");
     let offered = offered.as_str().unwrap_or_default().to_string();
-    assert!(offered.contains("pawsx_zh_dev200.tsv"), "{offered}");
-    assert!(offered.contains("stsb_en_dev200.tsv"), "{offered}");
+    assert!(offered.contains("zh_pairs.tsv"), "{offered}");
+    assert!(offered.contains("en_pairs.tsv"), "{offered}");
 
     // Choose the file and a coarser range in the form's own controls.
     browser.eval(
-        "document.querySelector('#file').value = 'pawsx_zh_dev200.tsv'; \
+        "document.querySelector('#file').value = 'zh_pairs.tsv'; \
          document.querySelector('#from').value = '0.3'; \
          document.querySelector('#step').value = '0.1'; \
          document.querySelector('input[value=none]').checked = false; true",
@@ -108,7 +108,7 @@ snippet = "snippet"
             .is_some_and(|h| h.starts_with("/lab/results.csv?id=")),
         "{state}"
     );
-    assert_eq!(state["title"], json!("lab/pawsx_zh_dev200.tsv"));
+    assert_eq!(state["title"], json!("lab/zh_pairs.tsv"));
 
     let shots = screenshots("browser");
     browser.screenshot(&shots.join("lab.png"), 1280, 1500, false);
@@ -121,7 +121,7 @@ snippet = "snippet"
         server.base
     ));
     browser.navigate(&format!(
-        "{}/lab?file=pawsx_zh_dev200.tsv&from=0.3&step=0.1\
+        "{}/lab?file=zh_pairs.tsv&from=0.3&step=0.1\
          &method=feature-code&method=simhash&method=rabin",
         server.base
     ));

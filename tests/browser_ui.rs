@@ -32,15 +32,10 @@ async fn the_page_streams_and_speaks_chinese_and_english() {
     // machine to paint the page's head before DuckDuckGo's answer.
     let ddg = LoopbackEngine::spawn(Behavior::Delayed(
         Duration::from_secs(4),
-        Box::new(Behavior::fixture(
-            "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
-        )),
+        Box::new(Behavior::caffeine("duckduckgo")),
     ))
     .await;
-    let bing = LoopbackEngine::spawn(Behavior::fixture(
-        "bing/celina2026_does-caffeine-affect-sleep.html",
-    ))
-    .await;
+    let bing = LoopbackEngine::spawn(Behavior::caffeine("bing")).await;
     let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());

@@ -15,6 +15,7 @@ use metasift::config::Config;
 use metasift::engines::Engine;
 use metasift::model::{FailureKind, SearchResponse};
 use metasift::search::{SearchOptions, Searcher, http_client};
+use support::own_pages::{self, Page};
 use support::{Behavior, LoopbackEngine, TestEngine, test_page};
 
 /// A searcher over `TestEngine`s, one per loopback server, named as given.
@@ -340,14 +341,15 @@ async fn s_missing(dir: &std::path::Path) -> metasift::model::EngineReport {
     resp.engines[0].clone()
 }
 
-/// One loopback server per member, each serving the saved page of one
-/// query, asked through the SHIPPED presets with only the host replaced.
+/// One loopback server per member, each serving its page (ours, in the
+/// engine's markup) of one query, asked through the SHIPPED presets with
+/// only the host replaced.
 struct Members {
     servers: Vec<LoopbackEngine>,
     config: Config,
 }
 
-async fn shipped_members(members: &[(&str, &str)]) -> Members {
+async fn shipped_members(members: &[(&str, Page)]) -> Members {
     let mut config = support::shipped_config();
     let names: Vec<&str> = members.iter().map(|(e, _)| *e).collect();
     support::keep_only(&mut config, &names);
@@ -356,7 +358,7 @@ async fn shipped_members(members: &[(&str, &str)]) -> Members {
     config.server.deadline_ms = 10_000;
     let mut servers = Vec::new();
     for (engine, page) in members {
-        let server = LoopbackEngine::spawn(Behavior::fixture(page)).await;
+        let server = LoopbackEngine::spawn(Behavior::own(page.clone())).await;
         support::point_at(&mut config, engine, &server.base_url());
         config
             .engines
@@ -371,15 +373,13 @@ async fn shipped_members(members: &[(&str, &str)]) -> Members {
 
 /// Normalized URL keys of what `engine`'s preset parses from `page`, in page
 /// order (what the fan-out should have received from it).
-fn parsed_keys(config: &Config, engine: &str, page: &str) -> Vec<metasift_dedup::UrlKey> {
+fn parsed_keys(config: &Config, engine: &str, page: &Page) -> Vec<metasift_dedup::UrlKey> {
     let ec = config.engines.iter().find(|e| e.name == engine).unwrap();
     let built = metasift::engines::build(ec).unwrap();
-    let body = support::fixture(page);
-    let ct = support::content_type_for(std::path::Path::new(page));
-    let text = metasift::engines::decode_body(&body, Some(ct));
+    let text = metasift::engines::decode_body(page.body.as_bytes(), Some(page.content_type));
     let parsed = built
         .parse(&text)
-        .unwrap_or_else(|e| panic!("{engine} {page}: {e}"));
+        .unwrap_or_else(|e| panic!("{engine}: {e}"));
     parsed
         .hits
         .iter()
@@ -387,11 +387,11 @@ fn parsed_keys(config: &Config, engine: &str, page: &str) -> Vec<metasift_dedup:
         .collect()
 }
 
-/// The invariants of a fused list over real pages: every engine answered;
+/// The invariants of a fused list: every engine answered;
 /// no two results share a normalized URL; every (engine, position) of a
 /// result points at a record of its group; every URL two engines share is
 /// ONE result listing both; returns the number of such shared URLs per pair.
-async fn check_fusion(members: &[(&str, &str)], query: &str) -> Vec<((String, String), usize)> {
+async fn check_fusion(members: &[(&str, Page)], query: &str) -> Vec<((String, String), usize)> {
     use metasift_dedup::url_key as key;
     let m = shipped_members(members).await;
     let client = http_client(&m.config.server).unwrap();
@@ -480,81 +480,67 @@ fn overlap(overlaps: &[((String, String), usize)], a: &str, b: &str) -> usize {
         .map_or(0, |(_, n)| *n)
 }
 
+/// `engine`'s page of ours for a query ([`own_pages`]).
+fn own(engine: &'static str, query: &str, hits: Vec<own_pages::Hit>) -> (&'static str, Page) {
+    (engine, own_pages::results(engine, query, &hits))
+}
+
 #[tokio::test]
-async fn caffeine_real_pages_fuse_bing_and_duckduckgo_agreement() {
+async fn caffeine_pages_fuse_bing_and_duckduckgo_agreement() {
+    let q = own_pages::CAFFEINE;
     let overlaps = check_fusion(
         &[
-            ("bing", "bing/celina2026_does-caffeine-affect-sleep.html"),
-            (
-                "duckduckgo",
-                "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
-            ),
-            ("wikipedia", "wikipedia/celina2026_caffeine-sleep.json"),
-            (
-                "google_news",
-                "google_news/celina2026_caffeine-sleep.rss.xml",
-            ),
+            own("bing", q, own_pages::caffeine("bing")),
+            own("duckduckgo", q, own_pages::caffeine("duckduckgo")),
+            own("wikipedia", q, own_pages::news("wikipedia")),
+            own("google_news", q, own_pages::news("google_news")),
         ],
         // google_news is in `news` only: ask both categories.
         "!general !news does caffeine affect sleep",
     )
     .await;
     eprintln!("caffeine overlaps: {overlaps:?}");
-    // The data README counts bing∩duckduckgo = 9 of 10.
-    assert!(
-        overlap(&overlaps, "bing", "duckduckgo") >= 9,
-        "{overlaps:?}"
-    );
+    // Nine of their ten pages are the same (one behind http:// and a slash).
+    assert_eq!(overlap(&overlaps, "bing", "duckduckgo"), 9, "{overlaps:?}");
 }
 
 #[tokio::test]
-async fn javascript_tutorial_real_pages_fuse_brave_startpage_mojeek_yahoo() {
-    let overlaps = check_fusion(
-        &[
-            ("brave", "brave/wsmcp2026_javascript-tutorial.html"),
-            ("mojeek", "mojeek/wsmcp2026_javascript-tutorial.html"),
-            (
-                "startpage",
-                "startpage/wsmcp2026_javascript-tutorial_http.html",
-            ),
-            ("yahoo", "yahoo/wsmcp2026_javascript-tutorial.html"),
-            ("ecosia", "ecosia/wsmcp2026_javascript-tutorial.html"),
-            ("bing", "bing/wsmcp2026_javascript-tutorial_http.html"),
-        ],
-        "javascript tutorial",
-    )
-    .await;
-    eprintln!("javascript overlaps: {overlaps:?}");
-    // The data README: brave∩startpage 7, brave∩mojeek 5, brave∩yahoo 5.
-    // (6 with startpage's plain-HTTP page, which the fan-out would get.)
-    assert!(
-        overlap(&overlaps, "brave", "startpage") >= 6,
-        "{overlaps:?}"
-    );
-    assert!(overlap(&overlaps, "brave", "mojeek") >= 5, "{overlaps:?}");
-    assert!(overlap(&overlaps, "brave", "yahoo") >= 5, "{overlaps:?}");
+async fn rust_tutorial_pages_fuse_six_engines() {
+    let q = own_pages::RUST_TUTORIAL;
+    let members: Vec<(&str, Page)> = own_pages::RUST_ENGINES
+        .iter()
+        .map(|e| own(e, q, own_pages::rust_tutorial(e)))
+        .collect();
+    let overlaps = check_fusion(&members, q).await;
+    eprintln!("rust overlaps: {overlaps:?}");
+    for (a, b) in [
+        ("brave", "startpage"),
+        ("brave", "mojeek"),
+        ("brave", "yahoo"),
+    ] {
+        assert!(overlap(&overlaps, a, b) >= 5, "{a} {b}: {overlaps:?}");
+    }
 }
 
 #[tokio::test]
-async fn hello_real_pages_fuse_bing_duckduckgo_and_aol_yahoo() {
+async fn hello_pages_fuse_bing_duckduckgo_and_aol_yahoo() {
+    let q = own_pages::HELLO;
     let overlaps = check_fusion(
         &[
-            ("bing", "bing/sep2021_hello.html"),
-            ("duckduckgo", "duckduckgo/sep2021_hello.html"),
-            ("yahoo", "yahoo/sep2021_hello.html"),
-            ("aol", "aol/sep2021_hello.html"),
-            ("ask", "ask/sep2021_hello.html"),
+            own("bing", q, own_pages::hello("bing")),
+            own("duckduckgo", q, own_pages::hello("duckduckgo")),
+            own("yahoo", q, own_pages::hello("yahoo")),
+            own("aol", q, own_pages::hello("aol")),
+            own("ask", q, own_pages::hello("ask")),
         ],
-        "Hello",
+        q,
     )
     .await;
     eprintln!("hello overlaps: {overlaps:?}");
-    // The data README: bing∩duckduckgo 8, aol∩yahoo 8.
-    assert!(
-        overlap(&overlaps, "bing", "duckduckgo") >= 8,
-        "{overlaps:?}"
-    );
-    assert!(overlap(&overlaps, "aol", "yahoo") >= 8, "{overlaps:?}");
+    // Links shared: eight pages less the one under a copy's link, nine less
+    // the one under a mirror's (those fold by title and snippet).
+    assert_eq!(overlap(&overlaps, "bing", "duckduckgo"), 7, "{overlaps:?}");
+    assert_eq!(overlap(&overlaps, "yahoo", "aol"), 8, "{overlaps:?}");
 }
 
 /// The same misbehaviours through the SHIPPED presets and their real
@@ -569,10 +555,7 @@ async fn hostile_engines_through_shipped_presets() {
   <a class="result__snippet">&lt;img src=x onerror=alert(3)&gt; text</a></div>
 </body></html>"#;
     let plan: Vec<(&str, Behavior)> = vec![
-        (
-            "brave",
-            Behavior::fixture("brave/wsmcp2026_javascript-tutorial.html"),
-        ),
+        ("brave", Behavior::rust_tutorial("brave")),
         ("mojeek", Behavior::Hang),
         (
             "wikipedia",
@@ -592,7 +575,10 @@ async fn hostile_engines_through_shipped_presets() {
         ("ecosia", Behavior::RedirectLoop),
         (
             "bing",
-            Behavior::fixture("bing/wsmcp2026_javascript-tutorial.html"),
+            Behavior::Page {
+                body: Bytes::from(own_pages::blocked("bing").unwrap().body),
+                content_type: "text/html; charset=utf-8".into(),
+            },
         ),
         (
             "duckduckgo",

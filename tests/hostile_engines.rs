@@ -299,10 +299,10 @@ fn a_parse_stops_at_its_deadline() {
         .find(|e| e.name == "duckduckgo")
         .unwrap();
     let engine = metasift::engines::build(ddg).unwrap();
-    let page = String::from_utf8(support::fixture(
-        "duckduckgo/sescraper2020_test-keyword_p1.html",
-    ))
-    .unwrap();
+    let hits: Vec<_> = (0..6)
+        .flat_map(|i| support::own_pages::generic("duckduckgo", &format!("test keyword {i}")))
+        .collect();
+    let page = support::own_pages::results("duckduckgo", "test keyword", &hits).body;
     let parsed =
         metasift::engines::parse_until(&*engine, &page, Instant::now() + Duration::from_secs(600));
     assert!(parsed.is_ok_and(|p| !p.hits.is_empty()));
@@ -391,7 +391,14 @@ async fn retry_after_sets_the_suspension() {
 /// without the server's folder.
 #[tokio::test]
 async fn a_missing_recording_names_no_server_path() {
-    let dir = support::crate_dir().join("tests/fixtures/serp");
+    let dir = std::env::temp_dir().join(format!("metasift-missing-rec-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let page = support::own_pages::results(
+        "duckduckgo",
+        "foo",
+        &support::own_pages::generic("duckduckgo", "foo"),
+    );
+    support::write_serp_folder(&dir, &[("duckduckgo", "foo", page)]);
     let mut config = support::shipped_config();
     support::keep_only(&mut config, &["duckduckgo"]);
     let s = Searcher::new(Arc::new(config), http_client(&Default::default()).unwrap())
@@ -400,5 +407,6 @@ async fn a_missing_recording_names_no_server_path() {
     let reason = report(&resp, "duckduckgo").reason.clone().unwrap();
     assert!(reason.contains("no recording"), "{reason}");
     assert!(!reason.contains(dir.to_str().unwrap()), "{reason}");
-    assert!(!reason.contains("/tests/fixtures"), "{reason}");
+    assert!(!reason.contains("metasift-missing-rec"), "{reason}");
+    std::fs::remove_dir_all(&dir).ok();
 }

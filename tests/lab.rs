@@ -1,10 +1,12 @@
-//! `metasift lab` end to end: the binary on small real pair files and on a
-//! synthetic multi-engine set, checking every output file.
+//! `metasift lab` end to end: the binary on pair files of our own
+//! (`tests/data/lab/`) and on a synthetic multi-engine set built from the
+//! built-in sample, checking every output file. The same on the team's
+//! real data is in `tests/real_data/lab.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+const OWN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
 
 fn out_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lab-{name}"));
@@ -60,10 +62,10 @@ fn check_png(dir: &Path, svg: &str) {
 }
 
 #[test]
-fn lab_sweeps_a_real_pair_file_and_reports_bad_lines() {
-    // 40 real STS-B dev pairs, plus two broken lines, as a user's file would be.
-    let source = std::fs::read_to_string(format!("{FIXTURES}/pairs/stsb_multi_mt/en_dev.tsv"))
-        .expect("tests/fixtures/pairs/stsb_multi_mt/en_dev.tsv");
+fn lab_sweeps_a_pair_file_and_reports_bad_lines() {
+    // 40 STS-B-shaped pairs of ours, plus two broken lines, as a user's file would be.
+    let source = std::fs::read_to_string(format!("{OWN}/en_pairs.tsv"))
+        .expect("tests/data/lab/en_pairs.tsv");
     let mut lines: Vec<&str> = source.lines().take(41).collect();
     lines.insert(5, "broken-line\twith only two fields");
     lines.push("bad-score\tA man.\tA man.\t\tfive");
@@ -151,9 +153,7 @@ fn lab_builds_and_sweeps_a_synthetic_set() {
     let dir = out_dir("synth");
     let (ok, stderr) = lab(&[
         "--synth",
-        "dureader",
-        "--data-root",
-        FIXTURES,
+        "sample",
         "--limit",
         "4",
         "--method",
@@ -168,7 +168,7 @@ fn lab_builds_and_sweeps_a_synthetic_set() {
         dir.to_str().unwrap(),
     ]);
     assert!(ok, "{stderr}");
-    let jsonl = std::fs::read_to_string(dir.join("synth-dureader.jsonl")).unwrap();
+    let jsonl = std::fs::read_to_string(dir.join("synth-sample.jsonl")).unwrap();
     let records: Vec<serde_json::Value> = jsonl
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -211,61 +211,21 @@ fn lab_refuses_unknown_layouts_naming_the_file() {
     assert!(stderr.contains("text_a"), "{stderr}");
 }
 
+/// Without the team's data folder (`METASIFT_DATA` naming a missing one)
+/// a real corpus is refused, naming the variable and the built-in sample.
 #[test]
-fn best_setting_is_chosen_under_the_precision_floor_on_real_pawsx_pairs() {
-    // 200 real PAWS-X zh dev pairs: paraphrases with swapped entities, where
-    // a loose SimHash calls almost everything a duplicate.
-    let data = format!("{FIXTURES}/lab/pawsx_zh_dev200.tsv");
-    let out = out_dir("floor");
-    let run = |floor: &str| {
-        let (ok, stderr) = lab(&[
-            "--data",
-            &data,
-            "--method",
-            "simhash",
-            "--sweep",
-            "0.1:0.9:0.1",
-            "--precision-floor",
-            floor,
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(ok, "{stderr}");
-        std::fs::read_to_string(out.join("report.md")).unwrap()
-    };
-    let section = |report: &str, heading: &str| -> String {
-        let start = report
-            .find(heading)
-            .unwrap_or_else(|| panic!("{heading}: {report}"));
-        let rest = &report[start..];
-        let line = rest
-            .lines()
-            .find(|l| l.contains("| simhash |"))
-            .unwrap_or_else(|| panic!("no simhash row under {heading}: {report}"));
-        line.to_string()
-    };
-    let report = run("0.9");
-    let best = section(&report, "## Best setting per method");
-    let max_f1 = section(&report, "## For comparison: the max-F1 setting");
-    // | data set | method | setting | precision | … : the 4th cell.
-    let precision = |line: &str| -> f64 { line.split('|').nth(4).unwrap().trim().parse().unwrap() };
-    assert!(precision(&best) > precision(&max_f1), "{best}\n{max_f1}");
-    assert!(report.contains("precision ≥ 0.9"), "{report}");
-    // The all-duplicate baseline is the share of duplicates.
-    let baseline = report
-        .lines()
-        .find(|l| l.starts_with("| lab/pawsx_zh_dev200.tsv |") && l.contains("/ 1.000 /"))
-        .expect("a baseline row");
-    assert!(baseline.contains("1.000 / 0.000"), "{baseline}");
-    // A floor outside 0–1 is refused.
-    let (ok, stderr) = lab(&[
-        "--data",
-        &data,
-        "--precision-floor",
-        "1.5",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(stderr.contains("--precision-floor"), "{stderr}");
+fn a_real_corpus_without_the_data_folder_is_refused_naming_the_way_out() {
+    let dir = out_dir("no-data");
+    let out = Command::new(env!("CARGO_BIN_EXE_metasift"))
+        .args(["lab", "--synth", "ag-news", "--out"])
+        .arg(&dir)
+        .env("METASIFT_DATA", dir.join("nowhere"))
+        .output()
+        .expect("run metasift");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("METASIFT_DATA") && stderr.contains("--synth sample"),
+        "{stderr}"
+    );
 }

@@ -1,7 +1,12 @@
 //! `metasift lab --queries FILE --replay DIR`: recorded queries fused under
 //! every method and threshold, written for reading and labeling.
 
+#[path = "support/mod.rs"]
+mod support;
+
 use std::process::Command;
+
+use support::own_pages as own;
 
 #[test]
 fn recorded_queries_are_fused_under_every_setting() {
@@ -9,16 +14,29 @@ fn recorded_queries_are_fused_under_every_setting() {
     let out = std::env::temp_dir().join(format!("metasift-labq-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).unwrap();
+    // A folder of saved pages (ours, in the engines' markup) with an index.
+    let mut pages: Vec<(&str, &str, own::Page)> = own::RUST_ENGINES
+        .iter()
+        .map(|e| {
+            let hits = own::rust_tutorial(e);
+            (
+                *e,
+                own::RUST_TUTORIAL,
+                own::results(e, own::RUST_TUTORIAL, &hits),
+            )
+        })
+        .collect();
+    for e in ["bing", "duckduckgo", "yahoo", "aol", "ask"] {
+        pages.push((e, own::HELLO, own::results(e, own::HELLO, &own::hello(e))));
+    }
+    let serp = support::write_serp_folder(&out.join("serp"), &pages);
     let queries = out.join("queries.txt");
-    std::fs::write(
-        &queries,
-        "# saved in tests/fixtures/serp\njavascript tutorial\n\nHello\n",
-    )
-    .unwrap();
+    std::fs::write(&queries, "# saved in serp/\nrust tutorial\n\nHello\n").unwrap();
     let status = Command::new(env!("CARGO_BIN_EXE_metasift"))
         .args(["lab", "--queries"])
         .arg(&queries)
-        .args(["--replay", &format!("{root}/tests/fixtures/serp")])
+        .arg("--replay")
+        .arg(&serp)
         .args(["--config", &format!("{root}/engines.toml")])
         .args(["--method", "feature-code", "--method", "none"])
         .args(["--sweep", "0.3:0.9:0.3", "--out"])
@@ -59,7 +77,7 @@ fn recorded_queries_are_fused_under_every_setting() {
             .map(|c| c[5].parse().unwrap())
             .unwrap()
     };
-    for q in ["javascript tutorial", "Hello"] {
+    for q in ["rust tutorial", "Hello"] {
         assert!(hidden(q, "feature-code", "0.3") >= hidden(q, "feature-code", "0.9"));
         assert!(hidden(q, "feature-code", "0.3") > hidden(q, "none", ""));
     }

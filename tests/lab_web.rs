@@ -1,6 +1,6 @@
 //! `/lab` through `web::router` and `oneshot`: the data folder is listed and
-//! nothing outside it is read, a sweep on real pairs (`tests/fixtures/lab/`,
-//! 200 rows of PAWS-X zh and STS-B en dev) shows the chart and a table whose
+//! nothing outside it is read, a sweep on pairs of our own (`tests/data/lab/`,
+//! in the shapes of PAWS-X zh and STS-B en) shows the chart and a table whose
 //! values equal the `results.csv` that `metasift lab` writes for the same
 //! file, and bad uploads (too large, binary, an image, malformed lines, a CSV
 //! of other columns) and bad sweeps are refused with a 4xx naming the problem.
@@ -16,7 +16,7 @@ use std::process::Command;
 use axum::body::Body;
 use axum::http::{Request, Response, StatusCode, header};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/lab");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
 
 fn app() -> axum::Router {
     let text = format!(
@@ -208,14 +208,14 @@ fn csv_rows(csv: &str) -> Vec<Vec<String>> {
 async fn lab_page_lists_the_data_folder() {
     let (resp, body) = get("/lab").await;
     assert_eq!(resp.status(), StatusCode::OK);
-    for name in ["pawsx_zh_dev200.tsv", "stsb_en_dev200.tsv"] {
+    for name in ["zh_pairs.tsv", "en_pairs.tsv"] {
         assert!(
             body.contains(&format!("<option value=\"{name}\"")),
             "{name} not offered"
         );
     }
     // Not data: the folder's README is not offered.
-    assert!(!body.contains("SOURCES.md"));
+    assert!(!body.contains("README.md"));
     assert!(body.contains("enctype=\"multipart/form-data\""));
     assert!(!body.contains("<svg"), "no chart before a run");
 }
@@ -225,19 +225,19 @@ async fn sweep_of_a_data_file_equals_metasift_lab() {
     let methods = ["feature-code", "simhash", "rabin", "none"];
     let query: String = methods.iter().map(|m| format!("&method={m}")).collect();
     let (resp, body) = get(&format!(
-        "/lab?file=pawsx_zh_dev200.tsv{query}&from=0.3&to=0.9&step=0.1"
+        "/lab?file=zh_pairs.tsv{query}&from=0.3&to=0.9&step=0.1"
     ))
     .await;
     assert_eq!(resp.status(), StatusCode::OK, "{body}");
     assert!(body.contains("<svg"), "the chart is inline");
-    let cli = cli_rows("pawsx_zh_dev200.tsv", &methods, "0.3:0.9:0.1");
+    let cli = cli_rows("zh_pairs.tsv", &methods, "0.3:0.9:0.1");
     assert!(cli.len() > 10, "{cli:?}");
     // The F1 is not trivially zero everywhere: the data has duplicates.
     assert!(cli.iter().any(|r| r[6] != "0.000000"));
     // One table per method, with only the columns that apply to it, each
     // cell equal to the CLI's results.csv cell of the same name (seconds
     // differ from run to run).
-    let cli_named = cli_records("pawsx_zh_dev200.tsv", &methods, "0.3:0.9:0.1");
+    let cli_named = cli_records("zh_pairs.tsv", &methods, "0.3:0.9:0.1");
     let mut seen = 0;
     for m in methods {
         let web = named_table(&body, &format!("lab-rows-{m}"));
@@ -309,7 +309,7 @@ async fn sweep_of_a_data_file_equals_metasift_lab() {
 
 #[tokio::test]
 async fn uploaded_pairs_are_swept() {
-    let text = std::fs::read(Path::new(FIXTURES).join("stsb_en_dev200.tsv")).unwrap();
+    let text = std::fs::read(Path::new(FIXTURES).join("en_pairs.tsv")).unwrap();
     let (resp, body) = send(multipart(
         &[
             ("method", "feature-code"),
@@ -442,15 +442,15 @@ async fn wrong_kind_and_malformed_files_are_refused_naming_the_problem() {
 
 #[tokio::test]
 async fn bad_sweeps_and_paths_are_refused() {
-    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&from=0&to=1&step=0").await;
+    let (resp, page) = get("/lab?file=zh_pairs.tsv&from=0&to=1&step=0").await;
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     assert!(error_of(&page).contains("step"), "{page}");
 
-    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&from=0&to=1&step=0.01").await;
+    let (resp, page) = get("/lab?file=zh_pairs.tsv&from=0&to=1&step=0.01").await;
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     assert!(error_of(&page).contains("at most 50"), "{page}");
 
-    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&method=bogus").await;
+    let (resp, page) = get("/lab?file=zh_pairs.tsv&method=bogus").await;
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     assert!(error_of(&page).contains("bogus"), "{page}");
 
@@ -474,10 +474,7 @@ async fn the_best_setting_is_chosen_under_the_precision_floor() {
     // SimHash on PAWS-X: the loose distances merge almost every pair (the
     // max-F1 setting); the best setting under a floor must not be one of them.
     let sweep = "&from=0.1&to=0.9&step=0.1";
-    let (resp, body) = get(&format!(
-        "/lab?file=pawsx_zh_dev200.tsv&method=simhash{sweep}"
-    ))
-    .await;
+    let (resp, body) = get(&format!("/lab?file=zh_pairs.tsv&method=simhash{sweep}")).await;
     assert_eq!(resp.status(), StatusCode::OK, "{body}");
     assert!(
         body.contains("value=\"0.98\""),
@@ -501,7 +498,7 @@ async fn the_best_setting_is_chosen_under_the_precision_floor() {
     assert!(best_p > max_f1_p, "best {best:?} vs max-F1 {max_f1:?}");
     // With a floor of 0.5 a looser setting is allowed: recall rises.
     let (_, loose) = get(&format!(
-        "/lab?file=pawsx_zh_dev200.tsv&method=simhash{sweep}&floor=0.5"
+        "/lab?file=zh_pairs.tsv&method=simhash{sweep}&floor=0.5"
     ))
     .await;
     let loose_best = named_table(&loose, "lab-best");
@@ -514,7 +511,7 @@ async fn the_best_setting_is_chosen_under_the_precision_floor() {
     // The true and false positives are shown.
     assert!(best[0].iter().any(|(k, _)| k == "tp") && best[0].iter().any(|(k, _)| k == "fp"));
     // A bad floor is refused before any work.
-    let (resp, page) = get("/lab?file=pawsx_zh_dev200.tsv&method=simhash&floor=1.5").await;
+    let (resp, page) = get("/lab?file=zh_pairs.tsv&method=simhash&floor=1.5").await;
     assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
     assert!(error_of(&page).contains("precision floor"), "{page}");
 }
@@ -543,7 +540,7 @@ async fn the_lab_speaks_chinese_and_english() {
     ] {
         assert!(page.contains(text), "{text}: {page}");
     }
-    let (_, run) = zh("/lab?file=pawsx_zh_dev200.tsv&method=simhash&from=0.5&to=1&step=0.25").await;
+    let (_, run) = zh("/lab?file=zh_pairs.tsv&method=simhash&from=0.5&to=1&step=0.25").await;
     assert!(
         run.contains("<th data-col=\"precision\">精确率</th>"),
         "{run}"

@@ -1,7 +1,8 @@
 //! The shipped presets against today's markup (issue #13): what each engine
 //! glues into the elements a preset reads, and `[engine.parse] exclude`.
 //!
-//! The saved pages in `tests/fixtures/serp/` are checked by `tests/parsers.rs`
+//! The saved pages of the team's data folder (`serp/`) are checked by the
+//! real-data cases (`tests/real_data/parsers.rs`)
 //! (its invariants now include "no zero-width or bidi control in a title or
 //! snippet", which the real 2021 Bing "The Matrix" page failed). The 2024–2026
 //! markup the issue describes is not in any page we may keep in the
@@ -12,7 +13,7 @@
 //!
 //! `held_out_pages_read_clean` reads real saved pages kept outside the
 //! repository when `METASIFT_HELDOUT_SERP` names a folder laid out like
-//! `tests/fixtures/serp/` (an `index.json` of `{file, engine, kind}`), and
+//! the data folder's `serp/` (an `index.json` of `{file, engine, kind}`), and
 //! checks what a searcher would see on them: titles without glued display
 //! URLs or invisible characters, snippets present, no labels glued to them.
 
@@ -273,7 +274,7 @@ fn held_out_pages_read_clean() {
     let Some(dir) = std::env::var_os("METASIFT_HELDOUT_SERP").map(PathBuf::from) else {
         eprintln!(
             "SKIPPED held_out_pages_read_clean: set METASIFT_HELDOUT_SERP to a folder of saved \
-             pages with an index.json (the layout of tests/fixtures/serp/) to check them"
+             pages with an index.json (the layout of serp/ in the team's data folder) to check them"
         );
         return;
     };

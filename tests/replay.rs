@@ -1,7 +1,9 @@
-//! Record and replay: a search recorded from loopback engines serving real
-//! saved pages (the `does caffeine affect sleep` captures of Bing, DuckDuckGo,
-//! Wikipedia and Google News, through the SHIPPED presets) replays, with
-//! those engines gone, to an identical fused list.
+//! Record and replay: a search recorded from loopback engines serving pages
+//! we write in the engines' markup (`does caffeine affect sleep` on Bing,
+//! DuckDuckGo, Wikipedia and Google News, through the SHIPPED presets)
+//! replays, with those engines gone, to an identical fused list; a folder of
+//! saved pages with an `index.json` (the layout of the team's data folder's
+//! `serp/`) imports as recordings and replays directly.
 
 #[path = "support/mod.rs"]
 mod support;
@@ -13,18 +15,16 @@ use metasift::search::recording::{Recording, import_saved_pages};
 use metasift::search::{SearchOptions, Searcher};
 use support::{Behavior, LoopbackEngine};
 
-const PAGES: [(&str, &str); 4] = [
-    ("bing", "bing/celina2026_does-caffeine-affect-sleep.html"),
-    (
-        "duckduckgo",
-        "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
-    ),
-    ("wikipedia", "wikipedia/celina2026_caffeine-sleep.json"),
-    (
-        "google_news",
-        "google_news/celina2026_caffeine-sleep.rss.xml",
-    ),
-];
+const PAGES: [&str; 4] = ["bing", "duckduckgo", "wikipedia", "google_news"];
+
+/// `engine`'s page of ours for the caffeine query.
+fn page_of(engine: &str) -> support::own_pages::Page {
+    use support::own_pages as own;
+    match engine {
+        "bing" | "duckduckgo" => own::results(engine, own::CAFFEINE, &own::caffeine(engine)),
+        _ => own::results(engine, own::CAFFEINE, &own::news(engine)),
+    }
+}
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("metasift-{name}-{}", std::process::id()));
@@ -48,11 +48,10 @@ fn comparable(resp: &SearchResponse) -> serde_json::Value {
 async fn a_recorded_search_replays_identically_with_the_engines_gone() {
     let dir = temp_dir("replay");
     let mut config = support::shipped_config();
-    let names: Vec<&str> = PAGES.iter().map(|(n, _)| *n).collect();
-    support::keep_only(&mut config, &names);
+    support::keep_only(&mut config, &PAGES);
     let mut servers = Vec::new();
-    for (name, page) in PAGES {
-        let server = LoopbackEngine::spawn(Behavior::fixture(page)).await;
+    for name in PAGES {
+        let server = LoopbackEngine::spawn(Behavior::own(page_of(name))).await;
         support::point_at(&mut config, name, &server.base_url());
         servers.push(server);
     }
@@ -73,7 +72,7 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
         );
     }
     assert!(live.results.len() >= 10, "{} results", live.results.len());
-    for (name, _) in PAGES {
+    for name in PAGES {
         let rec = Recording::lookup(&dir, name, &query).unwrap();
         assert_eq!(rec.engine, name);
         assert_eq!(rec.response.status, 200);
@@ -121,29 +120,31 @@ async fn a_recorded_search_replays_identically_with_the_engines_gone() {
 #[tokio::test]
 async fn saved_pages_import_as_recordings_that_parse() {
     let out = temp_dir("import");
-    let index = support::crate_dir().join("tests/fixtures/serp/index.json");
-    let report = import_saved_pages(&index, &out, |engine, file| {
-        // Only the caffeine captures, under the shipped preset names.
-        file.contains("celina2026")
-            .then(|| engine.to_string())
-            .filter(|e| PAGES.iter().any(|(n, _)| n == e))
-    })
-    .unwrap();
-    assert!(report.written.len() >= 4, "{report:?}");
-
-    let mut config = support::shipped_config();
-    let names: Vec<&str> = PAGES.iter().map(|(n, _)| *n).collect();
-    support::keep_only(&mut config, &names);
-    let searcher = Searcher::from_config(config)
-        .unwrap()
-        .with_recording(None, Some(out.clone()));
-    // Each page was saved for its own query text (Google News: quoted).
-    for (name, text) in [
+    let saved = temp_dir("import-saved");
+    let queries = [
         ("bing", "does caffeine affect sleep"),
         ("duckduckgo", "does caffeine affect sleep"),
         ("wikipedia", "caffeine sleep"),
         ("google_news", "\"caffeine sleep\""),
-    ] {
+    ];
+    let pages: Vec<_> = queries.iter().map(|(e, q)| (*e, *q, page_of(e))).collect();
+    let index = support::write_serp_folder(&saved, &pages).join("index.json");
+    let report = import_saved_pages(&index, &out, |engine, file| {
+        // Our pages only, under the shipped preset names.
+        file.contains("ours_")
+            .then(|| engine.to_string())
+            .filter(|e| PAGES.contains(&e.as_str()))
+    })
+    .unwrap();
+    assert_eq!(report.written.len(), 4, "{report:?}");
+
+    let mut config = support::shipped_config();
+    support::keep_only(&mut config, &PAGES);
+    let searcher = Searcher::from_config(config)
+        .unwrap()
+        .with_recording(None, Some(out.clone()));
+    // Each page was saved for its own query text (Google News: quoted).
+    for (name, text) in queries {
         let query = searcher.parse_query(&format!("!{name} {text}"), 1);
         let resp = searcher
             .search(&query, &SearchOptions::default())
@@ -154,15 +155,41 @@ async fn saved_pages_import_as_recordings_that_parse() {
         assert!(!resp.results.is_empty());
     }
     std::fs::remove_dir_all(&out).ok();
+    std::fs::remove_dir_all(&saved).ok();
 }
 
 #[tokio::test]
 async fn a_folder_of_saved_pages_replays_directly() {
-    // `--replay tests/fixtures/serp`: the index names engine, query and kind;
-    // for `javascript tutorial` Bing was captured both blocked (browser) and
-    // answering (plain HTTP): the answering page is used.
-    let serp = support::crate_dir().join("tests/fixtures/serp");
+    // `--replay DIR` of saved pages: the index names engine, query and kind;
+    // Bing is saved both blocked and answering for the query: the
+    // answering page is used.
+    use support::own_pages as own;
     let engines = ["brave", "mojeek", "startpage", "yahoo", "bing"];
+    let dir = temp_dir("replay-folder");
+    let pages: Vec<_> = engines
+        .iter()
+        .map(|e| {
+            (
+                *e,
+                own::RUST_TUTORIAL,
+                own::results(e, own::RUST_TUTORIAL, &own::rust_tutorial(e)),
+            )
+        })
+        .collect();
+    let serp = support::write_serp_folder(&dir, &pages);
+    std::fs::write(
+        serp.join("bing/ours_blocked.html"),
+        own::blocked("bing").unwrap().body,
+    )
+    .unwrap();
+    let mut index: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(serp.join("index.json")).unwrap()).unwrap();
+    index.insert(
+        0,
+        serde_json::json!({"file": "bing/ours_blocked.html", "engine": "bing",
+            "query": own::RUST_TUTORIAL, "kind": "captcha", "format": "html"}),
+    );
+    std::fs::write(serp.join("index.json"), serde_json::to_vec(&index).unwrap()).unwrap();
     let mut config = support::shipped_config();
     support::keep_only(&mut config, &engines);
     let searcher = Searcher::from_config(config)
@@ -170,7 +197,7 @@ async fn a_folder_of_saved_pages_replays_directly() {
         .with_recording(None, Some(serp));
     let resp = searcher
         .search(
-            &searcher.parse_query("javascript tutorial", 1),
+            &searcher.parse_query("Rust Tutorial", 1),
             &SearchOptions::default(),
         )
         .await
@@ -179,7 +206,9 @@ async fn a_folder_of_saved_pages_replays_directly() {
         let r = resp.engines.iter().find(|r| r.engine == name).unwrap();
         assert!(r.failure.is_none() && r.results >= 5, "{r:?}");
     }
-    // Several engines agree on w3schools and MDN: they are fused, not repeated.
+    // Several engines agree on the book and the tutorials: they are fused,
+    // not repeated.
     let agreed = resp.results.iter().filter(|r| r.engines.len() >= 3).count();
     assert!(agreed >= 3, "only {agreed} results found by 3+ engines");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -99,14 +99,8 @@ async fn searxng_search_client_reads_metasift_unchanged() {
         return;
     }
 
-    let ddg = LoopbackEngine::spawn(Behavior::fixture(
-        "duckduckgo/celina2026_does-caffeine-affect-sleep_html.html",
-    ))
-    .await;
-    let bing = LoopbackEngine::spawn(Behavior::fixture(
-        "bing/celina2026_does-caffeine-affect-sleep.html",
-    ))
-    .await;
+    let ddg = LoopbackEngine::spawn(Behavior::caffeine("duckduckgo")).await;
+    let bing = LoopbackEngine::spawn(Behavior::caffeine("bing")).await;
     let mut config = support::web_engines();
     support::point_at(&mut config, "duckduckgo", &ddg.base_url());
     support::point_at(&mut config, "bing", &bing.base_url());

@@ -1,9 +1,12 @@
-//! The 2,000 real records of the dedup benchmark (`benches/dedup.rs`) and
-//! of its CPU-time twin (`tools/src/bin/dedup_cpu.rs`): all 1,393 DuReader Baidu
-//! results (300 result lists), 407 AG news items, and 200 planted copies of
-//! earlier records — 100 with the link decorated (`www.`, `http:`,
-//! `utm_source`, a fragment) and 100 with the snippet cut to 80 % plus `...`
-//! under a different title. Include it with
+//! The 2,000 records of the dedup benchmark (`benches/dedup.rs`) and of its
+//! CPU-time twin (`tools/src/bin/dedup_cpu.rs`): with the team's data folder
+//! (`metasift_data`), all 1,393 DuReader Baidu results (300 result lists)
+//! and 407 AG news items; without it, 1,800 generated results
+//! (`metasift_data::generated`) under as many lists. Then 200 planted
+//! copies of earlier records — 100 with the link decorated (`www.`,
+//! `http:`, `utm_source`, a fragment) and 100 with the snippet cut to 80 %
+//! plus `...` under a different title. [`records`] says on stderr which
+//! it used: figures of the two are not comparable. Include it with
 //! `#[path = "…/benches/support/records.rs"] mod records;`.
 
 use metasift_dedup::Doc;
@@ -12,16 +15,9 @@ use serde::Deserialize;
 const DUREADER: &str = "corpus/dureader_search_zh/search_results.jsonl";
 const AG_NEWS: &str = "corpus/ag_news_en/test.csv";
 
-/// The text of the repository's `tests/fixtures/<rel>`; a missing file
-/// panics naming it. This file is compiled into the root crate's benches and
-/// into `tools/`, one folder down, so the root is looked up.
-fn fixture(rel: &str) -> String {
-    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let root = manifest
-        .ancestors()
-        .find(|d| d.join("tests/fixtures").is_dir())
-        .unwrap_or(manifest);
-    let path = root.join("tests/fixtures").join(rel);
+/// The text of `<data folder>/<rel>`; a missing file panics naming it.
+fn real(root: &std::path::Path, rel: &str) -> String {
+    let path = root.join(rel);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -45,8 +41,40 @@ pub struct Rec {
 }
 
 pub fn records() -> Vec<Rec> {
+    let mut out = match metasift_data::root() {
+        Some(root) => {
+            eprintln!(
+                "records: the real corpora of {} (DuReader, AG news)",
+                root.display()
+            );
+            real_records(&root)
+        }
+        None => {
+            eprintln!(
+                "records: generated text (metasift_data::generated); {}",
+                metasift_data::ABSENT
+            );
+            metasift_data::generated::results(0xbe7c, 1800)
+                .into_iter()
+                .enumerate()
+                .map(|(i, (title, snippet))| Rec {
+                    query: format!("q{}", i / 6),
+                    url: format!("https://site{}.example/{}/{i}", i % 7, i / 6),
+                    title,
+                    snippet,
+                })
+                .collect()
+        }
+    };
+    plant_copies(&mut out);
+    assert_eq!(out.len(), 2000);
+    out
+}
+
+/// The DuReader results and the first 407 AG news items.
+fn real_records(root: &std::path::Path) -> Vec<Rec> {
     let mut out = Vec::new();
-    let text = fixture(DUREADER);
+    let text = real(root, DUREADER);
     for line in text.lines() {
         let q: Question = serde_json::from_str(line).expect("DuReader line");
         for (pos, h) in q.results.into_iter().enumerate() {
@@ -58,7 +86,7 @@ pub fn records() -> Vec<Rec> {
             });
         }
     }
-    let ag = fixture(AG_NEWS);
+    let ag = real(root, AG_NEWS);
     let mut rows = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(ag.as_bytes());
@@ -70,7 +98,11 @@ pub fn records() -> Vec<Rec> {
             snippet: r[2].to_string(),
         });
     }
-    // Planted copies: every 13th record, from a long-snippet record.
+    out
+}
+
+/// 200 planted copies: every 13th record, from a long-snippet record.
+fn plant_copies(out: &mut Vec<Rec>) {
     let mut planted = Vec::new();
     let long: Vec<usize> = (0..out.len())
         .filter(|&i| out[i].snippet.chars().count() >= 60)
@@ -98,8 +130,6 @@ pub fn records() -> Vec<Rec> {
         });
     }
     out.extend(planted);
-    assert_eq!(out.len(), 2000);
-    out
 }
 
 pub fn docs(recs: &[Rec]) -> Vec<Doc<'_>> {

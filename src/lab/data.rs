@@ -2,7 +2,7 @@
 //!
 //! Three layouts are recognised by their first data line:
 //!
-//! * **TSV pairs** (`tests/fixtures/pairs/`): header `id, text_a, text_b, label,
+//! * **TSV pairs** (the team's data folder's `pairs/`; ours in `tests/data/lab/`): header `id, text_a, text_b, label,
 //!   score`, tab-separated, *no quoting*. `label` (0/1) decides where it is
 //!   filled; otherwise the graded `score` does: `score ≥ 4` is a duplicate,
 //!   `score ≤ 1` is distinct, and the middle band (and rows with neither) is

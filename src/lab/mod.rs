@@ -135,16 +135,17 @@ pub struct LabArgs {
     /// Read at most N pairs or result lists per file (0 = all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,
-    /// Also build a labeled multi-engine set from a real corpus
-    /// (`dureader`, `ag-news`; repeatable), write it to
-    /// `OUT/synth-NAME.jsonl` and sweep it.
+    /// Also build a labeled multi-engine set from a corpus and sweep it
+    /// (repeatable), written to `OUT/synth-NAME.jsonl`: `sample` (result
+    /// lists this team wrote, built in), or the real `dureader` and
+    /// `ag-news` of the team's data folder.
     #[arg(long)]
     pub synth: Vec<synth::Corpus>,
-    /// The folder the `--synth` corpora are read from, laid out like the
-    /// repository's `tests/fixtures` (the default: relative to the working
-    /// directory, so run from the checkout).
-    #[arg(long, default_value = "tests/fixtures")]
-    pub data_root: PathBuf,
+    /// The folder the real `--synth` corpora are read from, laid out like the
+    /// team's data folder (default: `METASIFT_DATA`, else `../shared/data`
+    /// beside the checkout metasift was built from).
+    #[arg(long)]
+    pub data_root: Option<PathBuf>,
     /// RNG seed of `--synth`.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
@@ -338,6 +339,13 @@ pub fn run_sweep(
     )
 }
 
+/// Sweep points evaluated in this process, by every sweep (the tests watch
+/// a sweep's progress with it, and with [`ABANDONED_RUNS`]).
+pub static POINTS_EVALUATED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Web lab runs stopped because their client went away.
+pub static ABANDONED_RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// [`run_sweep`] that stops starting evaluations once `stop` is set (the
 /// web lab sets it when its client goes away) and returns the rows done.
 pub fn run_sweep_until(
@@ -411,6 +419,7 @@ fn sweep_one(
                 let start = Instant::now();
                 let c = metrics::confusion_at(pairs, &scores, &settings);
                 rows.push(row(t, settings, c, scoring + start.elapsed().as_secs_f64()));
+                POINTS_EVALUATED.fetch_add(1, Ordering::Relaxed);
                 tick();
             }
         }
@@ -422,6 +431,7 @@ fn sweep_one(
                 let start = Instant::now();
                 let c = metrics::evaluate_sets(sets, &settings);
                 rows.push(row(t, settings, c, start.elapsed().as_secs_f64()));
+                POINTS_EVALUATED.fetch_add(1, Ordering::Relaxed);
                 tick();
             }
         }
@@ -530,9 +540,19 @@ pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabErro
     };
     let mut files = Vec::new();
     for corpus in &args.synth {
+        let data_root = match (&args.data_root, corpus) {
+            (Some(dir), _) => dir.clone(),
+            (None, synth::Corpus::Sample) => PathBuf::new(),
+            (None, _) => metasift_data::root().ok_or_else(|| {
+                LabError::BadArgument(format!(
+                    "--synth {corpus}: {}; or give --data-root DIR, or use --synth sample",
+                    metasift_data::ABSENT
+                ))
+            })?,
+        };
         let records = synth::generate(
             *corpus,
-            &args.data_root,
+            &data_root,
             synth::SynthOptions {
                 seed: args.seed,
                 sets: args.limit,

@@ -1,4 +1,6 @@
-//! Labeled multi-engine result lists built from real text.
+//! Labeled multi-engine result lists built from real text, or from the
+//! small sample of result lists this team wrote (`sample.jsonl`, built in:
+//! the lab works without the team's data folder).
 //!
 //! The dedup method is judged on what a meta-search engine really meets: the
 //! same page returned by several engines, each presenting it its own way. The
@@ -48,32 +50,43 @@ use serde::{Deserialize, Serialize};
 use super::LabError;
 use super::data::{Rec, RecordSet};
 
-/// The real corpus a set is built from.
+/// The corpus a set is built from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Corpus {
     /// `corpus/dureader_search_zh/search_results.jsonl` (+ PAWS-X zh negatives).
     DuReader,
     /// `corpus/ag_news_en/test.csv`.
     AgNews,
+    /// Six Chinese result lists this team wrote, in DuReader's shape
+    /// (`src/lab/sample.jsonl`, built into the binary).
+    Sample,
 }
+
+/// The built-in sample's text.
+const SAMPLE: &str = include_str!("sample.jsonl");
 
 impl Corpus {
     /// Every corpus.
-    pub const ALL: [Corpus; 2] = [Corpus::DuReader, Corpus::AgNews];
+    pub const ALL: [Corpus; 3] = [Corpus::DuReader, Corpus::AgNews, Corpus::Sample];
 
     /// The name used on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
             Corpus::DuReader => "dureader",
             Corpus::AgNews => "ag-news",
+            Corpus::Sample => "sample",
         }
     }
 
-    /// The corpus file under a data root laid out like `tests/fixtures`.
-    pub fn path(self, data_root: &Path) -> PathBuf {
+    /// The corpus file under a data root laid out like the team's data
+    /// folder (`metasift_data::root()`); `None` for the built-in sample.
+    pub fn path(self, data_root: &Path) -> Option<PathBuf> {
         match self {
-            Corpus::DuReader => data_root.join("corpus/dureader_search_zh/search_results.jsonl"),
-            Corpus::AgNews => data_root.join("corpus/ag_news_en/test.csv"),
+            Corpus::DuReader => {
+                Some(data_root.join("corpus/dureader_search_zh/search_results.jsonl"))
+            }
+            Corpus::AgNews => Some(data_root.join("corpus/ag_news_en/test.csv")),
+            Corpus::Sample => None,
         }
     }
 }
@@ -84,7 +97,7 @@ impl std::str::FromStr for Corpus {
         Corpus::ALL
             .into_iter()
             .find(|c| c.as_str() == s)
-            .ok_or_else(|| format!("unknown corpus {s:?} (expected dureader or ag-news)"))
+            .ok_or_else(|| format!("unknown corpus {s:?} (expected dureader, ag-news or sample)"))
     }
 }
 
@@ -275,14 +288,16 @@ const EN_ENGINES: [EngineStyle; 4] = [
 ];
 
 /// Builds the labeled lists of `corpus` from the files under `data_root`
-/// (a folder laid out like `tests/fixtures`).
+/// (a folder laid out like the team's data folder; unused for the sample).
 pub fn generate(
     corpus: Corpus,
     data_root: &Path,
     opts: SynthOptions,
 ) -> Result<Vec<SynthRecord>, LabError> {
-    let path = corpus.path(data_root);
-    let text = read(&path)?;
+    let text = match corpus.path(data_root) {
+        Some(path) => read(&path)?,
+        None => SAMPLE.to_string(),
+    };
     let mut rng = Rng::new(opts.seed ^ corpus as u64);
     let lists = match corpus {
         Corpus::DuReader => {
@@ -295,9 +310,10 @@ pub fn generate(
             dureader_lists(&text, &negatives, opts.sets, &mut rng)
         }
         Corpus::AgNews => ag_lists(&text, opts.sets, &mut rng),
+        Corpus::Sample => dureader_lists(&text, &[], opts.sets, &mut rng),
     };
     let engines: &[EngineStyle] = match corpus {
-        Corpus::DuReader => &ZH_ENGINES,
+        Corpus::DuReader | Corpus::Sample => &ZH_ENGINES,
         Corpus::AgNews => &EN_ENGINES,
     };
     let mut out = Vec::new();

@@ -347,7 +347,7 @@ impl Recording {
     /// Finds the recording of `engine`'s answer to `query` in `dir`.
     ///
     /// `dir` may also be a folder of saved pages described by an `index.json`
-    /// (the layout of `tests/fixtures/serp/`): then the page saved for this
+    /// (the layout of `serp/` in the team's data folder): then the page saved for this
     /// engine (the index's engine folder name), query text (case-insensitive)
     /// and page is answered, preferring a `results` page over a blocked one.
     ///
@@ -433,7 +433,8 @@ pub fn recorded_queries(dir: &Path, engine: &str) -> std::sync::Arc<Vec<String>>
     list
 }
 
-/// One entry of `tests/fixtures/serp/index.json` (the fields import needs).
+/// One entry of a saved-pages `index.json` (the data folder's
+/// `serp/index.json`; the fields import needs).
 #[derive(Debug, Clone, Deserialize)]
 struct IndexEntry {
     file: String,
@@ -465,7 +466,7 @@ pub struct ImportReport {
 }
 
 /// Imports saved result pages described by an `index.json` (the layout of
-/// `tests/fixtures/serp/`) as recordings in `out`.
+/// `serp/` in the team's data folder) as recordings in `out`.
 ///
 /// `engine_for` maps the index's engine folder and file name to the engine
 /// name in `engines.toml` (or `None` to skip the page): saved pages are

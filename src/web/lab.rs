@@ -547,9 +547,6 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Lab runs stopped because their client went away (for the tests).
-pub static ABANDONED_RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 async fn run(
     state: &AppState,
     form: &LabForm,
@@ -577,7 +574,7 @@ async fn run(
         let _permit = permit;
         let (series, rows) = sweep_rows(&file, &base, &methods, &sweep, sweep_os, &stop);
         if stop.load(Ordering::Relaxed) {
-            ABANDONED_RUNS.fetch_add(1, Ordering::Relaxed);
+            lab::ABANDONED_RUNS.fetch_add(1, Ordering::Relaxed);
         }
         let x_label = tr.s(
             "lab-chart-x",

@@ -1,5 +1,7 @@
 //! Loopback member engines for integration tests: real HTTP servers on
-//! 127.0.0.1, one per engine, serving saved engine pages — or misbehaving on
+//! 127.0.0.1, one per engine, serving result pages we write in the engines'
+//! markup ([`own_pages`]), or saved real pages of the team's data folder
+//! (benches, real-data tests) — or misbehaving on
 //! purpose (never answering, trickling, sending a gigabyte, looping
 //! redirects, failing with a status).
 //!
@@ -23,6 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub mod own_pages;
 pub mod pages;
 pub mod router;
 
@@ -70,13 +73,47 @@ pub enum Behavior {
 }
 
 impl Behavior {
-    /// A saved page from `tests/fixtures/serp/<rel>`, with a content type
-    /// guessed from its extension.
-    pub fn fixture(rel: &str) -> Behavior {
+    /// A saved real page, `serp/<rel>` of the data folder `root`, with a
+    /// content type guessed from its extension.
+    pub fn saved_page(root: &Path, rel: &str) -> Behavior {
         Behavior::Page {
-            body: Bytes::from(fixture(rel)),
+            body: Bytes::from(saved_page(root, rel)),
             content_type: content_type_for(Path::new(rel)).into(),
         }
+    }
+
+    /// A page we wrote ([`own_pages`]).
+    pub fn own(page: own_pages::Page) -> Behavior {
+        Behavior::Page {
+            body: Bytes::from(page.body),
+            content_type: page.content_type.into(),
+        }
+    }
+
+    /// `engine`'s answer to [`own_pages::CAFFEINE`] (DuckDuckGo or Bing).
+    pub fn caffeine(engine: &str) -> Behavior {
+        Behavior::results(engine, own_pages::CAFFEINE, &own_pages::caffeine(engine))
+    }
+
+    /// `engine`'s answer to [`own_pages::RUST_TUTORIAL`] (one of
+    /// [`own_pages::RUST_ENGINES`]).
+    pub fn rust_tutorial(engine: &str) -> Behavior {
+        Behavior::results(
+            engine,
+            own_pages::RUST_TUTORIAL,
+            &own_pages::rust_tutorial(engine),
+        )
+    }
+
+    /// `engine`'s answer to [`own_pages::NEWS`] (`google_news`, `brave_api`
+    /// or `wikipedia`).
+    pub fn news(engine: &str) -> Behavior {
+        Behavior::results(engine, own_pages::NEWS, &own_pages::news(engine))
+    }
+
+    /// `engine`'s results page for `query` listing `hits`, in its markup.
+    pub fn results(engine: &str, query: &str, hits: &[own_pages::Hit]) -> Behavior {
+        Behavior::own(own_pages::results(engine, query, hits))
     }
 
     /// A body of text with a content type.
@@ -236,10 +273,83 @@ pub fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Bytes of `tests/fixtures/serp/<rel>`.
-pub fn fixture(rel: &str) -> Vec<u8> {
-    let path = crate_dir().join("tests/fixtures/serp").join(rel);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("fixture {}: {e}", path.display()))
+/// Bytes of the saved page `serp/<rel>` of the data folder `root`.
+pub fn saved_page(root: &Path, rel: &str) -> Vec<u8> {
+    let path = root.join("serp").join(rel);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("saved page {}: {e}", path.display()))
+}
+
+/// Writes a folder laid out like the data folder's `serp/` under `dir`:
+/// each `(engine, query, page)` as `engine/ours_<query>.<ext>`, and an
+/// `index.json` of `{file, engine, query, kind, format}` naming them (what
+/// `--replay` and `import_saved_pages` read). Returns `dir`.
+pub fn write_serp_folder(dir: &Path, pages: &[(&str, &str, own_pages::Page)]) -> PathBuf {
+    let mut index = Vec::new();
+    for (engine, query, page) in pages {
+        let (ext, format) = match page.content_type {
+            t if t.starts_with("application/json") => ("json", "json"),
+            t if t.contains("xml") => ("rss.xml", "rss"),
+            _ => ("html", "html"),
+        };
+        let slug: String = query
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '-' })
+            .collect();
+        let file = format!("{engine}/ours_{slug}.{ext}");
+        std::fs::create_dir_all(dir.join(engine)).unwrap();
+        std::fs::write(dir.join(&file), &page.body).unwrap();
+        index.push(serde_json::json!({
+            "file": file, "engine": engine, "query": query,
+            "kind": "results", "format": format,
+        }));
+    }
+    std::fs::write(
+        dir.join("index.json"),
+        serde_json::to_vec_pretty(&index).unwrap(),
+    )
+    .unwrap();
+    dir.to_path_buf()
+}
+
+/// The six engines' pages of the load script, the web and fan-out benches
+/// and the tools: the saved `javascript tutorial` pages
+/// ([`pages::JS_PAGES`], ≈ 1.9 MB of real HTML) when the team's data folder
+/// is there, else our `rust tutorial` pages of the same engines; says which
+/// on stderr (the figures of the two are not comparable). Each is (shipped
+/// preset, body, content type).
+pub fn js_pages() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    match metasift_data::root() {
+        Some(root) => {
+            eprintln!(
+                "pages: the saved javascript tutorial pages of {}",
+                root.display()
+            );
+            pages::JS_PAGES
+                .iter()
+                .map(|(name, rel)| {
+                    let ct = content_type_for(Path::new(rel));
+                    (*name, saved_page(&root, rel), ct)
+                })
+                .collect()
+        }
+        None => {
+            eprintln!(
+                "pages: our own rust tutorial pages (tests/support/own_pages.rs); {}",
+                metasift_data::ABSENT
+            );
+            own_pages::RUST_ENGINES
+                .iter()
+                .map(|name| {
+                    let page = own_pages::results(
+                        name,
+                        own_pages::RUST_TUTORIAL,
+                        &own_pages::rust_tutorial(name),
+                    );
+                    (*name, page.body.into_bytes(), page.content_type)
+                })
+                .collect()
+        }
+    }
 }
 
 /// A content type from a file extension.

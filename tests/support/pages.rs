@@ -1,7 +1,7 @@
 //! The six saved `javascript tutorial` pages of 2026 that the load script,
-//! the re-clustering tests and the web and parse benches serve from loopback
-//! engines: (shipped preset in `engines.toml`, page under
-//! `tests/fixtures/serp/`, the same path as in `shared/data/serp/`).
+//! the real-data list cases and the web, fan-out and parse benches serve
+//! from loopback engines when the team's data folder is there: (shipped
+//! preset in `engines.toml`, page under the data folder's `serp/`).
 //! Shared so every one of them measures the same ~1.9 MB of real HTML.
 
 pub const JS_PAGES: [(&str, &str); 6] = [

@@ -1,7 +1,9 @@
 //! Six loopback member engines answering real saved result pages, for load
 //! tests (`scripts/load.sh`): each listens on 127.0.0.1, answers every
-//! request with one saved page of `tests/fixtures/serp/` (≈ 1.9 MB of HTML in
-//! all, the `javascript tutorial` captures of 2026), and an `engines.toml`
+//! request with one saved page of `serp/` in the team's data folder
+//! (`METASIFT_DATA`, else `../shared/data`; ≈ 1.9 MB of HTML in all, the
+//! `javascript tutorial` captures of 2026; `--data DIR` for another such
+//! folder), and an `engines.toml`
 //! pointing `metasift serve` at them is written.
 //!
 //! Run with
@@ -41,10 +43,7 @@ struct Args {
 fn args() -> Result<Args, String> {
     let mut out = None;
     let mut seconds = 600;
-    let mut data = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/serp"
-    ));
+    let mut data = metasift_data::file("serp").unwrap_or_default();
     let mut extra = String::new();
     let mut timeout_ms = 3000;
     let mut it = std::env::args().skip(1);
@@ -63,6 +62,9 @@ fn args() -> Result<Args, String> {
             }
             other => return Err(format!("unknown argument {other:?}")),
         }
+    }
+    if data.as_os_str().is_empty() {
+        return Err(format!("{} (or give --data DIR)", metasift_data::ABSENT));
     }
     Ok(Args {
         out: out.ok_or("--out FILE is required")?,

@@ -51,6 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let only = std::env::args().nth(3);
     let golden = std::env::args().nth(4).as_deref() == Some("all");
     let root = &Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let serp = metasift_data::file("serp").ok_or(metasift_data::ABSENT)?;
     let config = Config::load(&root.join("engines.toml"))?;
     let mut list: Vec<(String, String)> = PAGES
         .iter()
@@ -84,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .find(|e| e.name == *name)
             .ok_or(format!("no preset {name}"))?;
         let engine = metasift::engines::html::HtmlEngine::new(ec.clone())?;
-        let body = std::fs::read(root.join("tests/fixtures/serp").join(file))?;
+        let body = std::fs::read(serp.join(file))?;
         let text = metasift::engines::decode_body(&body, None);
         pages.push((name, engine, text));
     }

@@ -7,23 +7,29 @@
 //!
 //! Run with: `cargo run --release -p metasift-tools --bin why_missed -- ag-news 300 [samples]`
 //! (`score` prints the scoreboard, `fp FILE` a pair file's false merges; the
-//! data is the repository's `tests/fixtures`).
+//! data is the team's data folder, `METASIFT_DATA` or `../shared/data`).
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use metasift::lab::data::{LoadOptions, load};
 use metasift::lab::metrics;
 use metasift::lab::synth::{self, Corpus, SynthOptions};
 use metasift_dedup::{Deduper, Doc, Settings, similarity};
 
+/// The team's data folder; exits naming `METASIFT_DATA` when it is absent.
+fn data_root() -> std::path::PathBuf {
+    metasift_data::root().unwrap_or_else(|| {
+        eprintln!("why_missed: {}", metasift_data::ABSENT);
+        std::process::exit(2)
+    })
+}
+
 /// Precision / recall of the default settings on both synthetic corpora
 /// and on the real pair files (the false-merge guards).
 fn scoreboard(s: &Settings) {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures");
+    let root = data_root();
     for corpus in Corpus::ALL {
-        let recs =
-            synth::generate(corpus, Path::new(root), SynthOptions { seed: 42, sets: 0 }).unwrap();
+        let recs = synth::generate(corpus, &root, SynthOptions { seed: 42, sets: 0 }).unwrap();
         let c = metrics::evaluate_sets(&synth::to_sets(&recs), s);
         println!(
             "{corpus:<40} P {:.4} R {:.4} (tp {} fp {} fn {})",
@@ -42,10 +48,9 @@ fn scoreboard(s: &Settings) {
         "mrpc/test.tsv",
         "quora_qp/test_first5000.tsv",
     ] {
-        let path = Path::new(root).join("pairs").join(f);
-        // MRPC and Quora are non-commercial, so not in the repository.
+        let path = root.join("pairs").join(f);
         if !path.is_file() {
-            println!("{f:<40} (not in tests/fixtures: not redistributable)");
+            println!("{f:<40} (not in the data folder)");
             continue;
         }
         let data = load(&path, LoadOptions::default()).unwrap();
@@ -66,12 +71,11 @@ fn scoreboard(s: &Settings) {
 /// given (the shipped pipeline) and withheld (every rule that needs a
 /// source off: the pipeline before issue #13).
 fn seeds_board(seeds: &[u64], s: &Settings) {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures");
+    let root = data_root();
     for corpus in Corpus::ALL {
         let mut totals = [metrics::Confusion::default(); 2];
         for &seed in seeds {
-            let recs =
-                synth::generate(corpus, Path::new(root), SynthOptions { seed, sets: 0 }).unwrap();
+            let recs = synth::generate(corpus, &root, SynthOptions { seed, sets: 0 }).unwrap();
             let with = synth::to_sets(&recs);
             let mut without = with.clone();
             for set in &mut without {
@@ -109,9 +113,9 @@ fn seeds_board(seeds: &[u64], s: &Settings) {
 
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("fp") {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/pairs/");
+        let root = data_root().join("pairs");
         let f = std::env::args().nth(2).unwrap();
-        let data = load(&Path::new(root).join(f), LoadOptions::default()).unwrap();
+        let data = load(&root.join(f), LoadOptions::default()).unwrap();
         let s = Settings::default();
         if let metasift::lab::data::Labeled::Pairs(pairs) = &data.data {
             for p in pairs {
@@ -155,10 +159,10 @@ fn main() {
         .unwrap();
     let lists: usize = args.get(2).map_or(300, |s| s.parse().unwrap());
     let samples: usize = args.get(3).map_or(0, |s| s.parse().unwrap());
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures");
+    let root = data_root();
     let recs = synth::generate(
         corpus,
-        Path::new(root),
+        &root,
         SynthOptions {
             seed: std::env::var("SEED").map_or(42, |s| s.parse().unwrap()),
             sets: lists,

@@ -566,8 +566,10 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let text = crate::test_data::read(crate::test_data::DUREADER);
-        texts.extend(text.lines().map(str::to_string));
+        texts.extend(crate::test_data::corpus_lines(
+            "dureader_search_zh/search_results.jsonl",
+            usize::MAX,
+        ));
         let mut a = Extractor::new();
         let mut b = Extractor::new();
         let mut compared = 0;
@@ -598,7 +600,6 @@ mod tests {
 
     #[test]
     fn fast_path_letters_agree_with_general_path() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/corpus/");
         let mut texts: Vec<String> = [
             "Café au lait, s'il vous plaît. Straße · Ελληνικά ΣΟΦΊΑ!",
             "l·l, a·b, 1·2, ·x, x·, 张三·李四。",
@@ -620,8 +621,7 @@ mod tests {
             "searchsnippets_en/SearchSnippets.txt",
             "nlpcc2017_headlines_zh/headlines.tsv",
         ] {
-            let t = crate::test_data::read(&format!("{root}{f}"));
-            texts.extend(t.lines().map(str::to_string));
+            texts.extend(crate::test_data::corpus_lines(f, usize::MAX));
         }
         let (mut a, mut b) = (Extractor::new(), Extractor::new());
         let mut compared = 0;
@@ -658,7 +658,6 @@ mod tests {
     /// the whole unit stream, with the same evidence, at every window.
     #[test]
     fn codes_from_the_kept_units_are_the_codes_of_every_unit() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/corpus/");
         let mut texts: Vec<String> = [
             "一",
             "一二",
@@ -678,8 +677,10 @@ mod tests {
         for (title, snippet) in crate::test_data::dureader_results() {
             texts.extend([title, snippet]);
         }
-        let t = crate::test_data::read(&format!("{root}nlpcc2017_headlines_zh/headlines.tsv"));
-        texts.extend(t.lines().take(3000).map(str::to_string));
+        texts.extend(crate::test_data::corpus_lines(
+            "nlpcc2017_headlines_zh/headlines.tsv",
+            3000,
+        ));
         let (mut a, mut b) = (Extractor::new(), Extractor::new());
         let (mut ca, mut cb) = (Vec::new(), Vec::new());
         let mut left_out = 0;
@@ -770,7 +771,6 @@ mod tests {
     /// exactly as the plain scanner and the general path.
     #[test]
     fn fast_codes_agree_with_the_references_on_the_corpora() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/corpus/");
         let mut texts: Vec<String> = Vec::new();
         for (title, snippet) in crate::test_data::dureader_results() {
             texts.extend([title, snippet]);
@@ -780,8 +780,7 @@ mod tests {
             ("searchsnippets_en/SearchSnippets.txt", 1000),
             ("nlpcc2017_headlines_zh/headlines.tsv", 1000),
         ] {
-            let t = crate::test_data::read(&format!("{root}{f}"));
-            texts.extend(t.lines().take(n).map(str::to_string));
+            texts.extend(crate::test_data::corpus_lines(f, n));
         }
         let compared = check_codes(&texts, true);
         assert!(compared > 50_000, "{compared} compared");

@@ -1035,18 +1035,15 @@ mod tests {
 
     #[test]
     fn fast_paths_agree_with_reference_on_real_titles() {
-        let corpus = crate::test_data::DUREADER;
-        let news = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/fixtures/corpus/ag_news_en/test.csv"
-        );
         let mut buf = String::new();
         let mut compared = 0;
         // Titles sit in both files' lines; every line and each of its
         // fields between quotes is a title-like string.
-        for path in [corpus, news] {
-            let text = crate::test_data::read(path);
-            for line in text.lines().take(3000) {
+        for rel in [
+            "dureader_search_zh/search_results.jsonl",
+            "ag_news_en/test.csv",
+        ] {
+            for line in &crate::test_data::corpus_lines(rel, 3000) {
                 check_against_reference(line, &mut buf);
                 for field in line.split('"') {
                     check_against_reference(field, &mut buf);

@@ -10,7 +10,7 @@ pub(super) fn normalize_general(link: &str, out: &mut String) -> bool {
     write_unwrapped(&unwrapped(link), out)
 }
 
-/// Every link of the saved result pages (`tests/fixtures/serp/` and the
+/// Every link of the saved result pages (`serp/` of the team's data folder, or generated links without it, and the
 /// parsers' golden outputs of them, `tests/snapshots/`: each
 /// `href` value, HTML-unescaped as a parser hands it over, and each
 /// `http(s)://` run of text, as JSON APIs and scripts carry them) and of the
@@ -19,11 +19,17 @@ pub(super) fn normalize_general(link: &str, out: &mut String) -> bool {
 pub(crate) fn fixture_links() -> Vec<String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/");
     let mut files = vec![std::path::PathBuf::from(crate::test_data::URL_CASES)];
+    let mut links_extra = Vec::new();
     let mut dirs = vec![
-        std::path::PathBuf::from(format!("{root}fixtures/serp")),
-        // The parsers' golden outputs of those pages.
+        // The parsers' golden outputs of the saved pages.
         std::path::PathBuf::from(format!("{root}snapshots")),
     ];
+    // The saved pages themselves, from the team's data folder; generated
+    // links stand in without it.
+    match crate::test_data::data_root() {
+        Some(data) => dirs.push(data.join("serp")),
+        None => links_extra.extend(crate::test_data::links(5000)),
+    }
     while let Some(dir) = dirs.pop() {
         let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         for entry in entries {
@@ -36,7 +42,7 @@ pub(crate) fn fixture_links() -> Vec<String> {
         }
     }
     files.sort();
-    let mut links = Vec::new();
+    let mut links = links_extra;
     for path in files {
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let text = String::from_utf8_lossy(&bytes);

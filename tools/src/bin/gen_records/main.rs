@@ -4,8 +4,9 @@
 //! Run with:
 //! `cargo run --release -p metasift-tools --bin gen_records -- --records 1000000 > records.jsonl`
 //! (`--no-query` puts every record in one scope, `--data DIR` points at
-//! another folder laid out like `tests/fixtures` (the default), `--seed N`
-//! changes the arrangement).
+//! another folder laid out like the team's data folder (the default:
+//! `METASIFT_DATA`, else `../shared/data`), `--seed N` changes the
+//! arrangement).
 //!
 //! Each query is one result set — a DuReader question's Baidu results, or ten
 //! AG news items of one class — answered by four "engines". Each engine
@@ -115,7 +116,9 @@ fn truncate(s: &str, share: f64) -> String {
 fn main() -> std::io::Result<()> {
     let mut records: u64 = 1_000_000;
     let mut with_query = true;
-    let mut data = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures").to_string();
+    let mut data = metasift_data::root()
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
     let mut seed = 42u64;
     let mut realistic = false;
     let mut args = std::env::args().skip(1);
@@ -131,6 +134,13 @@ fn main() -> std::io::Result<()> {
                 std::process::exit(2);
             }
         }
+    }
+    if data.is_empty() {
+        eprintln!(
+            "gen_records: {} (or give --data DIR)",
+            metasift_data::ABSENT
+        );
+        std::process::exit(2);
     }
     if realistic {
         return write_realistic(&data, seed, records);

@@ -1,8 +1,8 @@
 //! `--realistic`: records shaped like real result lists, for profiling the
 //! dedup stream on what it meets in use rather than on short uniform records.
 //!
-//! Where the texts come from (all under `tests/fixtures`, see its README for
-//! sources and licences):
+//! Where the texts come from (all in the team's data folder, see its README
+//! for sources and licences):
 //!
 //! - `corpus/dureader_search_zh/search_results.jsonl`: Baidu result lists of
 //!   300 questions. A page's text is its `snippet` followed by its
@@ -11,7 +11,7 @@
 //! - `corpus/nlpcc2017_headlines_zh/headlines.tsv`: Chinese news headlines,
 //!   ten per list by category; a page's text is its headline followed by the
 //!   next headlines of its category (a digest page's text; the only Chinese
-//!   news text the fixtures hold).
+//!   news text the data folder holds).
 //! - `corpus/ag_news_en/test.csv`: English news, ten items per list by class;
 //!   engines show the description whole or cut, some with a date in front.
 //! - `corpus/searchsnippets_en/SearchSnippets.txt`: real web-search snippets
@@ -87,7 +87,7 @@ fn chars_prefix(s: &str, n: usize) -> &str {
     }
 }
 
-/// Loads every pool from `data` (laid out like `tests/fixtures`) and the
+/// Loads every pool from `data` (laid out like the team's data folder) and the
 /// saved SERP pages through the presets of `engines_toml`.
 pub fn load(data: &str, engines_toml: &str) -> Result<Pools, Box<dyn std::error::Error>> {
     let mut zh_qa = Vec::new();
