@@ -18,14 +18,15 @@
 //! | [`web`] | axum router, handlers, pages |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
+//! | [`jsonl`] | `metasift dedup`: JSON Lines through the dedup crate |
 
 pub mod config;
 pub mod engines;
 pub mod fusion;
+pub mod jsonl;
 pub mod lab;
 pub mod model;
 pub mod ops;
 pub mod output;
 pub mod search;
-pub mod stream;
 pub mod web;

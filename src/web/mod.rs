@@ -18,7 +18,7 @@
 //! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
 //! | `GET /static/style.css`, `/static/favicon.svg`, `/favicon.ico` | embedded assets |
 //!
-//! The HTML results page is streamed (see [`stream`]): its head, search box
+//! The HTML results page is streamed (see [`streamed`]): its head, search box
 //! and the engines being asked at once, the fused results when every engine
 //! has answered or the search deadline has passed. No script: the page works
 //! in any browser and in the text-mode ones. JSON, CSV and RSS are whole
@@ -42,7 +42,7 @@ mod prefs_page;
 mod public;
 pub mod serve;
 mod statics;
-mod stream;
+mod streamed;
 mod ui;
 
 use askama::Template;
@@ -238,7 +238,7 @@ async fn search(
         tracing::info!(q = %query.text, page = query.page, "search");
     }
     let Some(document) = Document::of(format) else {
-        return stream::results_page(searcher, asked).await;
+        return streamed::results_page(searcher, asked).await;
     };
     // Settings other than `[dedup]` on a page a program reads: say what
     // they changed. The comparison is made for this request: never kept.
@@ -337,7 +337,7 @@ fn read_search(
 }
 
 /// The formats sent as one document when the answers are in (the results
-/// page is streamed, see [`stream`]).
+/// page is streamed, see [`streamed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Document {
     Json,
