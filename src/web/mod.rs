@@ -33,8 +33,6 @@ mod error;
 mod i18n;
 mod image_proxy;
 mod lab;
-mod lab_kept;
-mod lab_view;
 pub mod pages;
 mod params;
 mod prefs;

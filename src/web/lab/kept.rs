@@ -64,10 +64,10 @@ pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
         )
             .into_response(),
         None => {
-            let msg = super::ui::Msg::new("lab-kept-missing")
+            let msg = super::super::ui::Msg::new("lab-kept-missing")
                 .arg("id", format!("{id:?}"))
                 .arg("n", KEPT_RESULTS)
-                .text(&super::error::reader().tr)
+                .text(&super::super::error::reader().tr)
                 + "\n";
             (
                 StatusCode::NOT_FOUND,

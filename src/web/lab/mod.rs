@@ -6,7 +6,7 @@
 //! Lines). The answer is the lab's own SVG chart inline in the page, the
 //! trivial baselines, the best setting per method under a precision floor
 //! (the form's `floor`, by default `[lab] precision_floor`), one table per
-//! method of every measured setting ([`super::lab_view`]: the columns of
+//! method of every measured setting ([`view`]: the columns of
 //! `results.csv` that apply to the method, with the same rounding) and a
 //! link to `results.csv`.
 //!
@@ -21,9 +21,12 @@
 //! that goes away stops its sweep (at the next setting), and each client
 //! may start `[limits] lab_per_minute` sweeps a minute (429 beyond).
 //!
-//! Results are kept in memory for a while ([`super::lab_kept`]) under a
+//! Results are kept in memory for a while ([`kept`]) under a
 //! random id, which is what the `results.csv` link names: an upload cannot be
 //! recomputed from a URL.
+
+mod kept;
+mod view;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,12 +39,12 @@ use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::i18n::Tr;
-pub use super::lab_kept::results_csv;
-use super::lab_kept::{keep, rand_id};
-use super::lab_view::{self, RunView};
 use super::ui::{Layout, Msg, Ui};
 use crate::lab::{self, SweepOs, data};
+pub use kept::results_csv;
+use kept::{keep, rand_id};
 use metasift_dedup::{Method, Settings};
+use view::RunView;
 
 /// Largest upload, in bytes.
 pub const MAX_UPLOAD: usize = 2 * 1024 * 1024;
@@ -607,7 +610,7 @@ async fn run(
             svg,
             csv_href: format!("/lab/results.csv?id={id}"),
             sweep: sweep_text,
-            ..lab_view::run_view(&file, &series, &rows, floor, sweep_os, &tr)
+            ..view::run_view(&file, &series, &rows, floor, sweep_os, &tr)
         }
     })
     .await;

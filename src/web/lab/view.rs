@@ -6,7 +6,7 @@
 //! `results.csv` formats them, and the column names are its column names, so
 //! the two can be compared line by line.
 
-use super::i18n::Tr;
+use super::super::i18n::Tr;
 use crate::lab::{self, data};
 use metasift_dedup::Method;
 
@@ -248,7 +248,7 @@ mod tests {
     /// in every language.
     #[test]
     fn every_column_has_a_heading_in_every_language() {
-        for (code, _) in super::super::i18n::locales() {
+        for (code, _) in super::super::super::i18n::locales() {
             let tr = Tr::new(code);
             for m in Method::ALL {
                 for c in columns(m) {
