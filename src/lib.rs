@@ -20,6 +20,8 @@
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
 //! | [`jsonl`] | `metasift dedup`: JSON Lines through the dedup crate |
 
+#![warn(unreachable_pub)]
+
 pub mod config;
 pub mod engines;
 pub mod fusion;

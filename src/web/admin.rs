@@ -44,7 +44,7 @@ pub(super) fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &Head
 }
 
 /// A refusal (429, 503) in the format the client asked for.
-pub fn refusal(
+pub(super) fn refusal(
     status: StatusCode,
     message: &super::ui::Msg,
     format: Format,
@@ -54,7 +54,7 @@ pub fn refusal(
 }
 
 /// The 503 for a search refused because too many are in flight.
-pub fn overloaded(format: Format) -> Response {
+pub(super) fn overloaded(format: Format) -> Response {
     refusal(
         StatusCode::SERVICE_UNAVAILABLE,
         &super::ui::Msg::new("error-overloaded"),
@@ -65,14 +65,18 @@ pub fn overloaded(format: Format) -> Response {
 
 /// Middleware: the per-client rate limit of `/search` (429 with
 /// `Retry-After`, in the format the search asked for).
-pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(super) async fn rate_limit(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let limiter = state.live().limiter;
     admit(&state, &limiter, request, next, Limited::Search).await
 }
 
 /// Middleware: the per-client rate limit of `/autocomplete`, on its own
 /// budget (`[limits] autocomplete_per_minute`); refusals are JSON.
-pub async fn rate_limit_autocomplete(
+pub(super) async fn rate_limit_autocomplete(
     State(state): State<AppState>,
     request: Request,
     next: Next,
@@ -84,7 +88,7 @@ pub async fn rate_limit_autocomplete(
 /// Middleware: the per-client rate limit of `/lab` sweeps (`[limits]
 /// lab_per_minute`); showing the empty form is free, running a sweep
 /// (`POST`, or `GET` with a query) counts.
-pub async fn rate_limit_lab(
+pub(super) async fn rate_limit_lab(
     State(state): State<AppState>,
     request: Request,
     next: Next,
@@ -175,7 +179,7 @@ async fn admit(
 
 /// One engine's row on the `/stats` page, formatted for display.
 #[derive(Debug, Clone)]
-pub struct EngineRow {
+pub(super) struct EngineRow {
     /// Its name on the page.
     pub name: String,
     /// Its `engines.toml` name.
@@ -268,7 +272,7 @@ impl EngineRow {
 /// `GET /stats` as HTML.
 #[derive(Template)]
 #[template(path = "stats.html")]
-pub struct StatsPage {
+pub(super) struct StatsPage {
     /// Frame.
     pub layout: Layout,
     /// The strings.
@@ -315,7 +319,7 @@ impl StatsPage {
     /// The same page with the engines `config` disables said so: one that
     /// was never asked is "disabled", not "not asked yet" (a search that
     /// names it still asks it, and then its row counts as any other).
-    pub fn with_disabled(mut self, config: &Config) -> StatsPage {
+    pub(super) fn with_disabled(mut self, config: &Config) -> StatsPage {
         for row in &mut self.engines {
             let off = config
                 .engines
@@ -332,7 +336,7 @@ impl StatsPage {
     }
 
     /// The page for a snapshot, in `ui`'s language and theme.
-    pub fn new(s: &HealthSnapshot, ui: &Ui) -> StatsPage {
+    pub(super) fn new(s: &HealthSnapshot, ui: &Ui) -> StatsPage {
         let tr = &ui.tr;
         let lookups = s.cache_hits + s.cache_misses;
         StatsPage {
@@ -376,7 +380,7 @@ impl StatsPage {
 }
 
 /// `GET /stats`: per-engine health as a page, or `?format=json`.
-pub async fn stats(
+pub(super) async fn stats(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
@@ -399,7 +403,7 @@ pub async fn stats(
 }
 
 /// `GET /metrics`: Prometheus text format 0.0.4.
-pub async fn metrics(State(state): State<AppState>) -> Response {
+pub(super) async fn metrics(State(state): State<AppState>) -> Response {
     let searcher = state.searcher();
     let mut text = searcher.health().render_prometheus(SystemTime::now());
     crate::ops::metrics::render_build_info(&mut text);
@@ -435,7 +439,7 @@ pub(super) fn same_secret(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// `POST /admin/reload` (mounted only with a token): re-reads the file.
-pub async fn admin_reload(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub(super) async fn admin_reload(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let text = |status: StatusCode, body: String| {
         (
             status,

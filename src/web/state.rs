@@ -222,7 +222,7 @@ impl Live {
 
 /// Operator settings fixed for the life of the process.
 #[derive(Debug, Default)]
-pub struct OpsSettings {
+pub(super) struct OpsSettings {
     /// Bearer token of `POST /admin/reload`; `None` = the route is off (404).
     pub admin_token: Option<String>,
     /// The file a reload reads.
