@@ -19,15 +19,18 @@
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`files`] | input files read with a size cap |
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
+//! | [`jsonl`] | `metasift dedup`: JSON Lines through the dedup crate |
+
+#![warn(unreachable_pub)]
 
 pub mod config;
 pub mod engines;
 pub mod files;
 pub mod fusion;
+pub mod jsonl;
 pub mod lab;
 pub mod model;
 pub mod ops;
 pub mod output;
 pub mod search;
-pub mod stream;
 pub mod web;

@@ -70,7 +70,7 @@ enum Command {
         replay: Option<PathBuf>,
     },
     /// Deduplicate a JSON Lines stream of records.
-    Dedup(metasift::stream::DedupArgs),
+    Dedup(metasift::jsonl::DedupArgs),
     /// Compare dedup methods and thresholds on labeled data.
     Lab(metasift::lab::LabArgs),
     /// Ask a running server's `/healthz` (exit 0 when it answers 200): the
@@ -334,7 +334,7 @@ fn main() -> anyhow::Result<()> {
     match command {
         Command::Dedup(args) => {
             let config = load_config_said(args.config.as_deref())?;
-            let code = metasift::stream::run(&args, &config.dedup)?;
+            let code = metasift::jsonl::run(&args, &config.dedup)?;
             std::process::exit(code);
         }
         Command::Lab(args) => {

@@ -1,5 +1,5 @@
 //! The streaming path of the `html` kind against the tree path, its
-//! reference (see `src/engines/stream.rs`): every shipped HTML preset over
+//! reference (see `src/engines/fast_parse/`): every shipped HTML preset over
 //! every page we write in the engines' markup (`tests/support/own_pages.rs`)
 //! gives the same outcome — records, suggestions, blocked / empty / invalid
 //! — on both paths, and so do generated pages and such pages cut and
@@ -633,7 +633,7 @@ proptest::proptest! {
 /// path builds hand the page over (and the engine's parse still answers).
 #[test]
 fn fast_front_end_hands_over_past_the_limits() {
-    use metasift::engines::stream::Bail;
+    use metasift::engines::fast_parse::Bail;
     let engine = duckduckgo();
     let result = "<div class=result><a class=result__a href=https://e.org/a>a</a></div>";
     let deep = format!("{}{result}", "<div>".repeat(2000));

@@ -60,7 +60,7 @@ pub struct ServerConfig {
 
 /// `[server] max_results_per_page` when unset (and `results_per_page` is
 /// not larger).
-pub const DEFAULT_MAX_RESULTS_PER_PAGE: usize = 50;
+pub(super) const DEFAULT_MAX_RESULTS_PER_PAGE: usize = 50;
 
 /// Every result format `/search` knows.
 pub const FORMATS: [&str; 4] = ["html", "json", "csv", "rss"];

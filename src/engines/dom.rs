@@ -32,12 +32,12 @@ use scraper::{Html, HtmlTreeSink};
 use super::ParseError;
 
 /// Deepest an element may sit in a tree (the document is level 0).
-pub const MAX_DEPTH: usize = 512;
+pub(crate) const MAX_DEPTH: usize = 512;
 
 /// Most elements and comments one tree may hold (the saved results pages have at most
 /// about 2,000; a 4 MiB page of bare tags would make 1.3 million, about
 /// 200 MB of tree).
-pub const MAX_NODES: usize = 100_000;
+pub(crate) const MAX_NODES: usize = 100_000;
 
 /// Bytes given to the parser at a time: at most about 800 tags, so what a
 /// refused page costs past the limit stays small even when each tag costs

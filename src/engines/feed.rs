@@ -25,7 +25,7 @@ pub(crate) struct FeedEngine {
 
 impl FeedEngine {
     /// A feed engine for `config` (only its `url` is checked).
-    pub fn new(config: EngineConfig) -> Result<FeedEngine, String> {
+    pub(crate) fn new(config: EngineConfig) -> Result<FeedEngine, String> {
         let base = super::base_url(&config)?;
         Ok(FeedEngine { config, base })
     }

@@ -47,9 +47,9 @@ use html5ever::LocalName;
 use scraper::{ElementRef, Html, Selector};
 
 use super::exclude::Exclude;
+use super::fast_parse::{self, Bail, StreamPick, StreamPlan, Streamed};
 use super::markers::Markers;
 use super::prefilter::{Keep, prefilter};
-use super::stream::{self, Bail, StreamPick, StreamPlan, Streamed};
 use super::text::{element_raw_text, element_text, join_pieces};
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, display_link, resolve_link};
 use crate::config::{EngineConfig, ParseConfig};
@@ -182,7 +182,7 @@ fn stream_field(spec: &str) -> Result<Vec<StreamPick>, String> {
         .map(|(sel, attr)| {
             Ok(StreamPick {
                 selector: (!sel.is_empty())
-                    .then(|| stream::compile(sel))
+                    .then(|| fast_parse::compile(sel))
                     .transpose()?,
                 attr: attr.map(LocalName::from),
             })
@@ -197,8 +197,8 @@ fn stream_plan(p: &ParseConfig) -> Result<StreamPlan, String> {
         spec.as_deref().map(stream_field).unwrap_or(Ok(Vec::new()))
     };
     Ok(StreamPlan {
-        results: stream::compile(p.results.as_deref().unwrap_or_default())?,
-        skip: p.skip.as_deref().map(stream::compile).transpose()?,
+        results: fast_parse::compile(p.results.as_deref().unwrap_or_default())?,
+        skip: p.skip.as_deref().map(fast_parse::compile).transpose()?,
         fields: [
             field(&p.title)?,
             field(&p.url)?,
@@ -212,12 +212,12 @@ fn stream_plan(p: &ParseConfig) -> Result<StreamPlan, String> {
             .iter()
             .chain(&p.no_results)
             .filter_map(|m| marker_selector(m))
-            .map(stream::compile)
+            .map(fast_parse::compile)
             .collect::<Result<_, _>>()?,
         exclude: p
             .exclude
             .iter()
-            .map(|x| stream::compile(x.trim()))
+            .map(|x| fast_parse::compile(x.trim()))
             .collect::<Result<_, _>>()?,
         seen: Default::default(),
         gate: Default::default(),

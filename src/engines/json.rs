@@ -202,7 +202,7 @@ pub(crate) struct JsonEngine {
 
 impl JsonEngine {
     /// Checks the parse table of `config`.
-    pub fn new(config: EngineConfig) -> Result<JsonEngine, String> {
+    pub(crate) fn new(config: EngineConfig) -> Result<JsonEngine, String> {
         let base = super::base_url(&config)?;
         let name = &config.name;
         let p = &config.parse;

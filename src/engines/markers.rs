@@ -27,7 +27,7 @@ pub(crate) struct Markers {
 
 impl Markers {
     /// The markers in `list` (empty ones never match).
-    pub fn new<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> Markers {
+    pub(crate) fn new<S: AsRef<str>>(list: impl IntoIterator<Item = S>) -> Markers {
         let finders: Vec<Finder<'static>> = list
             .into_iter()
             .map(|m| Finder::new(m.as_ref().to_lowercase().as_bytes()).into_owned())
@@ -37,7 +37,7 @@ impl Markers {
     }
 
     /// Whether there are no markers at all.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.finders.iter().all(|f| f.needle().is_empty())
     }
 

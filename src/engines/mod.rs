@@ -94,13 +94,13 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
 
 pub(crate) mod dom;
 pub(crate) mod exclude;
+pub mod fast_parse;
 pub(crate) mod feed;
 pub mod html;
 pub(crate) mod json;
 pub(crate) mod markers;
 pub mod prefilter;
 pub(crate) mod searxng;
-pub mod stream;
 mod text;
 
 pub(crate) use text::html_to_text;
@@ -131,7 +131,7 @@ pub fn check(config: &EngineConfig) -> Result<(), String> {
 
 /// The `html` engines that read every page with the tree path, each with
 /// why: a selector the streaming path cannot decide when an element is
-/// inserted (see [`stream`]). `check-config` says it once per engine.
+/// inserted (see [`fast_parse`]). `check-config` says it once per engine.
 pub fn tree_only_engines(config: &Config) -> Vec<(String, String)> {
     config
         .engines

@@ -20,7 +20,7 @@ pub(crate) struct SearxngEngine {
 
 impl SearxngEngine {
     /// A SearXNG upstream for `config` (only its `url` is checked).
-    pub fn new(config: EngineConfig) -> Result<SearxngEngine, String> {
+    pub(crate) fn new(config: EngineConfig) -> Result<SearxngEngine, String> {
         let base = super::base_url(&config)?;
         Ok(SearxngEngine { config, base })
     }

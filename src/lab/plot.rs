@@ -20,7 +20,7 @@ use super::metrics::Confusion;
 
 /// The font used for every label, in the SVG and in the PNG.
 #[cfg(feature = "png")]
-pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
+pub(crate) const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 const FONT_FAMILY: &str = "DejaVu Sans Mono";
 
 const PALETTE: [&str; 10] = [
@@ -66,7 +66,7 @@ fn esc(s: &str) -> String {
 /// The y range and grid step of a panel: the smallest "nice" step (0.01,
 /// 0.02, 0.05, 0.1, 0.2) that covers the values in at most 10 steps, the
 /// range rounded out to whole steps, inside 0–1.
-pub fn y_range(values: impl IntoIterator<Item = f64>) -> (f64, f64, f64) {
+pub(crate) fn y_range(values: impl IntoIterator<Item = f64>) -> (f64, f64, f64) {
     let (lo, hi) = values
         .into_iter()
         .filter(|v| v.is_finite())
@@ -98,7 +98,7 @@ pub fn y_range(values: impl IntoIterator<Item = f64>) -> (f64, f64, f64) {
 /// The words of the plot, for a reader of another language (`/lab`); the
 /// command line's are English ([`svg`]).
 #[derive(Debug, Clone)]
-pub struct Labels {
+pub(crate) struct Labels {
     /// The x axis.
     pub x: String,
     /// The metrics' names in the line-style key.
@@ -113,7 +113,7 @@ pub struct Labels {
 
 impl Labels {
     /// English, with `x` on the x axis.
-    pub fn english(x: &str) -> Labels {
+    pub(crate) fn english(x: &str) -> Labels {
         Labels {
             x: x.to_string(),
             precision: "precision".into(),
@@ -126,12 +126,12 @@ impl Labels {
 
 /// Renders the panels as one SVG document; `floor` is the precision floor
 /// drawn across each panel (when inside its y range).
-pub fn svg(panels: &[Panel], x_label: &str, floor: Option<f64>) -> String {
+pub(crate) fn svg(panels: &[Panel], x_label: &str, floor: Option<f64>) -> String {
     svg_with(panels, &Labels::english(x_label), floor)
 }
 
 /// [`svg`] with its words given.
-pub fn svg_with(panels: &[Panel], labels: &Labels, floor: Option<f64>) -> String {
+pub(crate) fn svg_with(panels: &[Panel], labels: &Labels, floor: Option<f64>) -> String {
     let height = PANEL_H * panels.len().max(1) as f64;
     let mut out = String::new();
     let _ = writeln!(
@@ -315,7 +315,7 @@ fn panel_svg(out: &mut String, panel: &Panel, labels: &Labels, floor: Option<f64
 /// Rasterizes an SVG document to PNG bytes, with the compiled-in font
 /// (cargo feature `png`).
 #[cfg(feature = "png")]
-pub fn png(svg: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn png(svg: &str) -> Result<Vec<u8>, String> {
     let mut opt = resvg::usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         ..resvg::usvg::Options::default()

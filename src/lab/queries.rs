@@ -32,7 +32,7 @@ use metasift_dedup::{Method, Settings};
 
 /// What `--queries` needs besides the sweep.
 #[derive(Debug, Clone)]
-pub struct QueriesRun<'a> {
+pub(super) struct QueriesRun<'a> {
     /// The query file.
     pub queries: &'a Path,
     /// The configuration whose engines are asked.
@@ -55,7 +55,7 @@ pub struct QueriesRun<'a> {
 /// How far (on the common threshold axis) a swept setting may be from the
 /// configured one and still count for `to-label.jsonl`: the band a label
 /// can move the chosen threshold within.
-pub const LABEL_BAND: f64 = 0.2;
+pub(super) const LABEL_BAND: f64 = 0.2;
 
 /// Whether a merged pair goes to `to-label.jsonl`: the pairs a person must
 /// decide, not every pair some setting merged.
@@ -79,14 +79,18 @@ pub const LABEL_BAND: f64 = 0.2;
 /// `band` counts the band's settings of methods that read text (every method
 /// but `none`, which merges equal URL keys only); `merged` those of them
 /// that merged the pair.
-pub fn needs_label(same_url_key: bool, merged: usize, band: usize) -> bool {
+pub(super) fn needs_label(same_url_key: bool, merged: usize, band: usize) -> bool {
     !same_url_key && merged > 0 && (band < 2 || merged < band)
 }
 
 /// A method's configured threshold on the common axis (feature codes: the
 /// swept `os1`/`os2`; SimHash: `1 − max_distance / 32`; Rabin:
 /// `block_threshold`); `None` for `none`.
-pub fn configured_threshold(method: Method, base: &Settings, sweep_os: SweepOs) -> Option<f64> {
+pub(super) fn configured_threshold(
+    method: Method,
+    base: &Settings,
+    sweep_os: SweepOs,
+) -> Option<f64> {
     match method {
         Method::FeatureCode => Some(match sweep_os {
             SweepOs::Os1 => base.os1,
@@ -99,7 +103,7 @@ pub fn configured_threshold(method: Method, base: &Settings, sweep_os: SweepOs) 
 }
 
 /// Reads the query file: one query a line, `#` comments and blanks skipped.
-pub fn read_queries(path: &Path) -> Result<Vec<String>, LabError> {
+pub(super) fn read_queries(path: &Path) -> Result<Vec<String>, LabError> {
     let text = crate::files::read_capped(path, crate::files::MAX_DATA_BYTES).map_err(|source| {
         LabError::Io {
             path: path.to_path_buf(),
@@ -117,7 +121,7 @@ pub fn read_queries(path: &Path) -> Result<Vec<String>, LabError> {
 }
 
 /// Runs the queries, the sweep, and writes the three files; returns them.
-pub fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
+pub(super) fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
     let queries = read_queries(run.queries)?;
     if queries.is_empty() {
         return Err(LabError::BadArgument(format!(

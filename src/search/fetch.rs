@@ -76,7 +76,7 @@ pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Er
 /// itself lives there, loopback, private or link-local addresses and
 /// `localhost` (a public engine must not make the server fetch its
 /// neighbours).
-pub fn redirect_refusal(previous: &[url::Url], next: &url::Url) -> Option<String> {
+pub(super) fn redirect_refusal(previous: &[url::Url], next: &url::Url) -> Option<String> {
     if previous.len() > MAX_REDIRECTS {
         return Some(format!(
             "more than {MAX_REDIRECTS} redirects (a redirect loop?)"

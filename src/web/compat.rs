@@ -20,7 +20,7 @@ use crate::config::{Config, EngineConfig};
 /// body carries a non-empty `q` — a 308 to `/search` with the same query
 /// string. A 308 keeps the method and the body, so a `POST` form is posted
 /// again to `/search` unchanged, as SearXNG does.
-pub async fn root(
+pub(super) async fn root(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
     headers: axum::http::HeaderMap,
@@ -48,7 +48,7 @@ pub async fn root(
 
 /// SearXNG's `/config` answer (the keys its clients read).
 #[derive(Debug, Serialize)]
-pub struct InstanceConfig {
+pub(super) struct InstanceConfig {
     /// Every category some enabled engine serves, `general` first.
     pub categories: Vec<String>,
     /// Every configured engine.
@@ -79,7 +79,7 @@ pub struct InstanceConfig {
 
 /// One engine in `/config`.
 #[derive(Debug, Serialize)]
-pub struct EngineInfo {
+pub(super) struct EngineInfo {
     /// Its name in `engines.toml`.
     pub name: String,
     /// Its categories.
@@ -129,7 +129,7 @@ impl EngineInfo {
 
 impl InstanceConfig {
     /// The description of an instance running `config`.
-    pub fn of(config: &Config) -> InstanceConfig {
+    pub(super) fn of(config: &Config) -> InstanceConfig {
         InstanceConfig {
             categories: super::pages::served_categories(config)
                 .into_iter()
@@ -159,7 +159,7 @@ impl InstanceConfig {
 }
 
 /// `GET /config`.
-pub async fn config(State(state): State<AppState>) -> Response {
+pub(super) async fn config(State(state): State<AppState>) -> Response {
     let searcher = state.searcher();
     (
         [(header::CACHE_CONTROL, "public, max-age=300")],
@@ -169,7 +169,7 @@ pub async fn config(State(state): State<AppState>) -> Response {
 }
 
 /// The peer of a request, when the server recorded it.
-pub type Peer = Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>;
+pub(super) type Peer = Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>;
 
 /// Where this server is, for the absolute links of OpenSearch and RSS:
 /// `[server] base_url` when set; else the request's `Host` — or, when the
@@ -177,7 +177,7 @@ pub type Peer = Option<axum::Extension<axum::extract::ConnectInfo<std::net::Sock
 /// as for `X-Forwarded-For`), its `X-Forwarded-Host` and
 /// `X-Forwarded-Proto` — and `bind` when the request names no usable host.
 /// Ends with `/`.
-pub fn public_base(config: &Config, headers: &axum::http::HeaderMap, peer: &Peer) -> String {
+pub(super) fn public_base(config: &Config, headers: &axum::http::HeaderMap, peer: &Peer) -> String {
     if !config.server.base_url.is_empty() {
         return config.server.base_url.clone();
     }

@@ -29,7 +29,7 @@ tokio::task_local! {
 /// Layer: answers every request in its reader's language (the preferences
 /// cookie, else `Accept-Language`), so an error page built deep in a
 /// handler or a middleware — which sees no headers — speaks it too.
-pub async fn in_readers_language(request: Request, next: Next) -> Response {
+pub(super) async fn in_readers_language(request: Request, next: Next) -> Response {
     let mut kept = HeaderMap::new();
     for name in [header::COOKIE, header::ACCEPT_LANGUAGE] {
         for v in request.headers().get_all(&name) {
@@ -49,12 +49,12 @@ fn asked_query(raw: &str) -> String {
 }
 
 /// The `q` of the request being answered (empty outside a request).
-pub fn reader_query() -> String {
+pub(super) fn reader_query() -> String {
     ASKED.try_with(Clone::clone).unwrap_or_default()
 }
 
 /// The reader's language and theme (English and auto outside a request).
-pub fn reader() -> Ui {
+pub(super) fn reader() -> Ui {
     READER
         .try_with(|h| super::prefs::Prefs::from_headers(h).ui(h))
         .unwrap_or_default()
@@ -63,7 +63,7 @@ pub fn reader() -> Ui {
 /// An error page.
 #[derive(Template)]
 #[template(path = "error.html")]
-pub struct ErrorPage {
+pub(super) struct ErrorPage {
     /// Frame.
     pub layout: Layout,
     /// HTTP status code.
@@ -78,7 +78,7 @@ pub struct ErrorPage {
 
 impl ErrorPage {
     /// The page of `status` saying `msg`, in `ui`'s language and theme.
-    pub fn of(status: StatusCode, msg: &Msg, ui: &Ui) -> ErrorPage {
+    pub(super) fn of(status: StatusCode, msg: &Msg, ui: &Ui) -> ErrorPage {
         let tr = &ui.tr;
         let code = status.as_u16();
         let reason = tr
@@ -154,7 +154,7 @@ impl IntoResponse for AppError {
 /// is the reason — so a program reading CSV or RSS still gets a document
 /// of its kind. `retry_after_s` (429, 503) adds a `retry_after` field, the
 /// feed's `ttl` and the `Retry-After` header.
-pub fn error_response(
+pub(super) fn error_response(
     status: StatusCode,
     msg: &Msg,
     format: Format,

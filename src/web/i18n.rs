@@ -39,12 +39,12 @@ static AVAILABLE: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
 });
 
 /// UI locales: code → the language's own name, one per catalog.
-pub fn locales() -> impl Iterator<Item = (&'static str, &'static str)> {
+pub(super) fn locales() -> impl Iterator<Item = (&'static str, &'static str)> {
     AVAILABLE.iter().map(|(c, n)| (c.as_str(), n.as_str()))
 }
 
 /// The locale when the browser names none of [`LOCALES`].
-pub const DEFAULT_LOCALE: &str = "en";
+pub(super) const DEFAULT_LOCALE: &str = "en";
 
 /// The strings of one locale. Cheap to clone.
 #[derive(Debug, Clone)]
@@ -199,7 +199,7 @@ impl Tr {
 
 /// `snake_case` or `kebab-case` as words with capitals: `my_site` →
 /// "My Site" (a word's other letters are kept as written).
-pub fn title_case(id: &str) -> String {
+pub(super) fn title_case(id: &str) -> String {
     id.split(['_', '-', ' '])
         .filter(|w| !w.is_empty())
         .map(|w| {
@@ -250,7 +250,7 @@ fn supported(tag: &str) -> Option<&'static str> {
 /// attribute (so browsers pick fonts and line breaking): Han → `zh`, kana →
 /// `ja`, Hangul → `ko`, Latin on a Chinese page → `und-Latn`. `None` when the
 /// text is in the page's own script. Looks at the letters alone, cheaply.
-pub fn text_lang(text: &str, page: &str) -> Option<&'static str> {
+pub(super) fn text_lang(text: &str, page: &str) -> Option<&'static str> {
     let (mut han, mut kana, mut hangul, mut latin) = (0usize, 0usize, 0usize, 0usize);
     for c in text.chars().take(200) {
         match c as u32 {

@@ -39,15 +39,15 @@ use crate::config::Config;
 use crate::search::is_local_ip;
 
 /// Largest image relayed, in bytes.
-pub const MAX_IMAGE_BYTES: usize = 1024 * 1024;
+pub(super) const MAX_IMAGE_BYTES: usize = 1024 * 1024;
 /// The whole fetch: connect, redirects, headers and body.
-pub const FETCH_TIMEOUT: Duration = Duration::from_secs(3);
+pub(super) const FETCH_TIMEOUT: Duration = Duration::from_secs(3);
 /// Redirects followed.
-pub const MAX_REDIRECTS: usize = 3;
+pub(super) const MAX_REDIRECTS: usize = 3;
 /// Images fetched at once; more wait for none (503).
-pub const MAX_FETCHES: usize = 32;
+pub(super) const MAX_FETCHES: usize = 32;
 /// The environment variable holding the signing secret.
-pub const SECRET_ENV: &str = "METASIFT_SECRET_KEY";
+pub(super) const SECRET_ENV: &str = "METASIFT_SECRET_KEY";
 
 static FETCHES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_FETCHES);
 
@@ -82,7 +82,7 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 }
 
 /// The signature of `url`.
-pub fn sign(url: &str) -> String {
+pub(super) fn sign(url: &str) -> String {
     hex(ring::hmac::sign(&KEY, url.as_bytes()).as_ref())
 }
 
@@ -253,7 +253,10 @@ fn image_type(headers: &reqwest::header::HeaderMap) -> Option<String> {
 }
 
 /// `GET /image_proxy?url=…&h=…`.
-pub async fn image_proxy(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+pub(super) async fn image_proxy(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> Response {
     let raw = raw.unwrap_or_default();
     let get = |name: &str| {
         url::form_urlencoded::parse(raw.as_bytes())

@@ -13,12 +13,12 @@
 //! | `GET /healthz` | liveness |
 //! | `GET /image_proxy?url=&h=` | a result's thumbnail, fetched for the page (signed links only; see [`image_proxy`]) |
 //! | `GET`/`POST /lab`, `GET /lab/results.csv?id=` | threshold sweeps on labeled data (see [`lab`]) |
-//! | `GET /stats`, `/stats?format=json` | per-engine health (see [`ops`]) |
+//! | `GET /stats`, `/stats?format=json` | per-engine health (see [`admin`]) |
 //! | `GET /metrics` | Prometheus text |
 //! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
 //! | `GET /static/style.css`, `/static/favicon.svg`, `/favicon.ico` | embedded assets |
 //!
-//! The HTML results page is streamed (see [`stream`]): its head, search box
+//! The HTML results page is streamed (see [`streamed`]): its head, search box
 //! and the engines being asked at once, the fused results when every engine
 //! has answered or the search deadline has passed. No script: the page works
 //! in any browser and in the text-mode ones. JSON, CSV and RSS are whole
@@ -26,23 +26,22 @@
 //! Every HTML answer carries a Content-Security-Policy that forbids scripts, a
 //! second fence behind askama's escaping of engine text.
 
+mod admin;
 mod compare_view;
 mod compat;
 mod error;
 mod i18n;
 mod image_proxy;
 mod lab;
-mod lab_kept;
-mod lab_view;
-mod ops;
 pub mod pages;
 mod params;
 mod prefs;
 mod prefs_page;
 mod public;
 pub mod serve;
+mod state;
 mod statics;
-mod stream;
+mod streamed;
 mod ui;
 
 use askama::Template;
@@ -59,6 +58,7 @@ use crate::search::{RequestError, SearchOptions, Searcher};
 pub use error::AppError;
 pub use image_proxy::link as image_proxy_link;
 pub use params::SearchParams;
+pub use state::AppState;
 pub use ui::Format;
 
 /// Largest request body accepted (`POST /search` forms are tiny).
@@ -67,77 +67,18 @@ const MAX_BODY: usize = 256 * 1024;
 /// Most suggestions `/autocomplete` returns.
 const MAX_SUGGESTIONS: usize = 10;
 
-/// What every handler shares. Cheap to clone.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    /// Swapped whole by a reload; the lock is only held to clone or swap.
-    live: std::sync::Arc<std::sync::RwLock<ops::Live>>,
-    ops: std::sync::Arc<ops::OpsSettings>,
-}
-
-impl AppState {
-    /// State over a searcher (which holds the config and the HTTP client),
-    /// with an in-memory rate limiter from its `[limits]`; not reloadable.
-    pub fn new(searcher: Searcher) -> AppState {
-        let limits = &searcher.config().limits;
-        let limiter = crate::ops::limit::RateLimiter::local(limits);
-        let suggest_limiter = crate::ops::limit::RateLimiter::local(&limits.autocomplete());
-        let lab_limiter = crate::ops::limit::RateLimiter::local(&limits.lab());
-        AppState::from_live(
-            ops::Live {
-                searcher,
-                limiter,
-                suggest_limiter,
-                lab_limiter,
-            },
-            ops::OpsSettings::default(),
-        )
-    }
-
-    fn from_live(live: ops::Live, settings: ops::OpsSettings) -> AppState {
-        AppState {
-            live: std::sync::Arc::new(std::sync::RwLock::new(live)),
-            ops: std::sync::Arc::new(settings),
-        }
-    }
-
-    /// The searcher in force (a reload may replace it; this one stays valid).
-    pub fn searcher(&self) -> Searcher {
-        self.live().searcher
-    }
-
-    /// The searcher and limiter in force.
-    pub fn live(&self) -> ops::Live {
-        self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-
-    /// Opens `/stats` and `/metrics` of a public instance to requests with
-    /// `Authorization: Bearer TOKEN` (empty = loopback only). Call before
-    /// the state is shared.
-    pub fn with_metrics_token(mut self, token: Option<String>) -> AppState {
-        if let Some(ops) = std::sync::Arc::get_mut(&mut self.ops) {
-            ops.metrics_token = token.filter(|t| !t.trim().is_empty());
-        }
-        self
-    }
-
-    fn swap(&self, live: ops::Live) {
-        *self.live.write().unwrap_or_else(|p| p.into_inner()) = live;
-    }
-}
-
 /// The whole application.
 pub fn router(state: AppState) -> Router {
-    let limited = axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit);
+    let limited = axum::middleware::from_fn_with_state(state.clone(), admin::rate_limit);
     let suggest_limited =
-        axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit_autocomplete);
-    let lab_limited = axum::middleware::from_fn_with_state(state.clone(), ops::rate_limit_lab);
+        axum::middleware::from_fn_with_state(state.clone(), admin::rate_limit_autocomplete);
+    let lab_limited = axum::middleware::from_fn_with_state(state.clone(), admin::rate_limit_lab);
     let operator_only = axum::middleware::from_fn_with_state(state.clone(), public::operator_only);
     let mut app = Router::new();
     // Without a token the route does not exist (404), rather than a door
     // anyone may knock on.
     if state.ops.admin_token.is_some() {
-        app = app.route("/admin/reload", post(ops::admin_reload));
+        app = app.route("/admin/reload", post(admin::admin_reload));
     }
     app.route("/search", get(search).post(search).route_layer(limited))
         // SearXNG clients: `/` with a `q` is a search (308 to /search);
@@ -148,15 +89,18 @@ pub fn router(state: AppState) -> Router {
             "/preferences",
             get(prefs_page::get_preferences).post(prefs_page::post_preferences),
         )
-        .route("/stats", get(ops::stats).route_layer(operator_only.clone()))
-        .route("/metrics", get(ops::metrics).route_layer(operator_only))
+        .route(
+            "/stats",
+            get(admin::stats).route_layer(operator_only.clone()),
+        )
+        .route("/metrics", get(admin::metrics).route_layer(operator_only))
         .route("/robots.txt", get(public::robots))
         .route(
             "/autocomplete",
             get(autocomplete).route_layer(suggest_limited),
         )
         .route("/opensearch.xml", get(opensearch))
-        .route("/healthz", get(healthz))
+        .route("/healthz", get(admin::healthz))
         .route("/image_proxy", get(image_proxy::image_proxy))
         .route(
             "/lab",
@@ -238,7 +182,7 @@ async fn search(
         tracing::info!(q = %query.text, page = query.page, "search");
     }
     let Some(document) = Document::of(format) else {
-        return stream::results_page(searcher, asked).await;
+        return streamed::results_page(searcher, asked).await;
     };
     // Settings other than `[dedup]` on a page a program reads: say what
     // they changed. The comparison is made for this request: never kept.
@@ -250,7 +194,7 @@ async fn search(
         shared.map(|(resp, renders)| (resp, renders, None))
     };
     let Ok((resp, renders, comparison)) = answered else {
-        return Ok(ops::overloaded(format));
+        return Ok(admin::overloaded(format));
     };
     let base = || compat::public_base(searcher.config(), &headers, &peer);
     let rendered = Rendered {
@@ -263,7 +207,7 @@ async fn search(
     // A page from the cache costs the client's budget nothing, unless it
     // was fused again (other settings, `explain`).
     if resp.cached && !asked.request.refits {
-        response.extensions_mut().insert(ops::ServedFromCache);
+        response.extensions_mut().insert(admin::ServedFromCache);
     }
     Ok(response)
 }
@@ -296,7 +240,7 @@ fn read_search(
     let body = match body {
         Ok(body) => body,
         Err(rejection) => {
-            let format = ops::wanted_format(raw, b"", headers);
+            let format = admin::wanted_format(raw, b"", headers);
             let message = if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ui::Msg::new("error-body-too-large").arg("n", MAX_BODY)
             } else {
@@ -342,7 +286,7 @@ fn read_search(
 }
 
 /// The formats sent as one document when the answers are in (the results
-/// page is streamed, see [`stream`]).
+/// page is streamed, see [`streamed`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Document {
     Json,
@@ -533,17 +477,6 @@ async fn opensearch(
         xml,
     )
         .into_response())
-}
-
-async fn healthz() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        "ok\n",
-    )
-        .into_response()
 }
 
 async fn not_found() -> Response {

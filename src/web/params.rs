@@ -19,10 +19,10 @@ use super::ui::{Format, Msg};
 
 /// Longest query accepted, in characters. Engines refuse far shorter ones;
 /// the cap keeps a hostile 100 kB query from being sent on to every engine.
-pub const MAX_QUERY_CHARS: usize = 1000;
+pub(super) const MAX_QUERY_CHARS: usize = 1000;
 
 /// Highest page number accepted. Member engines stop paging long before.
-pub const MAX_PAGE: u32 = 50;
+pub(super) const MAX_PAGE: u32 = 50;
 
 /// Everything `/search` understood from one request.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -15,7 +15,7 @@ use super::ui::Ui;
 use metasift_dedup::{Method, SettingsPatch};
 
 /// The cookie's name.
-pub const COOKIE: &str = "metasift_prefs";
+pub(super) const COOKIE: &str = "metasift_prefs";
 
 /// The cookie's longest accepted value; a longer one is ignored.
 const MAX_COOKIE: usize = 4096;
@@ -29,7 +29,7 @@ const MAX_AGE_S: u64 = 365 * 24 * 3600;
 
 /// Every setting (empty / `None`: the server's default).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Prefs {
+pub(crate) struct Prefs {
     /// Interface language (`en`, `zh-Hans`); none: the browser's.
     pub locale: Option<String>,
     /// `light` or `dark`; none: the browser's.
@@ -57,7 +57,7 @@ pub struct Prefs {
 
 impl Prefs {
     /// The preferences of a request's cookie (none, or unreadable: defaults).
-    pub fn from_headers(headers: &HeaderMap) -> Prefs {
+    pub(crate) fn from_headers(headers: &HeaderMap) -> Prefs {
         headers
             .get_all(header::COOKIE)
             .iter()
@@ -76,7 +76,7 @@ impl Prefs {
     /// Preferences from form-encoded pairs; unknown names and values that do
     /// not parse are dropped (a default, not an error: a stale cookie must
     /// never break searching).
-    pub fn from_pairs(form: &[u8]) -> Prefs {
+    pub(crate) fn from_pairs(form: &[u8]) -> Prefs {
         let mut p = Prefs::default();
         for (k, v) in form_urlencoded::parse(form) {
             let v = v.trim();
@@ -112,7 +112,7 @@ impl Prefs {
 
     /// The settings form-encoded (the cookie's value, and the share URL's
     /// query), only those set, in a fixed order.
-    pub fn to_query(&self) -> String {
+    pub(crate) fn to_query(&self) -> String {
         let mut s = form_urlencoded::Serializer::new(String::new());
         if let Some(l) = &self.locale {
             s.append_pair("locale", l);
@@ -151,7 +151,7 @@ impl Prefs {
     }
 
     /// The dedup values these preferences lay over `[dedup]`.
-    pub fn dedup_patch(&self) -> SettingsPatch {
+    pub(crate) fn dedup_patch(&self) -> SettingsPatch {
         SettingsPatch {
             method: self.method,
             os1: self.os1,
@@ -162,7 +162,7 @@ impl Prefs {
 
     /// The language and theme pages are shown in: the `locale` preference,
     /// else the browser's `Accept-Language`.
-    pub fn ui(&self, headers: &HeaderMap) -> Ui {
+    pub(crate) fn ui(&self, headers: &HeaderMap) -> Ui {
         let accept = headers
             .get(header::ACCEPT_LANGUAGE)
             .and_then(|v| v.to_str().ok());

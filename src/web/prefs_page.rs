@@ -21,7 +21,7 @@ const PAGE_SIZES: [usize; 8] = [10, 20, 30, 50, 100, 200, 500, 1000];
 
 /// A choice on the preferences page.
 #[derive(Debug, Clone)]
-pub struct Choice {
+pub(super) struct Choice {
     /// Value sent.
     pub value: String,
     /// Label shown.
@@ -33,7 +33,7 @@ pub struct Choice {
 /// `GET /preferences`.
 #[derive(Template)]
 #[template(path = "preferences.html")]
-pub struct PreferencesPage {
+pub(super) struct PreferencesPage {
     /// Frame.
     pub layout: Layout,
     /// The strings.
@@ -216,7 +216,7 @@ fn from_form(body: &[u8], config: &Config) -> Prefs {
 
 /// `GET /preferences`: the form; with `save=1`, the query's settings are
 /// stored (the share link) and the browser sent back to the form.
-pub async fn get_preferences(
+pub(super) async fn get_preferences(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
@@ -233,7 +233,7 @@ pub async fn get_preferences(
 }
 
 /// `POST /preferences`: store the form's settings in the cookie.
-pub async fn post_preferences(State(state): State<AppState>, body: Bytes) -> Response {
+pub(super) async fn post_preferences(State(state): State<AppState>, body: Bytes) -> Response {
     let searcher = state.searcher();
     saved(&from_form(&body, searcher.config()))
 }

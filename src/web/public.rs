@@ -67,16 +67,16 @@ pub(super) async fn operator_only(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0)), |c| c.0);
-    let forwarded = super::ops::forwarded_for(&request);
+    let forwarded = super::admin::forwarded_for(&request);
     // The client itself, after the trusted proxies ([limits]).
     let client = ClientKey::new(&config.limits).address(peer, &forwarded);
     let bearer = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(super::ops::bearer_token);
+        .and_then(super::admin::bearer_token);
     let token_ok = match (state.ops.metrics_token.as_deref(), bearer) {
-        (Some(want), Some(got)) => super::ops::same_secret(want.as_bytes(), got.as_bytes()),
+        (Some(want), Some(got)) => super::admin::same_secret(want.as_bytes(), got.as_bytes()),
         _ => false,
     };
     if client.is_loopback() || token_ok {

@@ -12,9 +12,9 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// The stylesheet.
-pub const STYLE_CSS: &str = include_str!("../../static/style.css");
+pub(super) const STYLE_CSS: &str = include_str!("../../static/style.css");
 /// The icon.
-pub const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
+pub(super) const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 
 static CSS_TAG: LazyLock<String> = LazyLock::new(|| tag(STYLE_CSS.as_bytes()));
 static ICON_TAG: LazyLock<String> = LazyLock::new(|| tag(FAVICON_SVG.as_bytes()));
@@ -24,23 +24,23 @@ fn tag(bytes: &[u8]) -> String {
 }
 
 /// The stylesheet's versioned URL.
-pub fn css_href() -> String {
+pub(super) fn css_href() -> String {
     format!("/static/style.css?v={}", &CSS_TAG[..10])
 }
 
 /// The icon's versioned URL.
-pub fn icon_href() -> String {
+pub(super) fn icon_href() -> String {
     format!("/static/favicon.svg?v={}", &ICON_TAG[..10])
 }
 
 /// `GET /static/style.css`.
-pub async fn style(headers: HeaderMap) -> Response {
+pub(super) async fn style(headers: HeaderMap) -> Response {
     serve(&headers, "text/css; charset=utf-8", STYLE_CSS, &CSS_TAG)
 }
 
 /// `GET /static/favicon.svg` and `/favicon.ico` (every browser in use takes
 /// an SVG icon under either name).
-pub async fn favicon(headers: HeaderMap) -> Response {
+pub(super) async fn favicon(headers: HeaderMap) -> Response {
     serve(&headers, "image/svg+xml", FAVICON_SVG, &ICON_TAG)
 }
 

@@ -146,7 +146,7 @@ impl Default for Ui {
 /// The link itself when its scheme is `http` or `https`. Escaping keeps
 /// engine text inert, but a `javascript:` or `data:` link would still run
 /// when clicked, so such links are shown as text and not linked.
-pub fn safe_href(url: &str) -> Option<String> {
+pub(super) fn safe_href(url: &str) -> Option<String> {
     let scheme = url.trim_start().split(':').next().unwrap_or("");
     (url.contains(':')
         && (scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")))

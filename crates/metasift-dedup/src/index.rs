@@ -21,7 +21,7 @@ use crate::features::FeatureCode;
 /// occurrence so `K` can be counted as a multiset: one record inline (most
 /// codes), or, with [`Postings::LIST`] set, where its list starts in the
 /// scope's [`Lists`]. Four bytes, so the tree's nodes stay small: an enum
-/// holding a `Vec` was 24 bytes a value, shifted on every insert and
+/// holding a `Vec` would be 24 bytes a value, shifted on every insert and
 /// dropped one by one.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Postings(u32);
@@ -157,13 +157,11 @@ impl Lists {
 /// a radix step for its first level. Why: in one tree of 14,000 codes (the
 /// 2,000-record bench) a lookup descends 4 levels, and each level's linear
 /// node search ends at a branch no CPU can predict on random keys; 256
-/// trees of ~55 codes are 2 levels (`one_list/feature-code` bench: 4.9 →
-/// 3.9 ms per 2,000 records), and trees of ~8 codes are about one leaf node
-/// (11 keys): one level, and fewer nodes than half-full leaves under a root
-/// (per `dedup()` of the bench: 29.59 → 28.55 M instructions for 2,048
-/// trees instead of 256 after 1,024 codes, 0.5 M less again with them there
-/// from the first code; 4,096 trees cost more: their sparse leaves take
-/// longer to allocate and drop than the level they save).
+/// trees of ~55 codes are 2 levels, and trees of ~8 codes are about one
+/// leaf node (11 keys): one level, and fewer nodes than half-full leaves
+/// under a root. More trees cost more: their sparse leaves take longer to
+/// allocate and drop than the level they save (the measurements are in
+/// docs/performance.md, "Why the split").
 #[derive(Debug)]
 pub(crate) struct CodeIndex {
     /// A power of two of them, the first holding the smallest codes.

@@ -107,7 +107,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!("{total} results, {bytes} bytes in {rounds} rounds");
-    let (read, handed) = metasift::engines::stream::fast_counts();
+    let (read, handed) = metasift::engines::fast_parse::fast_counts();
     println!("fast front end: {read} pages read, {handed} handed over");
     Ok(())
 }

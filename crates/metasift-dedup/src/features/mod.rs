@@ -627,7 +627,7 @@ mod tests {
         let mut compared = 0;
         let mut differ = Vec::new();
         for t in &texts {
-            // Only texts the old fast path sent to the general one.
+            // Only texts with a character outside the fast path's set.
             if t.chars().all(is_fast) {
                 continue;
             }

@@ -6,7 +6,7 @@
 //! Lines). The answer is the lab's own SVG chart inline in the page, the
 //! trivial baselines, the best setting per method under a precision floor
 //! (the form's `floor`, by default `[lab] precision_floor`), one table per
-//! method of every measured setting ([`super::lab_view`]: the columns of
+//! method of every measured setting ([`view`]: the columns of
 //! `results.csv` that apply to the method, with the same rounding) and a
 //! link to `results.csv`.
 //!
@@ -21,9 +21,12 @@
 //! that goes away stops its sweep (at the next setting), and each client
 //! may start `[limits] lab_per_minute` sweeps a minute (429 beyond).
 //!
-//! Results are kept in memory for a while ([`super::lab_kept`]) under a
+//! Results are kept in memory for a while ([`kept`]) under a
 //! random id, which is what the `results.csv` link names: an upload cannot be
 //! recomputed from a URL.
+
+mod kept;
+mod view;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,34 +39,34 @@ use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::i18n::Tr;
-pub use super::lab_kept::results_csv;
-use super::lab_kept::{keep, rand_id};
-use super::lab_view::{self, RunView};
 use super::ui::{Layout, Msg, Ui};
 use crate::lab::{self, SweepOs, data};
+pub(super) use kept::results_csv;
+use kept::{keep, rand_id};
 use metasift_dedup::{Method, Settings};
+use view::RunView;
 
 /// Largest upload, in bytes.
-pub const MAX_UPLOAD: usize = 2 * 1024 * 1024;
+pub(super) const MAX_UPLOAD: usize = 2 * 1024 * 1024;
 /// Largest request body of `POST /lab`: the upload plus the form around it.
-pub const MAX_BODY: usize = MAX_UPLOAD + 64 * 1024;
+pub(super) const MAX_BODY: usize = MAX_UPLOAD + 64 * 1024;
 /// Most labeled pairs (or records of record sets) one run judges.
-pub const MAX_ITEMS: u64 = 20_000;
+pub(super) const MAX_ITEMS: u64 = 20_000;
 /// Most thresholds in one sweep.
-pub const MAX_POINTS: usize = 50;
+pub(super) const MAX_POINTS: usize = 50;
 /// Most record pairs one setting compares: a record set of `n` records is
 /// `n(n-1)/2` pairs, so the cap on records alone let one set of 20,000
 /// cost 2×10⁸ comparisons (seconds of CPU) per setting. About 50 ms a
 /// setting at this cap.
-pub const MAX_PAIRS: u64 = 2_000_000;
+pub(super) const MAX_PAIRS: u64 = 2_000_000;
 /// Lab runs at once; the machine also has searches to answer.
-pub const MAX_RUNS: usize = 2;
+pub(super) const MAX_RUNS: usize = 2;
 
 static RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_RUNS);
 
 /// What the form asked for.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LabForm {
+pub(super) struct LabForm {
     /// A file name from the data folder.
     pub file: String,
     /// The uploaded (or pasted) text's name and bytes.
@@ -103,7 +106,7 @@ impl Default for LabForm {
 
 /// A refusal: the status and the sentence shown above the form.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
+pub(super) struct Refusal {
     /// HTTP status.
     pub status: StatusCode,
     /// What is wrong and what to do.
@@ -163,7 +166,7 @@ impl LabForm {
     }
 
     /// The form from a query string or an urlencoded body.
-    pub fn from_urlencoded(raw: &[u8]) -> Result<LabForm, Refusal> {
+    pub(super) fn from_urlencoded(raw: &[u8]) -> Result<LabForm, Refusal> {
         let mut form = LabForm::default();
         let mut seen = false;
         for (k, v) in url::form_urlencoded::parse(raw) {
@@ -173,7 +176,7 @@ impl LabForm {
     }
 
     /// The thresholds, validated.
-    pub fn sweep(&self) -> Result<Vec<f64>, Refusal> {
+    pub(super) fn sweep(&self) -> Result<Vec<f64>, Refusal> {
         let num = |name: &str, v: &str| {
             v.parse::<f64>()
                 .ok()
@@ -208,7 +211,7 @@ impl LabForm {
 
     /// The precision floor: the form's, else `default`; refused unless a
     /// number from 0 to 1.
-    pub fn floor(&self, default: f64) -> Result<f64, Refusal> {
+    pub(super) fn floor(&self, default: f64) -> Result<f64, Refusal> {
         if self.floor.is_empty() {
             return Ok(default);
         }
@@ -225,14 +228,14 @@ impl LabForm {
     }
 
     /// The sweep as `metasift lab --sweep` writes it.
-    pub fn sweep_text(&self) -> String {
+    pub(super) fn sweep_text(&self) -> String {
         format!("{}:{}:{}", self.from, self.to, self.step)
     }
 }
 
 /// A data file offered by the data folder.
 #[derive(Debug, Clone)]
-pub struct DataChoice {
+pub(super) struct DataChoice {
     /// Its file name (what the form sends).
     pub name: String,
     /// Its size, for the list.
@@ -242,7 +245,7 @@ pub struct DataChoice {
 }
 
 /// The `*.tsv` / `*.jsonl` files directly in `dir`, sorted by name.
-pub fn list_data(dir: &Path) -> Vec<(String, u64)> {
+pub(super) fn list_data(dir: &Path) -> Vec<(String, u64)> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -261,7 +264,7 @@ pub fn list_data(dir: &Path) -> Vec<(String, u64)> {
 
 /// The path of `name` in `dir`, only if it is one of the listed files and,
 /// once symlinks are resolved, still inside `dir`.
-pub fn resolve_data(dir: &Path, name: &str) -> Result<PathBuf, Refusal> {
+pub(super) fn resolve_data(dir: &Path, name: &str) -> Result<PathBuf, Refusal> {
     let missing = || {
         refuse(
             StatusCode::NOT_FOUND,
@@ -290,7 +293,7 @@ fn human_size(n: u64) -> String {
 }
 
 /// Why `bytes` cannot be labeled text, if it cannot.
-pub fn sniff(bytes: &[u8]) -> Option<Msg> {
+pub(super) fn sniff(bytes: &[u8]) -> Option<Msg> {
     const MAGIC: [(&[u8], &str); 8] = [
         (b"\x89PNG", "lab-kind-png"),
         (b"\xff\xd8\xff", "lab-kind-jpeg"),
@@ -314,7 +317,7 @@ pub fn sniff(bytes: &[u8]) -> Option<Msg> {
 }
 
 /// Loads uploaded bytes, refusing anything that is not labeled text.
-pub fn load_upload(name: &str, bytes: &[u8]) -> Result<data::DataFile, Refusal> {
+pub(super) fn load_upload(name: &str, bytes: &[u8]) -> Result<data::DataFile, Refusal> {
     if bytes.len() > MAX_UPLOAD {
         return Err(refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -392,7 +395,7 @@ fn check_loaded(loaded: Result<data::DataFile, lab::LabError>) -> Result<data::D
 /// `GET /lab` / `POST /lab`.
 #[derive(Template)]
 #[template(path = "lab.html")]
-pub struct LabPage {
+pub(super) struct LabPage {
     /// Frame.
     pub layout: Layout,
     /// Data folder files.
@@ -604,7 +607,7 @@ async fn run(
             svg,
             csv_href: format!("/lab/results.csv?id={id}"),
             sweep: sweep_text,
-            ..lab_view::run_view(&file, &series, &rows, floor, sweep_os, &tr)
+            ..view::run_view(&file, &series, &rows, floor, sweep_os, &tr)
         }
     })
     .await;
@@ -672,7 +675,7 @@ async fn answer(state: &AppState, form: LabForm) -> Response {
 
 /// `GET /lab[?file=…&method=…&from=…&to=…&step=…]`: the form, and the sweep
 /// of a data folder file when one is named.
-pub async fn lab_get(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
+pub(super) async fn lab_get(State(state): State<AppState>, RawQuery(raw): RawQuery) -> Response {
     let raw = raw.unwrap_or_default();
     let form = match LabForm::from_urlencoded(raw.as_bytes()) {
         Ok(f) => f,
@@ -686,7 +689,7 @@ pub async fn lab_get(State(state): State<AppState>, RawQuery(raw): RawQuery) -> 
 
 /// `POST /lab`: a multipart form with an `upload` file, or an urlencoded one
 /// with pasted `text`; either may name a data folder `file` instead.
-pub async fn lab_post(State(state): State<AppState>, req: Request) -> Response {
+pub(super) async fn lab_post(State(state): State<AppState>, req: Request) -> Response {
     let multipart = req
         .headers()
         .get(header::CONTENT_TYPE)

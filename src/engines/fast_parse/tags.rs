@@ -309,8 +309,8 @@ impl Front<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::fast_parse::{StreamPick, StreamPlan, compile};
     use crate::engines::prefilter::Keep;
-    use crate::engines::stream::{StreamPick, StreamPlan, compile};
 
     fn plan() -> StreamPlan {
         let pick = |s: &str, attr: Option<&str>| StreamPick {

@@ -29,7 +29,7 @@ use super::i18n::Tr;
 use super::pages::ResultsPage;
 use super::params::SearchAsked;
 use super::ui::Format;
-use super::{AppError, ops};
+use super::{AppError, admin};
 use crate::config::Config;
 use crate::fusion::compare::SettingsComparison;
 use crate::model::{EngineReport, SearchResponse};
@@ -72,12 +72,12 @@ pub(super) async fn results_page(
     let mut run = Box::pin(run);
     if let Ok(answer) = tokio::time::timeout(HEAD_START, &mut run).await {
         let Ok((resp, comparison)) = answer else {
-            return Ok(ops::overloaded(Format::Html));
+            return Ok(admin::overloaded(Format::Html));
         };
         let mut response = whole(&resp, comparison.as_ref(), &asked, searcher.config())?;
         // A page from the cache costs the client's budget nothing.
         if resp.cached && !asked.request.refits {
-            response.extensions_mut().insert(ops::ServedFromCache);
+            response.extensions_mut().insert(admin::ServedFromCache);
         }
         return Ok(response);
     }

@@ -6,12 +6,12 @@
 //! `results.csv` formats them, and the column names are its column names, so
 //! the two can be compared line by line.
 
-use super::i18n::Tr;
+use super::super::i18n::Tr;
 use crate::lab::{self, data};
 use metasift_dedup::Method;
 
 /// The columns shown for a method, named as in `results.csv`.
-pub fn columns(method: Method) -> &'static [&'static str] {
+pub(super) fn columns(method: Method) -> &'static [&'static str] {
     match method {
         Method::FeatureCode => &[
             "threshold",
@@ -68,7 +68,7 @@ fn cell(r: &lab::Row, name: &str) -> String {
 
 /// One row of a method's table.
 #[derive(Debug, Clone)]
-pub struct RowView {
+pub(crate) struct RowView {
     /// The cells, in the order of the table's columns.
     pub cells: Vec<String>,
     /// Whether it is the method's best setting.
@@ -77,7 +77,7 @@ pub struct RowView {
 
 /// One method's table.
 #[derive(Debug, Clone)]
-pub struct MethodTable {
+pub(crate) struct MethodTable {
     /// The series label.
     pub series: String,
     /// The table's id (`lab-rows-<series>`).
@@ -91,7 +91,7 @@ pub struct MethodTable {
 
 /// The best setting of a method.
 #[derive(Debug, Clone)]
-pub struct BestView {
+pub(crate) struct BestView {
     /// The series label.
     pub series: String,
     /// The knob(s) it moved, as `name=value`.
@@ -112,7 +112,7 @@ pub struct BestView {
 
 /// The trivial deciders on the data set.
 #[derive(Debug, Clone)]
-pub struct BaselineView {
+pub(crate) struct BaselineView {
     /// Duplicate pairs.
     pub positives: u64,
     /// Distinct pairs.
@@ -125,7 +125,7 @@ pub struct BaselineView {
 
 /// A finished run, as the page shows it.
 #[derive(Debug, Clone)]
-pub struct RunView {
+pub(crate) struct RunView {
     /// The data set's name.
     pub dataset: String,
     /// Its layout.
@@ -156,7 +156,7 @@ pub struct RunView {
 
 /// Builds the view of `rows` (one data set) under `floor`; the chart, the
 /// CSV link and the sweep text are the caller's to fill in.
-pub fn run_view(
+pub(super) fn run_view(
     file: &data::DataFile,
     series: &[lab::Series],
     rows: &[lab::Row],
@@ -248,7 +248,7 @@ mod tests {
     /// in every language.
     #[test]
     fn every_column_has_a_heading_in_every_language() {
-        for (code, _) in super::super::i18n::locales() {
+        for (code, _) in super::super::super::i18n::locales() {
             let tr = Tr::new(code);
             for m in Method::ALL {
                 for c in columns(m) {

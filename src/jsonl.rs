@@ -239,8 +239,8 @@ impl KeptIds {
     /// searched first: a binary search over all of them (367,000 for the
     /// realistic million) takes ~19 steps over lines long out of the
     /// first-level cache, on the thread that decides, for every duplicate
-    /// (200,000 realistic records: 80.4 M → 73.5 M instructions and
-    /// 317 k → 218 k first-level read misses in `Verdicts::write`).
+    /// (the measured gain is in docs/performance.md, "The stream, second
+    /// round").
     fn get(&self, index: usize) -> Option<&[u8]> {
         let key = index as u64;
         let recent = self.index.len().saturating_sub(Self::RECENT);

@@ -1,19 +1,8 @@
 //! The operator's side of the web layer: `/stats`, `/metrics`, the rate
 //! limits in front of `/search` and `/autocomplete`, the 503 for load, and
 //! `POST /admin/reload`.
-//!
-//! What can change at run time — the searcher (engines, cache) and the rate
-//! limiter — lives in one [`Live`] behind a lock that is only held to clone
-//! or swap it, never across an `.await`. A reload builds the new `Live`
-//! completely from the new file before swapping, so a bad file changes
-//! nothing: the running configuration stays and the error (file:line) is
-//! returned. Searches already running finish on the searcher they started
-//! with. The [`Health`] book is carried over, so counts and suspensions
-//! survive a reload; the cache and the limiter are kept unless their tables
-//! changed.
 
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
 use std::time::SystemTime;
 
 use askama::Template;
@@ -25,241 +14,9 @@ use axum::response::{IntoResponse, Response};
 use super::AppState;
 use super::i18n::Tr;
 use super::ui::{Format, Layout, Ui};
-use crate::config::{CacheBackend, Config};
-use crate::ops::cache::Cache;
-use crate::ops::health::{EngineSnapshot, Health, HealthPolicy, HealthSnapshot};
+use crate::config::Config;
+use crate::ops::health::{EngineSnapshot, HealthSnapshot};
 use crate::ops::limit::{Decision, RateLimiter};
-use crate::search::Searcher;
-
-/// What a reload swaps: the searcher and the rate limiters.
-#[derive(Debug, Clone)]
-pub struct Live {
-    /// Engines, cache, health.
-    pub searcher: Searcher,
-    /// The per-client rate limit of `/search`.
-    pub limiter: RateLimiter,
-    /// The per-client rate limit of `/autocomplete` (a budget of its own).
-    pub suggest_limiter: RateLimiter,
-    /// The per-client rate limit of `/lab` sweeps (a budget of its own).
-    pub lab_limiter: RateLimiter,
-}
-
-/// Errors of building or reloading the serving state.
-#[derive(Debug, thiserror::Error)]
-pub enum OpsError {
-    /// The configuration file was refused (every problem, one per line).
-    #[error("{0}")]
-    Config(String),
-    /// The searcher could not be built (HTTP client, an engine's builder).
-    #[error("{0}")]
-    Search(#[from] crate::search::SearchError),
-    /// The cache or the limiter could not be set up (a malformed Redis URL).
-    #[error("{0}")]
-    Cache(#[from] crate::ops::cache::CacheError),
-    /// No configuration file is known to reload from.
-    #[error("this server was not started from a configuration file")]
-    NoFile,
-}
-
-impl Live {
-    /// Builds everything `config` describes, reusing `previous`'s cache and
-    /// limiter when their tables did not change. Needs a Tokio runtime (a
-    /// Redis connection manager starts a task).
-    pub fn build(
-        config: Config,
-        health: &Health,
-        previous: Option<&Live>,
-    ) -> Result<Live, OpsError> {
-        let same_cache = previous.is_some_and(|p| {
-            let old = &p.searcher.config().cache;
-            (
-                old.backend,
-                &old.url,
-                old.ttl_s,
-                old.memory_mb,
-                old.front_mb,
-            ) == (
-                config.cache.backend,
-                &config.cache.url,
-                config.cache.ttl_s,
-                config.cache.memory_mb,
-                config.cache.front_mb,
-            )
-        });
-        let cache = match previous {
-            Some(p) if same_cache => p.searcher.cache().clone(),
-            _ => Cache::from_config(&config.cache)?,
-        };
-        let limiter = match previous {
-            Some(p) if same_cache && p.limiter.config() == &config.limits => p.limiter.clone(),
-            _ if config.cache.backend == CacheBackend::Redis => {
-                RateLimiter::redis(&config.limits, &config.cache.url).map_err(|source| {
-                    crate::ops::cache::CacheError::RedisUrl {
-                        url: config.cache.url.clone(),
-                        source,
-                    }
-                })?
-            }
-            _ => RateLimiter::local(&config.limits),
-        };
-        let redis_url =
-            (config.cache.backend == CacheBackend::Redis).then_some(config.cache.url.as_str());
-        let suggest_limiter = match previous {
-            Some(p)
-                if same_cache && p.suggest_limiter.config() == &config.limits.autocomplete() =>
-            {
-                p.suggest_limiter.clone()
-            }
-            _ => RateLimiter::autocomplete(&config.limits, redis_url).map_err(|source| {
-                crate::ops::cache::CacheError::RedisUrl {
-                    url: config.cache.url.clone(),
-                    source,
-                }
-            })?,
-        };
-        let lab_limiter = match previous {
-            Some(p) if same_cache && p.lab_limiter.config() == &config.limits.lab() => {
-                p.lab_limiter.clone()
-            }
-            _ => RateLimiter::lab(&config.limits, redis_url).map_err(|source| {
-                crate::ops::cache::CacheError::RedisUrl {
-                    url: config.cache.url.clone(),
-                    source,
-                }
-            })?,
-        };
-        let policy = HealthPolicy::from(&config.health);
-        // Block and 429 suspensions go through the same Redis as the cache.
-        let shared = match previous {
-            _ if config.cache.backend != CacheBackend::Redis => None,
-            Some(_) if same_cache => health.shared().map(|_| None),
-            _ => {
-                let port = config
-                    .server
-                    .bind
-                    .rsplit(':')
-                    .next()
-                    .and_then(|p| p.parse().ok());
-                let instance = config.server.instance_id.clone().unwrap_or_else(|| {
-                    crate::ops::shared_health::default_instance_id(port.unwrap_or(0))
-                });
-                Some(Some(
-                    crate::ops::shared_health::SharedHealth::redis(&config.cache.url, &instance)
-                        .map_err(|source| crate::ops::cache::CacheError::RedisUrl {
-                            url: config.cache.url.clone(),
-                            source,
-                        })?,
-                ))
-            }
-        };
-        let searcher = Searcher::from_config(config)?
-            .with_health(health.clone())
-            .with_cache(cache);
-        // Only now that nothing can fail: a refused reload changes nothing.
-        health.set_policy(policy);
-        match shared {
-            // Not Redis (any more): this instance alone.
-            None => health.set_shared(None),
-            // The same Redis: the running one stays.
-            Some(None) => {}
-            Some(Some(s)) => health.set_shared(Some(s)),
-        }
-        Ok(Live {
-            searcher,
-            limiter,
-            suggest_limiter,
-            lab_limiter,
-        })
-    }
-}
-
-/// Operator settings fixed for the life of the process.
-#[derive(Debug, Default)]
-pub struct OpsSettings {
-    /// Bearer token of `POST /admin/reload`; `None` = the route is off (404).
-    pub admin_token: Option<String>,
-    /// The file a reload reads.
-    pub config_path: Option<PathBuf>,
-    /// One reload at a time.
-    pub(super) reload_lock: tokio::sync::Mutex<()>,
-    /// Bearer token that opens `/stats` and `/metrics` of a public instance
-    /// to a non-loopback client (`METASIFT_METRICS_TOKEN`).
-    pub metrics_token: Option<String>,
-    /// HTTP requests by route and status (kept across reloads).
-    pub http: crate::ops::metrics::HttpMetrics,
-}
-
-impl AppState {
-    /// The state `metasift serve` runs: cache, limiter and health as
-    /// `config` says, reloadable from `config_path`, the admin route on when
-    /// `admin_token` is set. Needs a Tokio runtime.
-    pub fn serving(
-        config: Config,
-        config_path: Option<PathBuf>,
-        admin_token: Option<String>,
-    ) -> Result<AppState, OpsError> {
-        let health = Health::new(HealthPolicy::from(&config.health));
-        let live = Live::build(config, &health, None)?;
-        Ok(AppState::from_live(
-            live,
-            OpsSettings {
-                admin_token: admin_token.as_deref().and_then(admin_token_from),
-                config_path,
-                reload_lock: tokio::sync::Mutex::new(()),
-                metrics_token: None,
-                http: Default::default(),
-            },
-        ))
-    }
-
-    /// Re-reads the configuration file and swaps it in; on any problem the
-    /// running configuration stays and the error says what (file:line).
-    /// `[server] bind` changes need a restart.
-    pub async fn reload(&self) -> Result<String, OpsError> {
-        let _one_at_a_time = self.ops.reload_lock.lock().await;
-        let path = self.ops.config_path.as_deref().ok_or(OpsError::NoFile)?;
-        let source = crate::config::ConfigSource::file(path);
-        let config = crate::config::load(&source, &crate::engines::check).map_err(|errors| {
-            OpsError::Config(
-                errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-        })?;
-        let current = self.live();
-        let health = current.searcher.health().clone();
-        let engines = config.engines.len();
-        let live = Live::build(config, &health, Some(&current))?;
-        self.swap(live);
-        Ok(format!(
-            "reloaded {}: {engines} engine{}\n",
-            path.display(),
-            if engines == 1 { "" } else { "s" }
-        ))
-    }
-}
-
-/// The reload token as given (`METASIFT_ADMIN_TOKEN`, often from a file
-/// with a final newline): surrounding whitespace is removed — a header
-/// value cannot carry it, so such a token could never match — and an empty
-/// one turns the route off rather than letting an empty bearer in.
-fn admin_token_from(given: &str) -> Option<String> {
-    let token = given.trim();
-    if token.is_empty() {
-        tracing::warn!("METASIFT_ADMIN_TOKEN is empty: POST /admin/reload is off");
-        return None;
-    }
-    if token.len() != given.len() {
-        tracing::warn!(
-            "METASIFT_ADMIN_TOKEN has whitespace around it; it is ignored (the token is the {} \
-             characters between)",
-            token.chars().count()
-        );
-    }
-    Some(token.to_string())
-}
 
 /// The format an answer that never reaches the handler should use: the
 /// `format=` of the query string or of a form body (the query string wins,
@@ -287,7 +44,7 @@ pub(super) fn wanted_format(raw_query: Option<&str>, body: &[u8], headers: &Head
 }
 
 /// A refusal (429, 503) in the format the client asked for.
-pub fn refusal(
+pub(super) fn refusal(
     status: StatusCode,
     message: &super::ui::Msg,
     format: Format,
@@ -297,7 +54,7 @@ pub fn refusal(
 }
 
 /// The 503 for a search refused because too many are in flight.
-pub fn overloaded(format: Format) -> Response {
+pub(super) fn overloaded(format: Format) -> Response {
     refusal(
         StatusCode::SERVICE_UNAVAILABLE,
         &super::ui::Msg::new("error-overloaded"),
@@ -308,14 +65,18 @@ pub fn overloaded(format: Format) -> Response {
 
 /// Middleware: the per-client rate limit of `/search` (429 with
 /// `Retry-After`, in the format the search asked for).
-pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(super) async fn rate_limit(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
     let limiter = state.live().limiter;
     admit(&state, &limiter, request, next, Limited::Search).await
 }
 
 /// Middleware: the per-client rate limit of `/autocomplete`, on its own
 /// budget (`[limits] autocomplete_per_minute`); refusals are JSON.
-pub async fn rate_limit_autocomplete(
+pub(super) async fn rate_limit_autocomplete(
     State(state): State<AppState>,
     request: Request,
     next: Next,
@@ -327,7 +88,7 @@ pub async fn rate_limit_autocomplete(
 /// Middleware: the per-client rate limit of `/lab` sweeps (`[limits]
 /// lab_per_minute`); showing the empty form is free, running a sweep
 /// (`POST`, or `GET` with a query) counts.
-pub async fn rate_limit_lab(
+pub(super) async fn rate_limit_lab(
     State(state): State<AppState>,
     request: Request,
     next: Next,
@@ -426,7 +187,7 @@ async fn admit(
 
 /// One engine's row on the `/stats` page, formatted for display.
 #[derive(Debug, Clone)]
-pub struct EngineRow {
+pub(super) struct EngineRow {
     /// Its name on the page.
     pub name: String,
     /// Its `engines.toml` name.
@@ -519,7 +280,7 @@ impl EngineRow {
 /// `GET /stats` as HTML.
 #[derive(Template)]
 #[template(path = "stats.html")]
-pub struct StatsPage {
+pub(super) struct StatsPage {
     /// Frame.
     pub layout: Layout,
     /// The strings.
@@ -566,7 +327,7 @@ impl StatsPage {
     /// The same page with the engines `config` disables said so: one that
     /// was never asked is "disabled", not "not asked yet" (a search that
     /// names it still asks it, and then its row counts as any other).
-    pub fn with_disabled(mut self, config: &Config) -> StatsPage {
+    pub(super) fn with_disabled(mut self, config: &Config) -> StatsPage {
         for row in &mut self.engines {
             let off = config
                 .engines
@@ -583,7 +344,7 @@ impl StatsPage {
     }
 
     /// The page for a snapshot, in `ui`'s language and theme.
-    pub fn new(s: &HealthSnapshot, ui: &Ui) -> StatsPage {
+    pub(super) fn new(s: &HealthSnapshot, ui: &Ui) -> StatsPage {
         let tr = &ui.tr;
         let lookups = s.cache_hits + s.cache_misses;
         StatsPage {
@@ -627,7 +388,7 @@ impl StatsPage {
 }
 
 /// `GET /stats`: per-engine health as a page, or `?format=json`.
-pub async fn stats(
+pub(super) async fn stats(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
@@ -650,7 +411,7 @@ pub async fn stats(
 }
 
 /// `GET /metrics`: Prometheus text format 0.0.4.
-pub async fn metrics(State(state): State<AppState>) -> Response {
+pub(super) async fn metrics(State(state): State<AppState>) -> Response {
     let searcher = state.searcher();
     let mut text = searcher.health().render_prometheus(SystemTime::now());
     crate::ops::metrics::render_build_info(&mut text);
@@ -686,7 +447,7 @@ pub(super) fn same_secret(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// `POST /admin/reload` (mounted only with a token): re-reads the file.
-pub async fn admin_reload(State(state): State<AppState>, headers: HeaderMap) -> Response {
+pub(super) async fn admin_reload(State(state): State<AppState>, headers: HeaderMap) -> Response {
     let text = |status: StatusCode, body: String| {
         (
             status,
@@ -730,9 +491,22 @@ pub async fn admin_reload(State(state): State<AppState>, headers: HeaderMap) -> 
     }
 }
 
+/// Liveness: the process answers.
+pub(super) async fn healthz() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        "ok\n",
+    )
+        .into_response()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::health::Health;
 
     #[test]
     fn secrets_compare_whole() {

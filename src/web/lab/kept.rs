@@ -10,7 +10,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// Finished runs kept for their `results.csv` link.
-pub const KEPT_RESULTS: usize = 32;
+pub(super) const KEPT_RESULTS: usize = 32;
 
 static KEPT: LazyLock<Mutex<VecDeque<(String, String)>>> =
     LazyLock::new(|| Mutex::new(VecDeque::new()));
@@ -38,13 +38,13 @@ pub(super) fn keep(id: &str, csv: String) {
 }
 
 /// The `results.csv` of a kept run.
-pub fn kept_csv(id: &str) -> Option<String> {
+pub(super) fn kept_csv(id: &str) -> Option<String> {
     let kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
     kept.iter().find(|(k, _)| k == id).map(|(_, v)| v.clone())
 }
 
 /// `GET /lab/results.csv?id=…`: a kept run's rows.
-pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
+pub(crate) async fn results_csv(RawQuery(raw): RawQuery) -> Response {
     let raw = raw.unwrap_or_default();
     let id = url::form_urlencoded::parse(raw.as_bytes())
         .find(|(k, _)| k == "id")
@@ -64,10 +64,10 @@ pub async fn results_csv(RawQuery(raw): RawQuery) -> Response {
         )
             .into_response(),
         None => {
-            let msg = super::ui::Msg::new("lab-kept-missing")
+            let msg = super::super::ui::Msg::new("lab-kept-missing")
                 .arg("id", format!("{id:?}"))
                 .arg("n", KEPT_RESULTS)
-                .text(&super::error::reader().tr)
+                .text(&super::super::error::reader().tr)
                 + "\n";
             (
                 StatusCode::NOT_FOUND,
