@@ -335,31 +335,28 @@ async fn chinese_queries_are_answered_and_folded_by_the_chinese_engines() {
                 problems.push(format!("{text}: {name} gives no results"));
             }
         }
-        // The Chinese engines each group joins at each stage (the kept
-        // result's engine counts for every stage it gathered).
+        // The Chinese engines of each URL group (its kept result and the
+        // members folded by URL), and the stages that fold a Chinese
+        // engine's result with another's.
         let mut url_groups = Vec::new();
         let mut stages = BTreeSet::new();
         for r in &resp.results {
-            for stage in [Stage::Url, Stage::Title, Stage::Snippet] {
-                let members: BTreeSet<&str> = std::iter::once(r.engine.as_str())
-                    .chain(
-                        r.duplicates
-                            .iter()
-                            .filter(|d| d.stage == stage)
-                            .map(|d| d.engine.as_str()),
-                    )
-                    .filter(|e| CHINESE.contains(e))
-                    .collect();
-                let folded = r.duplicates.iter().any(|d| {
-                    d.stage == stage
-                        && (CHINESE.contains(&d.engine.as_str())
-                            || CHINESE.contains(&r.engine.as_str()))
-                });
-                if folded {
-                    stages.insert(format!("{stage:?}"));
-                }
-                if stage == Stage::Url && members.len() >= 2 {
-                    url_groups.push(members);
+            let chinese = |e: &str| CHINESE.contains(&e);
+            let by_url: BTreeSet<&str> = std::iter::once(r.engine.as_str())
+                .chain(
+                    r.duplicates
+                        .iter()
+                        .filter(|d| d.stage == Stage::Url)
+                        .map(|d| d.engine.as_str()),
+                )
+                .filter(|e| chinese(e))
+                .collect();
+            if by_url.len() >= 2 {
+                url_groups.push(by_url);
+            }
+            for d in &r.duplicates {
+                if chinese(&d.engine) || chinese(&r.engine) {
+                    stages.insert(format!("{:?}", d.stage));
                 }
             }
         }
@@ -370,7 +367,9 @@ async fn chinese_queries_are_answered_and_folded_by_the_chinese_engines() {
         }
         for stage in ["Url", "Title", "Snippet"] {
             if !stages.contains(stage) {
-                problems.push(format!("{text}: no Chinese engine's result folded by {stage}"));
+                problems.push(format!(
+                    "{text}: no Chinese engine's result folded by {stage}"
+                ));
             }
         }
     }

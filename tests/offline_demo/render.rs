@@ -280,11 +280,11 @@ fn bing_results(hits: &[Shown<'_>], q: &str, host: &str, label: &str, aria: &str
             fnv(&[h.url, "bing"]),
             base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(target.as_bytes())
         );
-        let host = url::Url::parse(&target).unwrap();
+        let u = url::Url::parse(&target).unwrap();
         body.push_str(&format!(
             "<li class=\"b_algo\" data-id=\"\" data-bm=\"{}\"><div class=\"b_tpcn\"><a class=\"tilk\" href=\"{link}\"><div class=\"tptxt\"><div class=\"tptt\">{}</div><div class=\"b_attribution\"><cite>{}</cite></div></div></a></div><h2><a href=\"{link}\" h=\"ID=SERP,{}.1\">{}</a></h2><div class=\"b_caption\" role=\"contentinfo\"><p class=\"b_lineclamp2 b_algoSlug\"><span class=\"algoSlug_icon\" data-priority=\"2\">{label}</span>{}</p></div></li>\n",
             6 + i,
-            esc(host.host_str().unwrap_or("")),
+            esc(u.host_str().unwrap_or("")),
             esc(&target),
             5000 + i,
             esc(h.title),
