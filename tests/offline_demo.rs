@@ -239,10 +239,20 @@ fn every_engine_of_the_demo_replays() {
         auto.is_none_or(|name| config.engines.iter().any(|e| e.name == name)),
         "autocomplete engine {auto:?}"
     );
-    // The presets are the shipped ones: the file adds `replay` only.
+    // The presets are the shipped ones: the file adds `replay`, and turns
+    // on only shipped-disabled engines that pages.toml writes answers for.
+    let written: BTreeSet<String> = pages().query.into_iter().flat_map(|q| q.engines).collect();
     for (demo, shipped) in config.engines.iter().zip(&builtin.engines) {
         let mut demo = demo.clone();
         demo.replay = None;
+        if demo.enabled && !shipped.enabled {
+            assert!(
+                written.contains(&demo.name),
+                "examples/offline.toml enables {}, which pages.toml never answers with",
+                demo.name
+            );
+            demo.enabled = false;
+        }
         assert_eq!(
             serde_json::to_value(&demo).unwrap(),
             serde_json::to_value(shipped).unwrap(),
@@ -269,9 +279,18 @@ async fn each_readme_query_is_answered_by_four_engines_with_every_stage() {
             .map(|r| format!("{}: {:?}", r.engine, r.reason))
             .collect();
         let s = shown(&resp);
+        let answered: Vec<&str> = resp
+            .engines
+            .iter()
+            .filter(|r| r.failure.is_none() && r.results > 0)
+            .map(|r| r.engine.as_str())
+            .collect();
         report.push(format!(
-            "{text}: {} engines, {} groups, {:?}",
-            s.engines, s.groups, s.by_stage
+            "{text}: {} engines, {} groups, {:?} [{}]",
+            s.engines,
+            s.groups,
+            s.by_stage,
+            answered.join(" ")
         ));
         if !failed.is_empty() {
             problems.push(format!("{text}: failed {failed:?}"));
@@ -286,6 +305,74 @@ async fn each_readme_query_is_answered_by_four_engines_with_every_stage() {
         }
     }
     eprintln!("{}", report.join("\n"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Issue #31: every Chinese demo query is answered by Baidu, Sogou, 360 and
+/// Bing CN, and their copies of one page fold: by URL across two or more of
+/// them (Baidu's and 360's redirects through their real targets), and by
+/// title and by snippet with one of them in the group.
+#[tokio::test]
+async fn chinese_queries_are_answered_and_folded_by_the_chinese_engines() {
+    const CHINESE: [&str; 4] = ["baidu", "sogou", "so360", "bing_cn"];
+    let searcher = Searcher::from_config(demo()).unwrap();
+    let queries: Vec<String> = pages()
+        .query
+        .into_iter()
+        .map(|q| q.text)
+        .filter(|t| !t.is_ascii())
+        .collect();
+    assert!(queries.len() >= 2, "{queries:?}");
+    let mut problems = Vec::new();
+    for text in &queries {
+        let resp = search(&searcher, text).await;
+        for name in CHINESE {
+            let answered = resp
+                .engines
+                .iter()
+                .any(|r| r.engine == name && r.failure.is_none() && r.results > 0);
+            if !answered {
+                problems.push(format!("{text}: {name} gives no results"));
+            }
+        }
+        // The Chinese engines of each URL group (its kept result and the
+        // members folded by URL), and the stages that fold a Chinese
+        // engine's result with another's.
+        let mut url_groups = Vec::new();
+        let mut stages = BTreeSet::new();
+        for r in &resp.results {
+            let chinese = |e: &str| CHINESE.contains(&e);
+            let by_url: BTreeSet<&str> = std::iter::once(r.engine.as_str())
+                .chain(
+                    r.duplicates
+                        .iter()
+                        .filter(|d| d.stage == Stage::Url)
+                        .map(|d| d.engine.as_str()),
+                )
+                .filter(|e| chinese(e))
+                .collect();
+            if by_url.len() >= 2 {
+                url_groups.push(by_url);
+            }
+            for d in &r.duplicates {
+                if chinese(&d.engine) || chinese(&r.engine) {
+                    stages.insert(format!("{:?}", d.stage));
+                }
+            }
+        }
+        if !url_groups.iter().any(|m| m.contains("baidu")) {
+            problems.push(format!(
+                "{text}: no URL group folds Baidu with another Chinese engine: {url_groups:?}"
+            ));
+        }
+        for stage in ["Url", "Title", "Snippet"] {
+            if !stages.contains(stage) {
+                problems.push(format!(
+                    "{text}: no Chinese engine's result folded by {stage}"
+                ));
+            }
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

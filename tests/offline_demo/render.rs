@@ -3,7 +3,7 @@
 //! the presets of `engines.toml` read (the shapes `tests/presets_markup.rs`
 //! checks), the redirect wrappers engines put around links (DuckDuckGo
 //! `uddg=`, Yahoo `RU=`, Bing `ck/a?…&u=a1<base64>`, Baidu and Sogou
-//! `link?url=`), and the highlighting of query words.
+//! `link?url=`, 360 `link?m=`), and the highlighting of query words.
 
 use std::collections::BTreeMap;
 
@@ -255,20 +255,36 @@ fn duckduckgo(q: &str, hits: &[Shown<'_>]) -> String {
 }
 
 fn bing(q: &str, hits: &[Shown<'_>]) -> String {
-    let mut body =
-        String::from("<main aria-label=\"Search Results\"><ol id=\"b_results\" class=\"\">\n");
+    page(
+        &format!("{q} - Search"),
+        &bing_results(hits, q, "www.bing.com", "WEB", "Search Results"),
+    )
+}
+
+/// Bing's China edition (cn.bing.com): Bing's markup, its labels in Chinese.
+fn bing_cn(q: &str, hits: &[Shown<'_>]) -> String {
+    page(
+        &format!("{q} - 搜索"),
+        &bing_results(hits, q, "cn.bing.com", "网页", "搜索结果"),
+    )
+}
+
+/// Bing's `ol#b_results` of `li.b_algo`, links behind `host`'s `ck/a`
+/// redirect, `label` the slug icon the preset excludes from the snippet.
+fn bing_results(hits: &[Shown<'_>], q: &str, host: &str, label: &str, aria: &str) -> String {
+    let mut body = format!("<main aria-label=\"{aria}\"><ol id=\"b_results\" class=\"\">\n");
     for (i, h) in hits.iter().enumerate() {
         let target = href(h.url);
         let link = format!(
-            "https://www.bing.com/ck/a?!&amp;&amp;p={:016x}&amp;ptn=3&amp;ver=2&amp;hsh=4&amp;u=a1{}&amp;ntb=1",
+            "https://{host}/ck/a?!&amp;&amp;p={:016x}&amp;ptn=3&amp;ver=2&amp;hsh=4&amp;u=a1{}&amp;ntb=1",
             fnv(&[h.url, "bing"]),
             base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(target.as_bytes())
         );
-        let host = url::Url::parse(&target).unwrap();
+        let u = url::Url::parse(&target).unwrap();
         body.push_str(&format!(
-            "<li class=\"b_algo\" data-id=\"\" data-bm=\"{}\"><div class=\"b_tpcn\"><a class=\"tilk\" href=\"{link}\"><div class=\"tptxt\"><div class=\"tptt\">{}</div><div class=\"b_attribution\"><cite>{}</cite></div></div></a></div><h2><a href=\"{link}\" h=\"ID=SERP,{}.1\">{}</a></h2><div class=\"b_caption\" role=\"contentinfo\"><p class=\"b_lineclamp2 b_algoSlug\"><span class=\"algoSlug_icon\" data-priority=\"2\">WEB</span>{}</p></div></li>\n",
+            "<li class=\"b_algo\" data-id=\"\" data-bm=\"{}\"><div class=\"b_tpcn\"><a class=\"tilk\" href=\"{link}\"><div class=\"tptxt\"><div class=\"tptt\">{}</div><div class=\"b_attribution\"><cite>{}</cite></div></div></a></div><h2><a href=\"{link}\" h=\"ID=SERP,{}.1\">{}</a></h2><div class=\"b_caption\" role=\"contentinfo\"><p class=\"b_lineclamp2 b_algoSlug\"><span class=\"algoSlug_icon\" data-priority=\"2\">{label}</span>{}</p></div></li>\n",
             6 + i,
-            esc(host.host_str().unwrap_or("")),
+            esc(u.host_str().unwrap_or("")),
             esc(&target),
             5000 + i,
             esc(h.title),
@@ -276,7 +292,7 @@ fn bing(q: &str, hits: &[Shown<'_>]) -> String {
         ));
     }
     body.push_str("</ol></main>");
-    page(&format!("{q} - Search"), &body)
+    body
 }
 
 fn brave(q: &str, hits: &[Shown<'_>]) -> String {
@@ -432,6 +448,46 @@ fn sogou(q: &str, hits: &[Shown<'_>]) -> String {
     page(&format!("{q} - 搜狗搜索"), &body)
 }
 
+/// 360 Search (so.com): `li.res-list` items, the title link 360's own
+/// `link?m=` redirect with the real target in `data-mdurl`, the snippet in
+/// `p.res-desc` or, on rich results, `span.res-list-summary`, the host in
+/// `p.g-linkinfo cite`; a translation box (no `h3.res-title`) on top.
+fn so360(q: &str, hits: &[Shown<'_>]) -> String {
+    let mut body = format!(
+        "<ul class=\"result\" id=\"m-result\">\n<li class=\"res-list\" data-lazyload=\"1\"><div id=\"mohe-newdict_trans\"><h3 class=\"g-title\"><a href=\"https://fanyi.so.com/?src=onebox#{}\">{} - 360翻译</a></h3><p class=\"g-linkinfo\"><cite>fanyi.so.com</cite></p></div></li>\n",
+        enc(q),
+        esc(q)
+    );
+    for (i, h) in hits.iter().enumerate() {
+        let target = href(h.url);
+        let u = url::Url::parse(&target).unwrap();
+        let token = fnv(&[h.url, "so"]);
+        let title = format!(
+            "<h3 class=\"res-title \"><a href=\"https://www.so.com/link?m={token:016x}\" data-mdurl=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a></h3>",
+            esc(&target),
+            highlight(h.title, q, "<em>", "</em>"),
+        );
+        let cite = format!(
+            "<p class=\"g-linkinfo\"><cite><a href=\"https://www.so.com/link?m={:016x}\" class=\"g-linkinfo-a\">{}</a></cite><span class=\"g-linkinfo-feedback\">反馈</span></p>",
+            token.rotate_left(17),
+            esc(u.host_str().unwrap_or("")),
+        );
+        let snippet = highlight(h.snippet, q, "<em>", "</em>");
+        // Every other result is a rich one, its summary in a span.
+        if i % 2 == 1 {
+            body.push_str(&format!(
+                "<li class=\"res-list\">{title}<div class=\"res-rich so-rich-image clearfix\"><div class=\"res-comm-con\"><p></p><span class=\"res-list-summary\">{snippet}</span>{cite}</div></div></li>\n"
+            ));
+        } else {
+            body.push_str(&format!(
+                "<li class=\"res-list\">{title}<p class=\"res-desc\">{snippet}</p>{cite}</li>\n"
+            ));
+        }
+    }
+    body.push_str("</ul>");
+    page(&format!("{q} - 360搜索"), &body)
+}
+
 fn sogou_weixin(q: &str, hits: &[Shown<'_>]) -> String {
     let accounts = ["示例技术周刊", "开源示例", "搜索示例笔记"];
     let mut body = String::from("<div class=\"news-box\"><ul class=\"news-list\">\n");
@@ -533,7 +589,8 @@ fn answer(engine: &str, q: &DemoQuery) -> Option<(String, &'static str)> {
     Some(match engine {
         "wikipedia" | "wikipedia_zh" => (wikipedia(t, &hits), JSON),
         "duckduckgo" => (duckduckgo(t, &hits), HTML),
-        "bing" | "bing_cn" => (bing(t, &hits), HTML),
+        "bing" => (bing(t, &hits), HTML),
+        "bing_cn" => (bing_cn(t, &hits), HTML),
         "brave" => (brave(t, &hits), HTML),
         "mojeek" => (mojeek(t, &hits), HTML),
         "startpage" => (startpage(t, &hits), HTML),
@@ -541,6 +598,7 @@ fn answer(engine: &str, q: &DemoQuery) -> Option<(String, &'static str)> {
         "ecosia" => (ecosia(t, &hits), HTML),
         "baidu" => (baidu(t, &hits), HTML),
         "sogou" => (sogou(t, &hits), HTML),
+        "so360" => (so360(t, &hits), HTML),
         "sogou_weixin" => (sogou_weixin(t, &hits), HTML),
         other => panic!("pages.toml: no markup written for engine {other:?}"),
     })
