@@ -48,7 +48,7 @@ pub struct Page {
 }
 
 /// The presets [`results`], [`no_results`] and [`blocked`] write pages for.
-pub const ENGINES: [&str; 16] = [
+pub const ENGINES: [&str; 17] = [
     "duckduckgo",
     "bing",
     "brave",
@@ -60,6 +60,7 @@ pub const ENGINES: [&str; 16] = [
     "ask",
     "baidu",
     "sogou_weixin",
+    "sogou",
     "qwant",
     "swisscows",
     "wikipedia",
@@ -428,6 +429,28 @@ pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
             b.push_str("</div>");
             html_page(&format!("{query}_百度搜索"), "", &b)
         }
+        "sogou" => {
+            // A "did you mean" box first, which is no result; then results
+            // in Sogou's 2026 shape: the title link (here the target itself)
+            // and the target again in the hidden `r-sech` block's data-url.
+            let mut b = String::from(
+                "<div class=\"results\">\n<div class=\"vrwrap hint-mid\"><div class=\"hintBox\">您要找的是不是：<a href=\"/web?query=metasift\">metasift</a></div></div>\n",
+            );
+            for (i, h) in hits.iter().enumerate() {
+                let _ = writeln!(
+                    b,
+                    "<div class=\"vrwrap\" id=\"sogou_vr_30000000_wrap_{i}\"><h3 class=\"vr-title\"><a name=\"dttl\" target=\"_blank\" href=\"{}\" id=\"sogou_vr_30000000_{i}\"><!--awbg{i}-->{}</a></h3>\
+                     <div class=\"fz-mid space-txt base-ellipsis clamp2\" id=\"cacheresult_summary_{i}\">{}</div>\
+                     <div class=\"r-sech ext_query\" style=\"display:none\" data-url=\"{}\"><span>推荐您搜索</span></div></div>",
+                    esc(&h.url),
+                    esc(&h.title),
+                    esc(&h.snippet),
+                    esc(&h.url)
+                );
+            }
+            b.push_str("</div>");
+            html_page(&format!("{query} - 搜狗搜索"), "", &b)
+        }
         "sogou_weixin" => {
             let mut b = String::from("<div class=\"news-box\"><ul class=\"news-list\">\n");
             for (i, h) in hits.iter().enumerate() {
@@ -682,6 +705,13 @@ pub fn no_results(engine: &str, query: &str) -> Option<Page> {
                 "<div id=\"content_left\"><div class=\"nors\"><p>很抱歉，没有找到与“<em>{q}</em>”相关的网页。</p></div></div>"
             ),
         ),
+        "sogou" => html_page(
+            &format!("{query} - 搜狗搜索"),
+            "",
+            &format!(
+                "<div class=\"results\"><div id=\"noresult_part1_container\"><p>抱歉，没有找到与“<em>{q}</em>”相关的网页。</p></div></div>"
+            ),
+        ),
         "sogou_weixin" => html_page(
             &format!("{query} – 搜狗微信搜索"),
             "",
@@ -736,6 +766,11 @@ pub fn blocked(engine: &str) -> Option<Page> {
             "百度安全验证",
             "",
             "<div class=\"timeout-title\">网络不给力，请稍后重试</div><a href=\"https://wappass.baidu.com/static/captcha/tuxing.html\">返回首页</a>",
+        ),
+        "sogou" => html_page(
+            "搜狗搜索",
+            "",
+            "<div class=\"content-box\"><p class=\"p2\">用户您好，我们的系统检测到您网络中存在异常访问请求。</p><form id=\"seccodeForm\" action=\"/antispider/thank.php\"><img id=\"seccodeImage\" src=\"util/seccode.php\"></form></div>",
         ),
         "sogou_weixin" => html_page(
             "搜狗搜索",
