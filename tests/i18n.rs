@@ -76,11 +76,17 @@ fn every_key_asked_for_exists() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    sources.extend(
-        std::fs::read_dir(root().join("src/web"))
-            .unwrap()
-            .map(|e| e.unwrap().path()),
-    );
+    // src/web and its folders (src/web/lab/).
+    let mut dirs = vec![root().join("src/web")];
+    while let Some(dir) = dirs.pop() {
+        for path in std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()) {
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                sources.push(path);
+            }
+        }
+    }
     let mut asked = BTreeSet::new();
     for path in sources {
         let text = std::fs::read_to_string(&path).unwrap();
