@@ -168,7 +168,7 @@ async fn chromium_reclusters_with_another_os2() {
     let mut config = support::shipped_config();
     support::keep_only(&mut config, &support::own_pages::RUST_ENGINES);
     // The joins asserted below were read off punctuation-only feature codes
-    // (as in tests/web.rs); the shipped word anchors (issue #2) change them.
+    // (as in tests/web_compare.rs); the shipped word anchors (issue #2) change them.
     config.dedup.word_anchors = 0;
     let mut engines = Vec::new();
     for name in support::own_pages::RUST_ENGINES {
@@ -258,7 +258,7 @@ async fn chromium_reclusters_with_another_os2() {
     assert_eq!(panel["visible"], json!(true));
     let counts = panel["counts"].as_str().unwrap();
     // The two partial copies join the groups of the pages they copy (as in
-    // tests/web.rs).
+    // tests/web_compare.rs).
     assert!(counts.contains("40 results → 38"), "{counts}");
     assert!(counts.contains("2 formed"), "{counts}");
     assert_eq!(

@@ -653,7 +653,7 @@ mod tests {
     /// Regression: an engine without a shortcut made the engine tables fail
     /// to serialize, so every configuration got the same tag and, after a
     /// reload, searches were answered from the old engines' cached answers
-    /// (`tests/ops_serve.rs` SIGHUP test, flaky once answers were cached).
+    /// (`tests/ops_serve_processes.rs` SIGHUP test, flaky once answers were cached).
     #[test]
     fn engine_tables_without_shortcuts_get_their_own_cache_tag() {
         let tag = |name: &str| {

@@ -1,7 +1,7 @@
 //! Driving `web::router` without a socket (tower's `oneshot`): an app over
 //! a configuration's text, one request, its answer as text or bytes.
 //!
-//! Used by the web tests (`tests/web.rs`, `tests/web_ui.rs`,
+//! Used by the web tests (`tests/web*.rs`, `tests/web_ui_*.rs`,
 //! `tests/lab_web.rs`, `tests/image_proxy.rs`); the tests that need a real
 //! socket start `metasift serve` instead (`support/serve.rs`).
 
