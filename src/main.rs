@@ -49,7 +49,7 @@ enum Command {
     },
     /// Run one query from the terminal.
     Search {
-        /// The query (`!shortcut` allowed).
+        /// The query (`!shortcut`, operators; `!!bang` prints where it goes).
         query: String,
         /// The configuration file (looked for as `serve` does).
         #[arg(long)]
@@ -151,6 +151,11 @@ fn search(
     let searcher = Searcher::from_config(config)?.with_recording(record.clone(), replay);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let q = searcher.parse_query(query, page);
+    // An external bang searches nothing here: where it goes is the answer.
+    if let Some(target) = &q.external_bang {
+        println!("{target}");
+        return Ok(0);
+    }
     let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()))?;
     if format == "json" {
         let json = SearxngResponse::from_response(&response);

@@ -22,6 +22,66 @@ pub struct Query {
     pub time_range: Option<String>,
     /// 0 | 1 | 2, passed to engines that support it.
     pub safesearch: Option<u8>,
+    /// The search operators in `text` (`site:`, `-word`, `"phrase"`, …),
+    /// read once by the query parser: sent to the engines that understand
+    /// them, enforced on every result.
+    #[serde(default, skip_serializing_if = "Operators::is_empty")]
+    pub operators: Operators,
+    /// Where an external bang (`!!w rust`) sends the searcher instead of
+    /// searching: the site's search for the rest of the query, or its home
+    /// page when nothing else was typed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_bang: Option<String>,
+}
+
+/// The search operators of a query, as the query parser read them (values
+/// as typed, hosts and file types in lower case). Several `site:` or
+/// `filetype:` are alternatives (any of them); every other operator must
+/// hold on its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Operators {
+    /// `site:host`: the result's host is one of these or under one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<String>,
+    /// `-site:host`: the result's host is none of these nor under one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_sites: Vec<String>,
+    /// `-word` and `-"a phrase"`: absent from the title and snippet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub excluded: Vec<String>,
+    /// `"a phrase"`: present, as one run, in the title or snippet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phrases: Vec<String>,
+    /// `intitle:word` and `intitle:"a phrase"`: present in the title.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub intitle: Vec<String>,
+    /// `filetype:pdf` / `ext:pdf` (no dot): the extension of the result's
+    /// URL path is one of these.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub filetypes: Vec<String>,
+}
+
+impl Operators {
+    /// No operator at all.
+    pub fn is_empty(&self) -> bool {
+        self.sites.is_empty()
+            && self.not_sites.is_empty()
+            && self.excluded.is_empty()
+            && self.phrases.is_empty()
+            && self.intitle.is_empty()
+            && self.filetypes.is_empty()
+    }
+
+    /// How many operators there are.
+    pub fn len(&self) -> usize {
+        self.sites.len()
+            + self.not_sites.len()
+            + self.excluded.len()
+            + self.phrases.len()
+            + self.intitle.len()
+            + self.filetypes.len()
+    }
 }
 
 /// One result as one engine returned it, after parsing.
@@ -232,6 +292,11 @@ pub struct SearchResponse {
     /// (its own estimate, as SearXNG reports), when any engine said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate: Option<u64>,
+    /// Engine results left out because they break one of the query's
+    /// operators (`site:`, `-word`, `"phrase"`, …), counted over the
+    /// answers this page's fused list was made from.
+    #[serde(default)]
+    pub broke_operators: usize,
 }
 
 impl SearchResponse {

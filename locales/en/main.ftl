@@ -20,6 +20,19 @@ home-tagline = Searches { $n } { $n ->
 } at once and folds the duplicates together.
 shortcuts-title = Shortcuts
 shortcuts-help = Start a query with a shortcut to ask one engine alone, e.g.
+operators-title = Search operators
+operators-help = Engines that understand an operator are sent it; every result shown keeps them all (the ones that break one are left out, and the page says how many).
+operator-site = only results from this site and its subdomains
+operator-not-site = no results from this site
+operator-exclude = no result that mentions this word
+operator-phrase = these words together, in this order (in Chinese no spaces are needed; “ ”, 「 」 and 『 』 quote too)
+operator-intitle = the word is in the title
+operator-filetype = links to files of this type (also ext:pdf)
+bangs-title = { $n ->
+    [one] 1 external bang
+   *[other] { $n } external bangs
+}
+bangs-help = A word !!name sends the search to that site's own search (!!name alone: its home page), e.g.
 
 rss-title = These results as RSS
 categories-label = Categories
@@ -48,6 +61,10 @@ engines-failed = { $n ->
    *[other] { $n } engines failed
 }
 results-incomplete = — the results may be incomplete.
+operators-dropped = { $n ->
+    [one] 1 engine result was left out for breaking the query's operators.
+   *[other] { $n } engine results were left out for breaking the query's operators.
+}
 
 compare-title = Compared with the configured settings
 compare-configured = Configured:
@@ -276,6 +293,7 @@ error-body-too-large = the request body is larger than { $n } bytes
 error-body-unreadable = the request body could not be read: { $detail }
 error-query-empty = the query is empty: pass it as q=…
 error-unknown-engines = no engine is configured under the name(s) asked for: { $names }
+error-operators-only = the query holds only operators (site:, filetype:, …) that none of the engines asked understands: add words to search for
 error-dedup-settings = { $field } { $why }
 error-format-refused = format={ $format } is not served by this instance (it serves: { $formats })
 error-overloaded = Too many searches are running right now. Please try again in a moment.

@@ -16,6 +16,16 @@ search-button = 搜索
 home-tagline = 同时搜索 { $n } 个引擎，并把重复的结果合并在一起。
 shortcuts-title = 快捷方式
 shortcuts-help = 在查询前加上快捷方式，只问一个引擎，例如
+operators-title = 搜索运算符
+operators-help = 理解某个运算符的引擎会收到它；显示的每条结果都符合全部运算符（不符合的被略去，页面会说明略去了多少条）。
+operator-site = 只要这个网站及其子域名的结果
+operator-not-site = 不要这个网站的结果
+operator-exclude = 不要提到这个词的结果
+operator-phrase = 这些词连在一起、按此顺序出现（中文不必加空格；“ ”、「 」、『 』也可作引号）
+operator-intitle = 标题里有这个词
+operator-filetype = 指向这种类型文件的链接（也可写 ext:pdf）
+bangs-title = { $n } 个外部 bang
+bangs-help = 用 !!名称 把搜索转到那个网站自己的搜索（只写 !!名称：转到它的首页），例如
 
 rss-title = 以 RSS 订阅这些结果
 categories-label = 类别
@@ -32,6 +42,7 @@ estimate-line = 引擎估计约有 { $n } 条
 only-from = 仅来自：{ $engines }
 engines-failed = { $n } 个引擎失败
 results-incomplete = —— 结果可能不完整。
+operators-dropped = 有 { $n } 条引擎结果因不符合查询中的运算符而被略去。
 
 compare-title = 与配置的设置相比
 compare-configured = 配置：
@@ -233,6 +244,7 @@ error-body-too-large = 请求体超过 { $n } 字节
 error-body-unreadable = 无法读取请求体：{ $detail }
 error-query-empty = 查询为空：请用 q=… 传入
 error-unknown-engines = 没有以所给名称配置的引擎：{ $names }
+error-operators-only = 查询里只有所问引擎都不理解的运算符（site:、filetype: 等）：请加上要搜索的词
 error-dedup-settings = { $field } { $why }
 error-format-refused = 本实例不提供 format={ $format }（提供：{ $formats }）
 error-overloaded = 目前正在进行的搜索太多。请稍后再试。

@@ -136,6 +136,11 @@ pub struct EngineConfig {
     /// Results per page, for `{offset}`.
     #[serde(default = "default_page_size")]
     pub page_size: u32,
+    /// Search operators it understands (`site`, `exclude`, `phrase`,
+    /// `intitle`, `filetype`): sent to it as typed; the others are taken
+    /// out of its query. Results are checked against every operator.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operators: Vec<super::OperatorKind>,
     /// Extra request headers.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use metasift_dedup as dedup;
 
+mod bangs;
 mod cache;
 mod connections;
 mod each;
@@ -33,8 +34,10 @@ mod lab;
 mod layers;
 mod limits;
 mod locate;
+mod operators;
 mod server;
 
+pub use bangs::{BangName, BangUrl, BangsConfig, bang_target};
 pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
@@ -42,6 +45,7 @@ pub use health::HealthConfig;
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
+pub use operators::OperatorKind;
 pub use server::{FORMATS, ServerConfig};
 
 use locate::{Doc, Step, locate, locate_in};
@@ -92,6 +96,8 @@ pub struct Config {
     pub health: HealthConfig,
     /// `[lab]`: the researcher's bench at `/lab`.
     pub lab: LabConfig,
+    /// `[bangs]`: external bangs (`!!w rust` goes to that site's search).
+    pub bangs: BangsConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,

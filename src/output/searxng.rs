@@ -6,7 +6,8 @@
 //! `unresponsive_engines` as `[[engine, reason], …]`) and per-result keys
 //! (`url`, `title`, `content`, `engine`, `engines`, `positions`, `score`,
 //! `category`, `parsed_url` as Python's 6-part `urlparse`), plus metasift's
-//! own `duplicates`, and — only when a request asks for dedup settings other
+//! own `duplicates`, `operators` and `dropped_by_operators` (the search
+//! operators read and the results left out for breaking them), and — only when a request asks for dedup settings other
 //! than `[dedup]` — a top-level `comparison` (see [`crate::fusion::compare`]), which
 //! SearXNG clients ignore.
 
@@ -14,7 +15,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{MergedResult, SearchResponse};
+use crate::model::{MergedResult, Operators, SearchResponse};
 
 /// A whole answer in SearXNG's `format=json` shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,6 +30,14 @@ pub struct SearxngResponse {
     /// estimate), when any engine said; metasift's key, not SearXNG's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimated_results: Option<u64>,
+    /// metasift's own: the search operators read from the query (`sites`,
+    /// `not_sites`, `excluded`, `phrases`, `intitle`, `filetypes`), when
+    /// it has any.
+    #[serde(default, skip_serializing_if = "Operators::is_empty")]
+    pub operators: Operators,
+    /// metasift's own: engine results left out for breaking one of them.
+    #[serde(default)]
+    pub dropped_by_operators: usize,
     /// The fused results.
     pub results: Vec<SearxngResult>,
     /// Direct answers (none yet; kept for clients that read the key).
@@ -115,6 +124,8 @@ impl SearxngResponse {
             query: response.query.text.clone(),
             number_of_results: response.number_of_results() as u64,
             estimated_results: response.estimate,
+            operators: response.query.operators.clone(),
+            dropped_by_operators: response.broke_operators,
             results: response
                 .results
                 .iter()

@@ -222,7 +222,11 @@ pub(super) async fn fetch(
     parse_slots: Arc<tokio::sync::Semaphore>,
     deadline: Instant,
 ) -> Result<Parsed, Failure> {
-    let spec = engine.build_request(query);
+    // The operators the engine does not understand are not sent to it.
+    let spec = engine.build_request(&super::operators::for_engine(
+        query,
+        &engine.config().operators,
+    ));
     let raw = match &recording.replay {
         Some(dir) => replay(dir, engine.config().name.clone(), query).await?,
         None => {

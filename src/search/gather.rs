@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::fetch::{Failure, Outcome, Recording, fetch};
+use super::operators::OperatorCheck;
 use super::{Searcher, millis};
 use crate::fusion::EngineAnswer;
 use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
@@ -39,6 +40,9 @@ pub struct Gathered {
     /// The largest result count an engine estimated for the query.
     #[serde(default)]
     pub estimate: Option<u64>,
+    /// Results left out for breaking one of the query's operators.
+    #[serde(default)]
+    pub broke_operators: usize,
 }
 
 impl Gathered {
@@ -68,6 +72,7 @@ impl Gathered {
             suggestions: self.suggestions.clone(),
             elapsed_ms: 0,
             cached: false,
+            broke_operators: self.broke_operators,
         }
     }
 }
@@ -109,6 +114,8 @@ impl Searcher {
         let mut suggestions: Vec<String> = Vec::new();
         let mut seen_suggestions = BTreeSet::new();
         let mut estimate: Option<u64> = None;
+        let check = OperatorCheck::new(&query.operators);
+        let mut broke_operators = 0;
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
             match outcome.result {
@@ -154,6 +161,13 @@ impl Searcher {
                             // A title of controls alone is no title.
                             .filter(|r| !r.title.trim().is_empty())
                             .take(MAX_RESULTS)
+                            // Positions count what is left: the engine's
+                            // list as if it had kept the operators.
+                            .filter(|r| {
+                                let keeps = check.keeps(r, &ec.operators);
+                                broke_operators += usize::from(!keeps);
+                                keeps
+                            })
                             .enumerate()
                             .map(|(pos, r)| EngineResult {
                                 position: u32::try_from(pos + 1).unwrap_or(u32::MAX),
@@ -179,6 +193,7 @@ impl Searcher {
             fetched_at_ms: unix_millis(SystemTime::now()),
             elapsed_ms: millis(started.elapsed()),
             estimate,
+            broke_operators,
         }
     }
 

@@ -48,13 +48,14 @@ use metasift_dedup as dedup;
 pub mod demo;
 mod fetch;
 mod gather;
+mod operators;
 mod query;
 pub mod recording;
 mod request;
 
 pub use fetch::{MAX_REDIRECTS, client_builder, http_client, is_local_ip};
 pub use gather::Gathered;
-pub use query::asked_by;
+pub use query::{MAX_OPERATOR_CHARS, MAX_OPERATORS, asked_by, engine_text};
 pub use request::{Asked, RequestError, SearchRequest};
 
 /// Per-search options that do not change which engines are asked.
@@ -633,6 +634,7 @@ impl Walked {
             estimate: self.gathered.estimate,
             elapsed_ms: 0,
             cached: false,
+            broke_operators: self.gathered.broke_operators,
         }
     }
 }

@@ -49,6 +49,12 @@ pub enum RequestError {
     Settings(&'static str, String),
     /// Engines were named and none of them is configured: their names.
     UnknownEngines(Vec<String>),
+    /// An external bang (`!!w rust`): the searcher goes to this address
+    /// (the site's own search, or its home page) instead.
+    ExternalBang(String),
+    /// The query is made of operators alone (`site:example.org`) and none
+    /// of the engines it would ask understands them: nothing to search for.
+    OperatorsOnly,
 }
 
 /// One search, with everything decided that the configuration decides.
@@ -93,6 +99,9 @@ impl Searcher {
     pub fn request(&self, asked: Asked) -> Result<SearchRequest, RequestError> {
         let config = self.config();
         let mut query = self.parse_query(&asked.q, asked.page);
+        if let Some(target) = query.external_bang.take() {
+            return Err(RequestError::ExternalBang(target));
+        }
         if query.text.trim().is_empty() {
             return Err(RequestError::EmptyQuery);
         }
@@ -113,6 +122,9 @@ impl Searcher {
             query.safesearch = asked.safesearch;
         }
         let mut selected = self.select(&query);
+        if selected.is_empty() && !query.operators.is_empty() && !self.asked(&query).is_empty() {
+            return Err(RequestError::OperatorsOnly);
+        }
         // Engines named, none of them configured: say so, not a silent zero.
         if selected.is_empty() && !query.engines.is_empty() {
             return Err(RequestError::UnknownEngines(query.engines));

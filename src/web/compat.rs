@@ -46,6 +46,31 @@ pub(super) async fn root(
         .into_response())
 }
 
+/// `303 See Other` to `target` (an external bang's destination), never
+/// cached: the same words may go elsewhere after a reload.
+pub(super) fn see_other(target: &str) -> Response {
+    match axum::http::HeaderValue::from_str(target) {
+        Ok(location) => (
+            StatusCode::SEE_OTHER,
+            [
+                (header::LOCATION, location),
+                (
+                    header::CACHE_CONTROL,
+                    axum::http::HeaderValue::from_static("no-store"),
+                ),
+                (
+                    header::REFERRER_POLICY,
+                    axum::http::HeaderValue::from_static("no-referrer"),
+                ),
+            ],
+        )
+            .into_response(),
+        // A template is checked at load and the words percent-encoded,
+        // so this is not met; refuse rather than send a broken header.
+        Err(_) => StatusCode::BAD_REQUEST.into_response(),
+    }
+}
+
 /// SearXNG's `/config` answer (the keys its clients read).
 #[derive(Debug, Serialize)]
 pub(super) struct InstanceConfig {
@@ -75,6 +100,9 @@ pub(super) struct InstanceConfig {
     pub doi_resolvers: Vec<String>,
     /// Default DOI resolver (none).
     pub default_doi_resolver: &'static str,
+    /// metasift's own: the external bangs (`!!name` → URL template with
+    /// `{query}`), `[bangs]` of the configuration.
+    pub bangs: BTreeMap<String, String>,
 }
 
 /// One engine in `/config`.
@@ -102,6 +130,10 @@ pub(super) struct EngineInfo {
     pub timeout: f64,
     /// The fusion weight.
     pub weight: f64,
+    /// metasift's own: the search operators it is sent (`site`, `exclude`,
+    /// `phrase`, `intitle`, `filetype`); the others are enforced on its
+    /// results.
+    pub operators: Vec<&'static str>,
 }
 
 impl EngineInfo {
@@ -123,6 +155,7 @@ impl EngineInfo {
             time_range_support: false,
             timeout: e.timeout_ms as f64 / 1000.0,
             weight: e.weight,
+            operators: e.operators.iter().map(|o| o.as_str()).collect(),
         }
     }
 }
@@ -154,6 +187,11 @@ impl InstanceConfig {
             ]),
             doi_resolvers: Vec::new(),
             default_doi_resolver: "",
+            bangs: config
+                .bangs
+                .iter()
+                .map(|(name, url)| (name.to_string(), url.to_string()))
+                .collect(),
         }
     }
 }

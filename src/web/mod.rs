@@ -272,6 +272,13 @@ fn read_search(
             let message = ui::Msg::new("error-unknown-engines");
             return Err(bad(message.arg("names", names.join(", "))));
         }
+        // As SearXNG: the redirect whatever the format asked for.
+        Err(RequestError::ExternalBang(target)) => {
+            return Ok(Read::Answered(compat::see_other(&target)));
+        }
+        Err(RequestError::OperatorsOnly) => {
+            return Err(bad(ui::Msg::new("error-operators-only")));
+        }
     };
     // Only a page is shown in a language: documents keep the default.
     let ui = match params.format {

@@ -35,6 +35,10 @@ pub struct IndexPage {
     pub shortcuts: Vec<ShortcutView>,
     /// How many engines a search with no category or engine named asks.
     pub engine_count: usize,
+    /// The external bangs (`[bangs]`): `!!name` and the site it goes to.
+    pub bangs: Vec<(String, String)>,
+    /// The bang the help shows in its example (`!!w` when there is one).
+    pub bang_example: String,
 }
 
 impl IndexPage {
@@ -61,10 +65,31 @@ impl IndexPage {
                 })
             })
             .collect();
+        let bang_example = match config.bangs.get("w") {
+            Some(_) => "!!w".to_string(),
+            None => config
+                .bangs
+                .iter()
+                .next()
+                .map(|(name, _)| format!("!!{name}"))
+                .unwrap_or_default(),
+        };
         IndexPage {
             layout: Layout::of("metasift", ui),
+            bang_example,
             shortcuts,
             engine_count: crate::search::asked_by(config, &crate::model::Query::default()).len(),
+            bangs: config
+                .bangs
+                .iter()
+                .map(|(name, template)| {
+                    let site = Url::parse(&template.replace("{query}", ""))
+                        .ok()
+                        .and_then(|u| u.host_str().map(str::to_string))
+                        .unwrap_or_default();
+                    (format!("!!{name}"), site)
+                })
+                .collect(),
         }
     }
 }
@@ -199,6 +224,9 @@ pub struct ResultsPage {
     pub q: String,
     /// Engines a `!shortcut` or `engines=` limited the search to.
     pub only_engines: String,
+    /// How many engine results were left out for breaking the query's
+    /// operators, said in the reader's language; `None` when none were.
+    pub operators_dropped: Option<String>,
     /// Results.
     pub results: Vec<ResultView>,
     /// Hidden duplicates in total.
@@ -501,6 +529,8 @@ impl ResultsPage {
                 .map(|e| tr.engine(e))
                 .collect::<Vec<_>>()
                 .join(", "),
+            operators_dropped: (resp.broke_operators > 0)
+                .then(|| tr.n("operators-dropped", resp.broke_operators as u64)),
             duplicate_count,
             engines,
             failed_count,

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::model::Query;
+use crate::model::{Operators, Query};
 use metasift_dedup as dedup;
 
 /// The query's part of a key: what changes which engines are asked and
@@ -18,6 +18,14 @@ struct AnswerParts<'a> {
     categories: Vec<&'a str>,
     time_range: Option<&'a str>,
     safesearch: Option<u8>,
+    /// Left out when there are none, so keys of queries without operators
+    /// are what they were.
+    #[serde(skip_serializing_if = "no_operators")]
+    operators: &'a Operators,
+}
+
+fn no_operators(ops: &&Operators) -> bool {
+    ops.is_empty()
 }
 
 impl<'a> AnswerParts<'a> {
@@ -38,6 +46,7 @@ impl<'a> AnswerParts<'a> {
             categories: sorted(&query.categories),
             time_range: query.time_range.as_deref(),
             safesearch: query.safesearch,
+            operators: &query.operators,
         }
     }
 }
@@ -160,6 +169,7 @@ mod tests {
                 categories: vec!["news".into()],
                 time_range: Some("day".into()),
                 safesearch: Some(2),
+                ..Query::default()
             },
         ];
         for s in &settings {
@@ -206,6 +216,12 @@ mod tests {
         let mut other = q.clone();
         other.lang = Some("zh-CN".into());
         assert_ne!(k, cache_key(&other, &s, false));
+        // The operators change the answers even where the text would not
+        // (an engine that does not understand them gets other text).
+        let mut other = q.clone();
+        other.operators.sites = vec!["example.org".into()];
+        assert_ne!(k, cache_key(&other, &s, false));
+        assert_ne!(answers_key(&q, None), answers_key(&other, None));
         let s2 = dedup::Settings {
             os2: 0.9,
             ..dedup::Settings::default()
