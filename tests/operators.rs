@@ -106,7 +106,7 @@ async fn site_keeps_only_that_sites_results_from_an_engine_that_ignores_it() {
     let (resp, page) = get_from(&app, &format!("/search?q={}", q("site:example.org rust"))).await;
     assert_eq!(resp.status(), StatusCode::OK);
     assert!(
-        page.contains("3 engine results were left out for breaking the query's operators."),
+        page.contains("3 engine results were left out for breaking the query&#39;s operators."),
         "{page}"
     );
     assert!(!page.contains("other.example/java-vs-rust"));
