@@ -55,10 +55,7 @@ fn rust_hits() -> Vec<Hit> {
 
 /// The shipped `brave` and `duckduckgo` presets (in that order of
 /// `names`) on loopback servers answering with `hits`.
-async fn engines(
-    names: &[&str],
-    hits: &[Hit],
-) -> (axum::Router, Vec<LoopbackEngine>, Config) {
+async fn engines(names: &[&str], hits: &[Hit]) -> (axum::Router, Vec<LoopbackEngine>, Config) {
     let mut config = support::shipped_config();
     support::keep_only(&mut config, names);
     let mut servers = Vec::new();
@@ -136,7 +133,10 @@ async fn excluded_words_and_phrases_filter_at_word_boundaries() {
     let got = urls(&v);
     assert_eq!(got.len(), 4, "{got:?}");
     assert!(!got.iter().any(|u| u.contains("java-vs-rust")), "{got:?}");
-    assert!(got.iter().any(|u| u.contains("rust-for-js")), "JavaScript is not Java");
+    assert!(
+        got.iter().any(|u| u.contains("rust-for-js")),
+        "JavaScript is not Java"
+    );
     assert_eq!(v["dropped_by_operators"], 1);
 
     let v = json_of(
@@ -192,12 +192,13 @@ async fn a_phrase_without_spaces_filters_chinese_results() {
         ),
     ];
     let (app, _servers, _) = engines(&["brave"], &hits).await;
-    for typed in ["\"借用检查\"", "“借用检查”", "「借用检查」", "什么是“借用检查”"] {
-        let v = json_of(
-            app.clone(),
-            &format!("/search?format=json&q={}", q(typed)),
-        )
-        .await;
+    for typed in [
+        "\"借用检查\"",
+        "“借用检查”",
+        "「借用检查」",
+        "什么是“借用检查”",
+    ] {
+        let v = json_of(app.clone(), &format!("/search?format=json&q={}", q(typed))).await;
         assert_eq!(urls(&v), ["https://zh.example/borrow"], "{typed}");
         assert_eq!(v["operators"]["phrases"], serde_json::json!(["借用检查"]));
     }
@@ -233,8 +234,16 @@ async fn engines_that_understand_operators_are_sent_them_and_the_others_are_not(
 
     // A query of operators alone asks only the engines that understand them.
     let before = servers[0].requests();
-    let v = json_of(app.clone(), &format!("/search?format=json&q={}", q("site:example.org"))).await;
-    assert_eq!(servers[0].requests(), before, "brave had nothing to search for");
+    let v = json_of(
+        app.clone(),
+        &format!("/search?format=json&q={}", q("site:example.org")),
+    )
+    .await;
+    assert_eq!(
+        servers[0].requests(),
+        before,
+        "brave had nothing to search for"
+    );
     assert_eq!(urls(&v).len(), 2);
 }
 
@@ -308,23 +317,43 @@ async fn an_external_bang_answers_303_to_the_sites_search_in_every_format() {
 
     // Alone: the site's home page. The words keep their operators.
     let (resp, _) = get_from(&app, &format!("/search?q={}", q("!!w"))).await;
-    assert_eq!(header_of(&resp, header::LOCATION), "https://en.wikipedia.org/");
-    let (resp, _) = get_from(&app, &format!("/search?q={}", q("!!bd 借用检查 site:zhihu.com"))).await;
+    assert_eq!(
+        header_of(&resp, header::LOCATION),
+        "https://en.wikipedia.org/"
+    );
+    let (resp, _) = get_from(
+        &app,
+        &format!("/search?q={}", q("!!bd 借用检查 site:zhihu.com")),
+    )
+    .await;
     assert_eq!(
         header_of(&resp, header::LOCATION),
         "https://www.baidu.com/s?wd=%E5%80%9F%E7%94%A8%E6%A3%80%E6%9F%A5+site%3Azhihu.com"
     );
     // In quotes it is a phrase, not a bang.
-    let (resp, _) = get_from(&app, &format!("/search?q={}&format=json", q("\"!!w rust\" x"))).await;
+    let (resp, _) = get_from(
+        &app,
+        &format!("/search?q={}&format=json", q("\"!!w rust\" x")),
+    )
+    .await;
     assert_ne!(resp.status(), StatusCode::SEE_OTHER);
 }
 
 #[tokio::test]
 async fn an_unknown_bang_is_searched_for_as_typed() {
     let (app, servers, _) = engines(&["brave"], &rust_hits()).await;
-    let v = json_of(app, &format!("/search?format=json&q={}", q("!!nosuch rust"))).await;
+    let v = json_of(
+        app,
+        &format!("/search?format=json&q={}", q("!!nosuch rust")),
+    )
+    .await;
     assert_eq!(v["query"], "!!nosuch rust");
-    assert!(servers[0].last_uri().unwrap().contains("q=%21%21nosuch+rust"));
+    assert!(
+        servers[0]
+            .last_uri()
+            .unwrap()
+            .contains("q=%21%21nosuch+rust")
+    );
 }
 
 #[tokio::test]
@@ -366,9 +395,8 @@ async fn config_lists_the_bangs_and_what_each_engine_is_sent() {
 #[test]
 fn user_bangs_are_laid_over_the_shipped_ones() {
     let text = "[bangs]\nw = \"\"\nmine = \"https://search.example/find?q={query}\"\n";
-    let config =
-        metasift::engines::check_config_layered(text, Path::new("user.toml"), &|_| None)
-            .expect("valid");
+    let config = metasift::engines::check_config_layered(text, Path::new("user.toml"), &|_| None)
+        .expect("valid");
     assert_eq!(config.bangs.get("w"), None, "taken away");
     assert_eq!(
         config.bangs.get("mine"),
@@ -386,7 +414,11 @@ fn a_bad_bang_or_capability_is_refused_with_file_and_line() {
             "{query}",
         ),
         ("[bangs]\nw = \"ftp://x.example/{query}\"\n", 2, "http"),
-        ("[bangs]\n\"a b\" = \"https://x.example/{query}\"\n", 2, "name"),
+        (
+            "[bangs]\n\"a b\" = \"https://x.example/{query}\"\n",
+            2,
+            "name",
+        ),
         (
             "[[engine]]\nname = \"e\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/?q={query}\"\noperators = [\"site\", \"inurl\"]\n",
             5,

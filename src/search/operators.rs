@@ -248,7 +248,10 @@ mod tests {
         assert!(!java.keeps(&result(u, "Learn JAVA today", ""), &[]));
         assert!(!java.keeps(&result(u, "t", "Rust vs. java."), &[]));
         assert!(java.keeps(&result(u, "JavaScript guide", "javascript"), &[]));
-        assert!(!java.keeps(&result(u, "ＪＡＶＡ 入门", ""), &[]), "full width");
+        assert!(
+            !java.keeps(&result(u, "ＪＡＶＡ 入门", ""), &[]),
+            "full width"
+        );
         // Excluded words are checked even for engines sent them.
         assert!(!java.keeps(&result(u, "java", ""), &OperatorKind::ALL));
 
@@ -256,7 +259,10 @@ mod tests {
         assert!(phrase.keeps(&result(u, "t", "The Borrow  Checker explained"), &[]));
         assert!(!phrase.keeps(&result(u, "borrow the checker", "checker borrow"), &[]));
         assert!(!phrase.keeps(&result(u, "borrow checkers", ""), &[]));
-        assert!(phrase.keeps(&result(u, "t", "s"), &[OperatorKind::Phrase]), "trusted");
+        assert!(
+            phrase.keeps(&result(u, "t", "s"), &[OperatorKind::Phrase]),
+            "trusted"
+        );
 
         let zh = ops(|o| o.phrases = vec!["借用检查".into()]);
         assert!(zh.keeps(&result(u, "Rust的借用检查器", ""), &[]));
@@ -278,7 +284,10 @@ mod tests {
         assert!(!pdf.keeps(&result("https://a.example/pdf", "t", ""), &[]));
         assert!(!pdf.keeps(&result("https://a.example/x.pdf/", "t", ""), &[]));
         assert!(!pdf.keeps(&result("https://a.pdf/", "t", ""), &[]));
-        assert!(pdf.keeps(&result("https://a.example/x", "t", ""), &[OperatorKind::Filetype]));
+        assert!(pdf.keeps(
+            &result("https://a.example/x", "t", ""),
+            &[OperatorKind::Filetype]
+        ));
     }
 
     #[test]
@@ -291,7 +300,10 @@ mod tests {
             },
             ..Query::default()
         };
-        assert!(matches!(for_engine(&query, &[OperatorKind::Site]), Cow::Borrowed(_)));
+        assert!(matches!(
+            for_engine(&query, &[OperatorKind::Site]),
+            Cow::Borrowed(_)
+        ));
         assert_eq!(for_engine(&query, &[]).text, "rust");
     }
 }

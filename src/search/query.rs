@@ -289,7 +289,11 @@ impl Op {
             Op::Phrase(p) => (OperatorKind::Phrase, format!("\"{p}\""), p.clone()),
             Op::Intitle(w) => (OperatorKind::Intitle, format!("intitle:{w}"), w.clone()),
             Op::IntitlePhrase(p) => (OperatorKind::Intitle, format!("intitle:\"{p}\""), p.clone()),
-            Op::Filetype(e) => (OperatorKind::Filetype, format!("filetype:{e}"), String::new()),
+            Op::Filetype(e) => (
+                OperatorKind::Filetype,
+                format!("filetype:{e}"),
+                String::new(),
+            ),
         };
         Piece::Op { kind, shown, bare }
     }
@@ -438,7 +442,10 @@ fn word(out: &mut Read, word: &str, special: &mut impl FnMut(&str) -> bool) {
         return;
     }
     let cleaned: std::borrow::Cow<'_, str> = if word.chars().any(is_quote_mark) {
-        word.chars().filter(|&c| !is_quote_mark(c)).collect::<String>().into()
+        word.chars()
+            .filter(|&c| !is_quote_mark(c))
+            .collect::<String>()
+            .into()
     } else {
         word.into()
     };
@@ -538,7 +545,11 @@ mod tests {
                 "site:example.org rust",
                 ops(|o| o.sites = v(&["example.org"])),
             ),
-            ("rust -java", "rust -java", ops(|o| o.excluded = v(&["java"]))),
+            (
+                "rust -java",
+                "rust -java",
+                ops(|o| o.excluded = v(&["java"])),
+            ),
             (
                 "\"borrow checker\" rust",
                 "\"borrow checker\" rust",
@@ -572,7 +583,11 @@ mod tests {
                     o.filetypes = v(&["pdf"]);
                 }),
             ),
-            ("ext:.pdf", "filetype:pdf", ops(|o| o.filetypes = v(&["pdf"]))),
+            (
+                "ext:.pdf",
+                "filetype:pdf",
+                ops(|o| o.filetypes = v(&["pdf"])),
+            ),
             (
                 "-site:Pinterest.COM cats",
                 "-site:pinterest.com cats",
@@ -598,11 +613,7 @@ mod tests {
                 "intitle:\"rust book\"",
                 ops(|o| o.intitle = v(&["rust book"])),
             ),
-            (
-                "(“x y”)",
-                "( \"x y\" )",
-                ops(|o| o.phrases = v(&["x y"])),
-            ),
+            ("(“x y”)", "( \"x y\" )", ops(|o| o.phrases = v(&["x y"]))),
             (
                 "site:a.com site:A.com b",
                 "site:a.com b",
@@ -611,12 +622,24 @@ mod tests {
             // Not operators: stay text (stray quote marks dropped).
             ("temperature -5", "temperature -5", Operators::default()),
             ("rust - --x -a:b", "rust - --x -a:b", Operators::default()),
-            ("site: intitle: ext:", "site: intitle: ext:", Operators::default()),
-            ("site:a..b filetype:p/df", "site:a..b filetype:p/df", Operators::default()),
+            (
+                "site: intitle: ext:",
+                "site: intitle: ext:",
+                Operators::default(),
+            ),
+            (
+                "site:a..b filetype:p/df",
+                "site:a..b filetype:p/df",
+                Operators::default(),
+            ),
             ("don\"t panic 5\"", "dont panic 5", Operators::default()),
             ("\"unclosed phrase", "unclosed phrase", Operators::default()),
             ("“ ” \"\" rust", "rust", Operators::default()),
-            ("-\"unclosed", "-unclosed", ops(|o| o.excluded = v(&["unclosed"]))),
+            (
+                "-\"unclosed",
+                "-unclosed",
+                ops(|o| o.excluded = v(&["unclosed"])),
+            ),
         ];
         for (typed, text, want) in cases {
             let read = read(typed, |_| false);
@@ -631,7 +654,12 @@ mod tests {
         let read = read(&many, |_| false);
         assert_eq!(read.operators.excluded.len(), MAX_OPERATORS);
         assert!(read.text().ends_with("-w99"), "later ones stay text");
-        let long = format!("\"{}\" -{} site:{}.com", "a ".repeat(200), "b".repeat(300), "c".repeat(300));
+        let long = format!(
+            "\"{}\" -{} site:{}.com",
+            "a ".repeat(200),
+            "b".repeat(300),
+            "c".repeat(300)
+        );
         let read = super::read(&long, |_| false);
         assert!(read.operators.is_empty(), "{:?}", read.operators);
         let quotes = "“".repeat(5000) + &"\"".repeat(3) + &"「".repeat(5000);
@@ -641,7 +669,8 @@ mod tests {
 
     #[test]
     fn engines_get_only_what_they_understand() {
-        let text = "site:example.org \"borrow checker\" -java intitle:rust filetype:pdf -site:b.org rust";
+        let text =
+            "site:example.org \"borrow checker\" -java intitle:rust filetype:pdf -site:b.org rust";
         let r = read(text, |_| false);
         let query = Query {
             text: r.text(),
