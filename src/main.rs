@@ -156,6 +156,16 @@ fn search(
         println!("{target}");
         return Ok(0);
     }
+    let config = searcher.config();
+    let asked = metasift::search::asked_by(config, &q);
+    let nothing_to_search =
+        |&i: &usize| metasift::search::engine_text(&q, &config.engines[i].operators).is_empty();
+    if !q.operators.is_empty() && !asked.is_empty() && asked.iter().all(nothing_to_search) {
+        anyhow::bail!(
+            "the query holds only operators (site:, filetype:, …) that none of the engines \
+             asked understands: add words to search for"
+        );
+    }
     let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()))?;
     if format == "json" {
         let json = SearxngResponse::from_response(&response);

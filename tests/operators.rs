@@ -450,10 +450,26 @@ fn the_command_line_prints_where_a_bang_goes() {
         .arg(&file)
         .output()
         .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         "https://en.wikipedia.org/w/index.php?search=rust"
+    );
+    // Operators alone that no engine asked understands: said, not searched.
+    let only =
+        "[[engine]]\nname = \"e\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/?q={query}\"\n";
+    let alone = dir.join("alone.toml");
+    std::fs::write(&alone, format!("use_defaults = false\n{only}")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_metasift"))
+        .args(["search", "site:example.org"])
+        .arg("--config")
+        .arg(&alone)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("only operators"),
+        "{out:?}"
     );
 }

@@ -48,9 +48,17 @@ pub fn render_text(response: &SearchResponse) -> String {
     out
 }
 
-/// One line per unresponsive engine, for standard error.
+/// One line per unresponsive engine, for standard error, and one for the
+/// results left out for breaking the query's operators.
 pub fn render_failures(response: &SearchResponse) -> String {
     let mut out = String::new();
+    if response.broke_operators > 0 {
+        let _ = writeln!(
+            out,
+            "{} engine result(s) left out for breaking the query's operators",
+            response.broke_operators
+        );
+    }
     for r in &response.engines {
         if let Some(kind) = r.failure {
             let _ = writeln!(
