@@ -290,6 +290,31 @@ mod tests {
         ));
     }
 
+    proptest::proptest! {
+        /// Any needle, any text: no panic, and a needle found in a text
+        /// is found again with that text around it between spaces.
+        #[test]
+        fn matching_never_panics(
+            needle in "\\PC{0,12}",
+            hay in "\\PC{0,80}",
+            url in "\\PC{0,40}",
+        ) {
+            let check = ops(|o| {
+                o.excluded = vec![needle.clone()];
+                o.phrases = vec![needle.clone()];
+                o.intitle = vec![needle.clone()];
+                o.filetypes = vec![needle.clone()];
+                o.sites = vec![needle.clone()];
+            });
+            let _ = check.keeps(&result(&url, &hay, &hay), &[]);
+            let (n, h) = (fold(&needle), fold(&hay));
+            if contains(&h, &n) {
+                let wrapped = format!("x {h} y");
+                proptest::prop_assert!(contains(&wrapped, &n));
+            }
+        }
+    }
+
     #[test]
     fn engines_sent_everything_get_the_query_itself() {
         let query = Query {
