@@ -232,6 +232,14 @@ pub struct SearchResponse {
     /// (its own estimate, as SearXNG reports), when any engine said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate: Option<u64>,
+    /// Results the hostname rules' `remove` left out of the fused list
+    /// this page is a slice of (distinct links).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hostnames_removed: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl SearchResponse {

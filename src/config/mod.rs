@@ -29,6 +29,7 @@ mod connections;
 mod each;
 mod engine;
 mod health;
+mod hostnames;
 mod lab;
 mod layers;
 mod limits;
@@ -39,6 +40,7 @@ pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use health::HealthConfig;
+pub use hostnames::{HostnamesConfig, Replacements};
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
@@ -92,6 +94,9 @@ pub struct Config {
     pub health: HealthConfig,
     /// `[lab]`: the researcher's bench at `/lab`.
     pub lab: LabConfig,
+    /// `[hostnames]`: rules on the results' hosts (remove, replace, boost,
+    /// lower).
+    pub hostnames: HostnamesConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
@@ -568,6 +573,7 @@ impl Config {
         for (key, message) in self.lab.problems() {
             out.push(Problem::at(&[&["lab", key], &["lab"]], message));
         }
+        self.hostnames.problems(out);
         engine::problems(&self.engines, engine_check, out);
     }
 
@@ -679,10 +685,12 @@ fn read(path: &Path) -> Result<String, ConfigError> {
 }
 
 /// One step of a path into the document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Seg {
     Key(&'static str),
     Index(usize),
+    /// A key the file names (a `[hostnames] replace` pattern).
+    Name(String),
 }
 
 fn path(segs: &[Seg]) -> Vec<Seg> {

@@ -68,6 +68,7 @@ impl Gathered {
             suggestions: self.suggestions.clone(),
             elapsed_ms: 0,
             cached: false,
+            hostnames_removed: 0,
         }
     }
 }

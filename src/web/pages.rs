@@ -203,6 +203,8 @@ pub struct ResultsPage {
     pub results: Vec<ResultView>,
     /// Hidden duplicates in total.
     pub duplicate_count: usize,
+    /// Results the hostname rules removed.
+    pub hostnames_removed: usize,
     /// Engine outcomes, failures first.
     pub engines: Vec<EngineView>,
     /// Number of engines that failed.
@@ -502,6 +504,7 @@ impl ResultsPage {
                 .collect::<Vec<_>>()
                 .join(", "),
             duplicate_count,
+            hostnames_removed: resp.hostnames_removed,
             engines,
             failed_count,
             elapsed_ms: resp.elapsed_ms,
