@@ -150,7 +150,13 @@ pub struct RuleError {
 impl std::fmt::Display for RuleError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.index {
-            Some(_) => write!(f, "{} {:?}: {}", self.kind.as_str(), self.pattern, self.message),
+            Some(_) => write!(
+                f,
+                "{} {:?}: {}",
+                self.kind.as_str(),
+                self.pattern,
+                self.message
+            ),
             None => write!(f, "{}: {}", self.kind.as_str(), self.message),
         }
     }
@@ -375,7 +381,8 @@ impl Rules {
             let mut regexes = 0;
             for (i, text) in list.iter().enumerate().take(caps.patterns) {
                 match checked(kind, i, text, caps, &mut regexes) {
-                    Ok(p) => compiled[slot].push(p),
+                    Ok(Some(p)) => compiled[slot].push(p),
+                    Ok(None) => {}
                     Err(e) => errors.push(e),
                 }
             }
@@ -384,8 +391,9 @@ impl Rules {
         let mut regexes = 0;
         for (i, (text, with)) in lists.replace.iter().enumerate().take(caps.patterns) {
             let found = checked(Kind::Replace, i, text, caps, &mut regexes).and_then(|p| {
+                let Some(p) = p else { return Ok(None) };
                 replacement(with, p.is_regex(), caps)
-                    .map(|w| (p, w))
+                    .map(|w| Some((p, w)))
                     .map_err(|message| RuleError {
                         kind: Kind::Replace,
                         index: Some(i),
@@ -394,19 +402,32 @@ impl Rules {
                     })
             });
             match found {
-                Ok(rule) => replace.push(rule),
+                Ok(Some(rule)) => replace.push(rule),
+                Ok(None) => {}
                 Err(e) => errors.push(e),
             }
         }
         for kind in Kind::ALL {
-            let n = lists.patterns(kind).len();
+            let patterns = lists.patterns(kind);
+            let n = patterns.len();
+            let list_error = |message: String| RuleError {
+                kind,
+                index: None,
+                pattern: String::new(),
+                message,
+            };
             if n > caps.patterns {
-                errors.push(RuleError {
-                    kind,
-                    index: None,
-                    pattern: String::new(),
-                    message: format!("{n} patterns; at most {} are read", caps.patterns),
-                });
+                errors.push(list_error(format!(
+                    "{n} patterns; at most {} are read",
+                    caps.patterns
+                )));
+            }
+            let regexes = patterns.iter().filter(|p| p.contains(REGEX_CHARS)).count();
+            if regexes > caps.regexes {
+                errors.push(list_error(format!(
+                    "{regexes} regexes; at most {} are read (host suffixes have no such cap)",
+                    caps.regexes
+                )));
             }
         }
         let [remove, boost, lower] = compiled;
@@ -439,15 +460,16 @@ impl Rules {
     }
 }
 
-/// Pattern `i` of list `kind`, compiled, or why not (also when it is a
-/// regex past the cap; `regexes` counts the list's regexes so far).
+/// Pattern `i` of list `kind`, compiled, or why not; `None` for a regex
+/// past the cap (`regexes` counts the list's regexes so far; the list as a
+/// whole is refused for it).
 fn checked(
     kind: Kind,
     i: usize,
     text: &str,
     caps: &Caps,
     regexes: &mut usize,
-) -> Result<Pattern, RuleError> {
+) -> Result<Option<Pattern>, RuleError> {
     let error = |message: String| RuleError {
         kind,
         index: Some(i),
@@ -457,13 +479,10 @@ fn checked(
     if text.contains(REGEX_CHARS) {
         *regexes += 1;
         if *regexes > caps.regexes {
-            return Err(error(format!(
-                "past the {} regexes a list may hold (host suffixes have no such cap)",
-                caps.regexes
-            )));
+            return Ok(None);
         }
     }
-    Pattern::parse(text, caps).map_err(error)
+    Pattern::parse(text, caps).map(Some).map_err(error)
 }
 
 /// The host of `link`, lower case and in IDNA form, without a trailing
@@ -509,7 +528,10 @@ impl HostRules {
         Some(match &self.own {
             None => self.base.fingerprint,
             Some(own) => {
-                let both = [self.base.fingerprint.to_le_bytes(), own.fingerprint.to_le_bytes()];
+                let both = [
+                    self.base.fingerprint.to_le_bytes(),
+                    own.fingerprint.to_le_bytes(),
+                ];
                 xxhash_rust::xxh3::xxh3_64(both.as_flattened())
             }
         })
@@ -595,10 +617,21 @@ mod tests {
             remove: vec!["pinterest.com".into(), ".Example.ORG.".into()],
             ..Lists::default()
         });
-        for host in ["pinterest.com", "www.pinterest.com", "a.b.pinterest.com", "example.org"] {
+        for host in [
+            "pinterest.com",
+            "www.pinterest.com",
+            "a.b.pinterest.com",
+            "example.org",
+        ] {
             assert!(r.removes(host), "{host}");
         }
-        for host in ["notpinterest.com", "pinterest.com.evil", "pinterest.co", "org", "com"] {
+        for host in [
+            "notpinterest.com",
+            "pinterest.com.evil",
+            "pinterest.co",
+            "org",
+            "com",
+        ] {
             assert!(!r.removes(host), "{host}");
         }
     }
@@ -654,12 +687,16 @@ mod tests {
             replace: vec![
                 (r"(.*\.)?youtube\.com".into(), "invidious.example".into()),
                 ("reddit.com".into(), "127.0.0.1:8080".into()),
-                (r"(?P<sub>[a-z]+)\.wikipedia\.org".into(), "${sub}.wikiless.example".into()),
+                (
+                    r"(?P<sub>[a-z]+)\.wikipedia\.org".into(),
+                    "${sub}.wikiless.example".into(),
+                ),
             ],
             ..Lists::default()
         });
         assert_eq!(
-            r.replaced("https://www.youtube.com/watch?v=abc&t=1#x").as_deref(),
+            r.replaced("https://www.youtube.com/watch?v=abc&t=1#x")
+                .as_deref(),
             Some("https://invidious.example/watch?v=abc&t=1#x")
         );
         assert_eq!(
@@ -702,9 +739,18 @@ mod tests {
         };
         let (r, errors) = Rules::compile(&lists, &PREFS_CAPS, 2.0, 0.5);
         let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        assert!(messages.iter().any(|m| m.starts_with("remove: 70 patterns")), "{messages:?}");
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("remove: 70 patterns")),
+            "{messages:?}"
+        );
         assert_eq!(errors.iter().filter(|e| e.kind == Kind::Remove).count(), 1);
-        assert_eq!(errors.iter().filter(|e| e.kind == Kind::Boost).count(), 4);
+        assert_eq!(errors.iter().filter(|e| e.kind == Kind::Boost).count(), 1);
+        assert!(
+            messages.iter().any(|m| m.starts_with("boost: 20 regexes")),
+            "{messages:?}"
+        );
         let replace = errors.iter().find(|e| e.kind == Kind::Replace).unwrap();
         assert_eq!(replace.index, Some(0));
         assert!(replace.message.contains("not a host"), "{replace}");
@@ -717,8 +763,14 @@ mod tests {
 
     #[test]
     fn hosts_are_read_in_lower_case_without_a_trailing_dot() {
-        assert_eq!(host_of("https://WWW.Example.COM./a").as_deref(), Some("www.example.com"));
-        assert_eq!(host_of("https://bücher.example/").as_deref(), Some("xn--bcher-kva.example"));
+        assert_eq!(
+            host_of("https://WWW.Example.COM./a").as_deref(),
+            Some("www.example.com")
+        );
+        assert_eq!(
+            host_of("https://bücher.example/").as_deref(),
+            Some("xn--bcher-kva.example")
+        );
         assert_eq!(host_of("mailto:a@b"), None);
         let r = rules(Lists {
             remove: vec!["bücher.example".into()],

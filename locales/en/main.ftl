@@ -229,11 +229,11 @@ prefs-share = These preferences as a link:
 prefs-not-saved = Not saved:
 prefs-too-big = These preferences take { $n } bytes in their cookie, and a browser keeps at most { $max }: shorten the hostname rules.
 prefs-hostnames = Hostname rules
-prefs-hostnames-help = One pattern a line, laid over this server's own rules. A host suffix (pinterest.com matches www.pinterest.com, never notpinterest.com), or a regular expression matched against the whole host when the line has one of \ ^ $ * + ? ( ) [ ] | or a brace, e.g. (.*\.)?youtube\.com
-prefs-hn-remove = Remove the results of
-prefs-hn-replace = Replace the host of links (pattern = host, e.g. youtube.com = invidious.example)
-prefs-hn-boost = Raise the results of
-prefs-hn-lower = Lower the results of
+prefs-hostnames-help = Remove drops the results of these hosts; Replace writes another host into their links (youtube.com = invidious.example); Raise and Lower move them up or down the list. One pattern a line, laid over this server's own rules: a host suffix (pinterest.com matches www.pinterest.com, never notpinterest.com), or a regular expression matched against the whole host when the line has one of \ ^ $ * + ? ( ) [ ] | or a brace, e.g. (.*\.)?youtube\.com
+prefs-hn-remove = Remove
+prefs-hn-replace = Replace (pattern = host)
+prefs-hn-boost = Raise
+prefs-hn-lower = Lower
 prefs-hn-error-line = { $list }, line { $line }: { $why }
 prefs-hn-error = { $list }: { $why }
 

@@ -119,7 +119,9 @@ impl HostPrefs {
                 let entry = match kind {
                     Kind::Replace => match line.rsplit_once('=') {
                         Some((p, h)) => {
-                            lists.replace.push((p.trim().to_string(), h.trim().to_string()));
+                            lists
+                                .replace
+                                .push((p.trim().to_string(), h.trim().to_string()));
                             lists.replace.len()
                         }
                         None => {
@@ -213,11 +215,20 @@ mod tests {
     #[test]
     fn lines_are_kept_trimmed_and_every_bad_one_is_named_by_its_line() {
         let p = prefs(&[
-            ("hn_remove", "  pinterest.com \r\n\r\n*.quora.com\nexample.net"),
-            ("hn_replace", "(.*\\.)?youtube\\.com = invidious.example\nreddit.com"),
+            (
+                "hn_remove",
+                "  pinterest.com \r\n\r\n*.quora.com\nexample.net",
+            ),
+            (
+                "hn_replace",
+                "(.*\\.)?youtube\\.com = invidious.example\nreddit.com",
+            ),
             ("hn_lower", "(a"),
         ]);
-        assert_eq!(p.text(Kind::Remove), "pinterest.com\n*.quora.com\nexample.net");
+        assert_eq!(
+            p.text(Kind::Remove),
+            "pinterest.com\n*.quora.com\nexample.net"
+        );
         let errors = p.check();
         let found: Vec<(Kind, Option<usize>)> = errors.iter().map(|e| (e.kind, e.line)).collect();
         assert_eq!(
@@ -229,7 +240,10 @@ mod tests {
             ],
             "{errors:?}"
         );
-        assert!(errors[0].message.contains("write \"quora.com\""), "{errors:?}");
+        assert!(
+            errors[0].message.contains("write \"quora.com\""),
+            "{errors:?}"
+        );
         // The good lines still make rules.
         let rules = p.rules().expect("rules");
         let host = hosts::HostRules::new(Arc::default(), Some(rules));

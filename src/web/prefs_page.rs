@@ -247,7 +247,11 @@ pub(super) async fn post_preferences(
     body: Bytes,
 ) -> Response {
     let searcher = state.searcher();
-    save(&from_form(&body, searcher.config()), &headers, searcher.config())
+    save(
+        &from_form(&body, searcher.config()),
+        &headers,
+        searcher.config(),
+    )
 }
 
 /// What keeps `prefs` from being stored, in the page's language: each
@@ -263,7 +267,11 @@ fn problems(prefs: &Prefs, tr: &Tr) -> Vec<String> {
             match e.line {
                 Some(line) => tr.with(
                     "prefs-hn-error-line",
-                    &[("list", list), ("line", line.to_string()), ("why", e.message)],
+                    &[
+                        ("list", list),
+                        ("line", line.to_string()),
+                        ("why", e.message),
+                    ],
                 ),
                 None => tr.with("prefs-hn-error", &[("list", list), ("why", e.message)]),
             }
