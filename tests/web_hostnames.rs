@@ -444,6 +444,26 @@ fn a_bad_pattern_in_a_layered_file_names_that_file_and_line() {
 }
 
 #[test]
+fn check_config_reports_every_bad_rule_with_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("metasift-hostnames-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("engines.toml");
+    std::fs::write(&file, BAD).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_metasift"))
+        .args(["check-config", file.to_str().unwrap()])
+        .output()
+        .expect("metasift runs");
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    for line in [4, 6, 7, 8, 9] {
+        let at = format!("{}:{line}:", file.display());
+        assert!(said.contains(&at), "{at} missing in:\n{said}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn the_pattern_count_is_capped() {
     let many: Vec<String> = (0..300)
         .map(|i| format!("\"(h{i})\\\\.example\""))
