@@ -18,6 +18,7 @@
 //! | [`web`] | axum router, handlers, pages |
 //! | [`lab`] | threshold sweeps, metrics, plots |
 //! | [`files`] | input files read with a size cap |
+//! | [`hosts`] | hostname rules: host suffixes or anchored regexes to remove, replace, boost, lower |
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
 //! | [`jsonl`] | `metasift dedup`: JSON Lines through the dedup crate |
 
@@ -27,6 +28,7 @@ pub mod config;
 pub mod engines;
 pub mod files;
 pub mod fusion;
+pub mod hosts;
 pub mod jsonl;
 pub mod lab;
 pub mod model;

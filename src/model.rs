@@ -297,6 +297,14 @@ pub struct SearchResponse {
     /// answers this page's fused list was made from.
     #[serde(default)]
     pub broke_operators: usize,
+    /// Results the hostname rules' `remove` left out of the fused list
+    /// this page is a slice of (distinct links).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hostnames_removed: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl SearchResponse {

@@ -172,6 +172,7 @@ fn query(text: &str) -> Query {
 fn response(text: &str, answered: bool) -> SearchResponse {
     SearchResponse {
         estimate: None,
+        hostnames_removed: 0,
         query: query(text),
         results: vec![MergedResult {
             published: None,

@@ -51,6 +51,10 @@ duplicates-folded = { $n ->
     [one] 1 duplicate folded
    *[other] { $n } duplicates folded
 }
+hostnames-removed = { $n ->
+    [one] 1 result removed by hostname rules
+   *[other] { $n } results removed by hostname rules
+}
 elapsed-ms = { $n } ms
 cached = cached
 page-n = page { $n }
@@ -239,6 +243,16 @@ prefs-categories = Categories asked by default
 prefs-engines = Engines asked
 prefs-save = Save
 prefs-share = These preferences as a link:
+prefs-not-saved = Not saved:
+prefs-too-big = These preferences take { $n } bytes in their cookie, and a browser keeps at most { $max }: shorten the hostname rules.
+prefs-hostnames = Hostname rules
+prefs-hostnames-help = Remove drops the results of these hosts; Replace writes another host into their links (youtube.com = invidious.example); Raise and Lower move them up or down the list. One pattern a line, laid over this server's own rules: a host suffix (pinterest.com matches www.pinterest.com, never notpinterest.com), or a regular expression matched against the whole host when the line has one of \ ^ $ * + ? ( ) [ ] | or a brace, e.g. (.*\.)?youtube\.com
+prefs-hn-remove = Remove
+prefs-hn-replace = Replace (pattern = host)
+prefs-hn-boost = Raise
+prefs-hn-lower = Lower
+prefs-hn-error-line = { $list }, line { $line }: { $why }
+prefs-hn-error = { $list }: { $why }
 
 stats-summary = Up { $uptime } · { $searches } searches · cache { $hits } hits / { $misses } misses ({ $rate }) · { $coalesced } joined a search in flight · { $limited } refused by the rate limit (429) · { $overloaded } refused for load (503).
 stats-cache-errors = { $n } cache errors

@@ -35,6 +35,7 @@ asking-head = 正在询问 { $n } 个引擎…
 asking-wait = 所有引擎回答后或 { $s } 秒后显示结果。
 results-count = { $n } 条结果
 duplicates-folded = 合并了 { $n } 条重复
+hostnames-removed = 主机名规则移除了 { $n } 条结果
 elapsed-ms = { $n } 毫秒
 cached = 来自缓存
 page-n = 第 { $n } 页
@@ -196,6 +197,16 @@ prefs-categories = 默认询问的类别
 prefs-engines = 询问的引擎
 prefs-save = 保存
 prefs-share = 这些偏好设置的链接：
+prefs-not-saved = 未保存：
+prefs-too-big = 这些偏好设置在 Cookie 中占 { $n } 字节，浏览器最多保存 { $max } 字节：请缩短主机名规则。
+prefs-hostnames = 主机名规则
+prefs-hostnames-help = “移除”去掉这些主机的结果；“替换”把链接中的主机换成另一个（youtube.com = invidious.example）；“提升”和“降低”让它们在列表中上移或下移。每行一个模式，叠加在本服务器自己的规则之上：主机后缀（pinterest.com 匹配 www.pinterest.com，但不匹配 notpinterest.com），或者当一行含有 \ ^ $ * + ? ( ) [ ] | 或花括号之一时，作为匹配整个主机名的正则表达式，例如 (.*\.)?youtube\.com
+prefs-hn-remove = 移除
+prefs-hn-replace = 替换（模式 = 主机）
+prefs-hn-boost = 提升
+prefs-hn-lower = 降低
+prefs-hn-error-line = { $list }，第 { $line } 行：{ $why }
+prefs-hn-error = { $list }：{ $why }
 
 stats-summary = 已运行 { $uptime } · { $searches } 次搜索 · 缓存命中 { $hits } / 未命中 { $misses }（{ $rate }）· { $coalesced } 次并入进行中的搜索 · { $limited } 次被限流拒绝（429）· { $overloaded } 次因负载拒绝（503）。
 stats-cache-errors = { $n } 次缓存错误

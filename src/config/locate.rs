@@ -26,6 +26,7 @@ impl From<&Seg> for Step {
         match seg {
             Seg::Key(k) => Step::key(k),
             Seg::Index(i) => Step::Index(*i),
+            Seg::Name(k) => Step::key(k),
         }
     }
 }

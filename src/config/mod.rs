@@ -30,6 +30,7 @@ mod connections;
 mod each;
 mod engine;
 mod health;
+mod hostnames;
 mod lab;
 mod layers;
 mod limits;
@@ -42,6 +43,7 @@ pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use health::HealthConfig;
+pub use hostnames::{HostnamesConfig, Replacements};
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
@@ -98,6 +100,9 @@ pub struct Config {
     pub lab: LabConfig,
     /// `[bangs]`: external bangs (`!!w rust` goes to that site's search).
     pub bangs: BangsConfig,
+    /// `[hostnames]`: rules on the results' hosts (remove, replace, boost,
+    /// lower).
+    pub hostnames: HostnamesConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
@@ -574,6 +579,7 @@ impl Config {
         for (key, message) in self.lab.problems() {
             out.push(Problem::at(&[&["lab", key], &["lab"]], message));
         }
+        self.hostnames.problems(out);
         engine::problems(&self.engines, engine_check, out);
     }
 
@@ -685,10 +691,12 @@ fn read(path: &Path) -> Result<String, ConfigError> {
 }
 
 /// One step of a path into the document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Seg {
     Key(&'static str),
     Index(usize),
+    /// A key the file names (a `[hostnames] replace` pattern).
+    Name(String),
 }
 
 fn path(segs: &[Seg]) -> Vec<Seg> {

@@ -23,6 +23,7 @@
 
 pub mod compare;
 pub mod explain;
+pub mod hosts;
 
 use crate::model::{Duplicate, EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Deduper, Doc};
@@ -120,6 +121,19 @@ pub fn fuse_until(
     explain: bool,
     deadline: Option<std::time::Instant>,
 ) -> Vec<MergedResult> {
+    fuse_weighed(answers, settings, explain, deadline, &hosts::even)
+}
+
+/// [`fuse_until`], each group's final score multiplied by `factor` of its
+/// link before the sort ([`hosts::weigh`]: the hostname rules' `boost`
+/// and `lower`).
+pub fn fuse_weighed(
+    answers: &[EngineAnswer],
+    settings: &dedup::Settings,
+    explain: bool,
+    deadline: Option<std::time::Instant>,
+    factor: hosts::Factor<'_>,
+) -> Vec<MergedResult> {
     let order = interleave(answers);
     let mut deduper = Deduper::new(settings)
         .explain(explain)
@@ -216,6 +230,7 @@ pub fn fuse_until(
 
     DEDUP_WORK.fetch_add(deduper.work().total(), std::sync::atomic::Ordering::Relaxed);
     let mut merged: Vec<MergedResult> = groups.into_iter().map(Group::finish).collect();
+    hosts::weigh(&mut merged, factor);
     // `sort_by` is stable: equal scores stay in first-seen order.
     merged.sort_by(|a, b| b.score.total_cmp(&a.score));
     merged

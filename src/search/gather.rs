@@ -73,6 +73,7 @@ impl Gathered {
             elapsed_ms: 0,
             cached: false,
             broke_operators: self.broke_operators,
+            hostnames_removed: 0,
         }
     }
 }

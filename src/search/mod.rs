@@ -49,6 +49,7 @@ pub mod demo;
 mod fetch;
 mod gather;
 mod operators;
+mod hostnames;
 mod query;
 pub mod recording;
 mod request;
@@ -73,6 +74,9 @@ pub struct SearchOptions {
     /// Results per page (a searcher's preference); `None` = `[server]
     /// results_per_page`. Capped by `[server] max_results_per_page`.
     pub per_page: Option<usize>,
+    /// The searcher's own hostname rules (the preferences), laid over
+    /// `[hostnames]`.
+    pub hosts: Option<Arc<crate::hosts::Rules>>,
 }
 
 impl PartialEq for SearchOptions {
@@ -81,6 +85,8 @@ impl PartialEq for SearchOptions {
         self.dedup == other.dedup
             && self.explain == other.explain
             && self.per_page == other.per_page
+            && self.hosts.as_ref().map(|h| h.fingerprint())
+                == other.hosts.as_ref().map(|h| h.fingerprint())
     }
 }
 
@@ -137,6 +143,8 @@ struct Inner {
     config_tag: u64,
     /// `[dedup]` as the page keys hash it, written once.
     dedup_json: Arc<SettingsJson>,
+    /// `[hostnames]`, compiled once.
+    hosts: Arc<crate::hosts::Rules>,
     /// Parses running at once: one per core. Parsing is pure CPU; more at
     /// once only slows each one and starves the threads that answer
     /// cached searches and 503s. A parse waiting here counts against its
@@ -161,7 +169,13 @@ impl Inner {
             &serde_json::to_vec(&shape).unwrap_or_else(|_| format!("{shape:?}").into_bytes()),
         );
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let (hosts, refused) = config.hostnames.rules();
+        // Only a configuration that skipped validation gets here with any.
+        for e in refused {
+            tracing::warn!(rule = %e, "hostname rule left out");
+        }
         Inner {
+            hosts: Arc::new(hosts),
             dedup_json: Arc::new(SettingsJson::of(&config.dedup)),
             record_dir: config.server.record_dir.clone(),
             replay_dir: None,
@@ -285,6 +299,12 @@ impl Searcher {
         &self.inner.client
     }
 
+    /// The hostname rules a search with `opts` follows: the searcher's own
+    /// over `[hostnames]`.
+    pub fn host_rules(&self, opts: &SearchOptions) -> crate::hosts::HostRules {
+        crate::hosts::HostRules::new(self.inner.hosts.clone(), opts.hosts.clone())
+    }
+
     /// The fused page for `query`: from the page cache, or joined to an
     /// identical search in flight, or fused from the engine answers (from
     /// their cache, or a new fan-out under the deadline). A search that
@@ -401,6 +421,10 @@ impl Searcher {
         if per_page != self.config().server.results_per_page {
             key.push_str(&format!(":n{per_page}"));
         }
+        let rules = self.host_rules(opts);
+        if let Some(f) = rules.fingerprint() {
+            key.push_str(&format!(":h{f:016x}"));
+        }
         let this = self.clone();
         let request = request.clone();
         let found = self
@@ -413,6 +437,7 @@ impl Searcher {
                     None => this.walk(&request).await?,
                 };
                 let mut response = walked.page(&request.query, per_page);
+                hostnames::replace_links(&mut response.results, &rules);
                 let (gathered, from_cache) = (walked.gathered, walked.from_cache);
                 response.cached = from_cache;
                 let keep_for = if from_cache {
@@ -502,6 +527,7 @@ impl Searcher {
         let settings = &request.settings;
         let per_page = self.config().server.page_size(opts.per_page);
         let wanted = query.page.max(1);
+        let rules = self.host_rules(opts);
         let (mut skipped_pages, mut before) = (0u32, 0usize);
         let mut engine_page = 1u32;
         // The fused lists of the engine pages walked past, in order.
@@ -514,11 +540,12 @@ impl Searcher {
             let (gathered, from_cache) = self
                 .gathered_watched(&asked, &request.selected, opts.progress.clone())
                 .await?;
+            let (gathered, removed) = hostnames::without_removed(&gathered, &rules);
             // An engine page that brings nothing new ends the walk, as an
             // empty one does: the fan-outs stay bounded by what is new.
             let (mut fused, whole);
             (fused, shown, whole) = self
-                .fuse_off_workers(&gathered, settings, opts.explain, shown)
+                .fuse_off_workers(&gathered, settings, opts.explain, shown, &rules)
                 .await;
             let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
             if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
@@ -529,6 +556,7 @@ impl Searcher {
                     whole,
                     first_page: skipped_pages + 1,
                     before,
+                    removed,
                 });
             }
             skipped_pages += pages;
@@ -561,6 +589,7 @@ impl Searcher {
         settings: &dedup::Settings,
         explain: bool,
         shown: Vec<crate::model::MergedResult>,
+        rules: &crate::hosts::HostRules,
     ) -> (
         Vec<crate::model::MergedResult>,
         Vec<crate::model::MergedResult>,
@@ -569,10 +598,21 @@ impl Searcher {
         let deadline = Instant::now() + FUSE_BUDGET;
         // Never closed; were it, the fuse would run unslotted.
         let _slot = self.inner.parse_slots.clone().acquire_owned().await.ok();
-        let (gathered, settings) = (gathered.clone(), settings.clone());
+        let (gathered, settings, rules) = (gathered.clone(), settings.clone(), rules.clone());
         let run = tokio::task::spawn_blocking(move || {
-            let mut fused =
-                crate::fusion::fuse_until(&gathered.answers, &settings, explain, Some(deadline));
+            let factor = |link: &str| hostnames::factor(&rules, link);
+            let factor: crate::fusion::hosts::Factor<'_> = if rules.weighs() {
+                &factor
+            } else {
+                &crate::fusion::hosts::even
+            };
+            let mut fused = crate::fusion::fuse_weighed(
+                &gathered.answers,
+                &settings,
+                explain,
+                Some(deadline),
+                factor,
+            );
             let fused_all = fused.len();
             crate::fusion::drop_shown(&shown, &mut fused, &settings);
             let whole = fused.len() == fused_all;
@@ -613,6 +653,8 @@ struct Walked {
     first_page: u32,
     /// Fused results of the engine pages before it.
     before: usize,
+    /// Distinct links the hostname rules removed from its answers.
+    removed: usize,
 }
 
 impl Walked {
@@ -635,6 +677,7 @@ impl Walked {
             elapsed_ms: 0,
             cached: false,
             broke_operators: self.gathered.broke_operators,
+            hostnames_removed: self.removed,
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct Asked {
     pub explain: bool,
     /// Results per page; `None` = `[server] results_per_page`.
     pub per_page: Option<usize>,
+    /// The searcher's own hostname rules, laid over `[hostnames]`.
+    pub hosts: Option<std::sync::Arc<crate::hosts::Rules>>,
 }
 
 /// Why a request makes no search.
@@ -155,6 +157,7 @@ impl Searcher {
             explain: asked.explain,
             progress: None,
             per_page: asked.per_page,
+            hosts: asked.hosts,
         };
         Ok(self.with_selection(query, opts, selected))
     }

@@ -36,6 +36,7 @@ mod lab;
 pub mod pages;
 mod params;
 mod prefs;
+mod prefs_hosts;
 mod prefs_page;
 mod public;
 pub mod serve;
@@ -258,7 +259,9 @@ fn read_search(
     let prefs = prefs::Prefs::from_headers(headers);
     params.apply_defaults(&prefs);
     let bad = |message: ui::Msg| AppError::bad_request(message, params.format);
-    let request = match searcher.request(params.asked(&prefs.disabled)) {
+    let mut asked = params.asked(&prefs.disabled);
+    asked.hosts = prefs.hostnames.rules();
+    let request = match searcher.request(asked) {
         Ok(request) => request,
         Err(RequestError::EmptyQuery) if params.format == Format::Html => {
             return Ok(Read::EmptyBox);

@@ -231,6 +231,8 @@ pub struct ResultsPage {
     pub results: Vec<ResultView>,
     /// Hidden duplicates in total.
     pub duplicate_count: usize,
+    /// Results the hostname rules removed.
+    pub hostnames_removed: usize,
     /// Engine outcomes, failures first.
     pub engines: Vec<EngineView>,
     /// Number of engines that failed.
@@ -532,6 +534,7 @@ impl ResultsPage {
             operators_dropped: (resp.broke_operators > 0)
                 .then(|| tr.n("operators-dropped", resp.broke_operators as u64)),
             duplicate_count,
+            hostnames_removed: resp.hostnames_removed,
             engines,
             failed_count,
             elapsed_ms: resp.elapsed_ms,

@@ -121,6 +121,7 @@ impl SearchParams {
             dedup: self.dedup_patch(),
             explain: self.explain,
             per_page: self.per_page,
+            hosts: None,
         }
     }
 

@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use url::form_urlencoded;
 
 use super::i18n::{Tr, locales};
+use super::prefs_hosts::HostPrefs;
 use super::ui::Ui;
 use metasift_dedup::{Method, SettingsPatch};
 
@@ -18,7 +19,7 @@ use metasift_dedup::{Method, SettingsPatch};
 pub(super) const COOKIE: &str = "metasift_prefs";
 
 /// The cookie's longest accepted value; a longer one is ignored.
-const MAX_COOKIE: usize = 4096;
+pub(super) const MAX_COOKIE: usize = 4096;
 
 /// The largest page size a preference can hold (`[server]
 /// max_results_per_page` is at most this too); the server's cap applies.
@@ -53,6 +54,8 @@ pub(crate) struct Prefs {
     pub os2: Option<f64>,
     /// `Some(false)`: no thumbnails on the results page (shown by default).
     pub thumbnails: Option<bool>,
+    /// The searcher's own hostname rules.
+    pub hostnames: HostPrefs,
 }
 
 impl Prefs {
@@ -102,7 +105,9 @@ impl Prefs {
                 "os1" => p.os1 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "os2" => p.os2 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "thumbnails" => p.thumbnails = matches!(v, "0" | "off").then_some(false),
-                _ => {}
+                name => {
+                    p.hostnames.read(name, v);
+                }
             }
         }
         p.categories.dedup();
@@ -147,6 +152,9 @@ impl Prefs {
         if self.thumbnails == Some(false) {
             s.append_pair("thumbnails", "0");
         }
+        for (name, text) in self.hostnames.pairs() {
+            s.append_pair(name, text);
+        }
         s.finish()
     }
 
@@ -170,6 +178,12 @@ impl Prefs {
             tr: Tr::negotiate(self.locale.as_deref(), accept),
             theme: self.theme.unwrap_or("auto"),
         }
+    }
+
+    /// The bytes of the cookie's value: past [`MAX_COOKIE`], a browser
+    /// may not keep it and it is not read.
+    pub(super) fn cookie_len(&self) -> usize {
+        utf8_cookie_value(&self.to_query()).len()
     }
 
     pub(super) fn set_cookie(&self) -> HeaderValue {

@@ -12,6 +12,7 @@ use url::form_urlencoded;
 use super::AppState;
 use super::i18n::{Tr, locales};
 use super::prefs::Prefs;
+use super::prefs_hosts;
 use super::ui::{Layout, Ui};
 use crate::config::Config;
 use metasift_dedup::{Method, SettingsPatch};
@@ -65,6 +66,11 @@ pub(super) struct PreferencesPage {
     pub os2: String,
     /// A link that sets these preferences for whoever opens it.
     pub share_href: String,
+    /// The searcher's hostname rules, a text area per kind.
+    pub hostnames: Vec<prefs_hosts::Field>,
+    /// Why the preferences sent were not saved (each naming its list and
+    /// line).
+    pub errors: Vec<String>,
 }
 
 fn choice(value: &str, label: String, chosen: bool) -> Choice {
@@ -148,6 +154,8 @@ impl PreferencesPage {
             os1: format!("{:.2}", dedup.os1),
             os2: format!("{:.2}", dedup.os2),
             share_href: format!("/preferences?save=1&{}", prefs.to_query()),
+            hostnames: prefs_hosts::fields(&prefs.hostnames, tr),
+            errors: Vec::new(),
         }
     }
 }
@@ -225,7 +233,7 @@ pub(super) async fn get_preferences(
     let searcher = state.searcher();
     let config = searcher.config();
     if form_urlencoded::parse(raw.as_bytes()).any(|(k, v)| k == "save" && v == "1") {
-        return saved(&from_form(raw.as_bytes(), config));
+        return save(&from_form(raw.as_bytes(), config), &headers, config);
     }
     let prefs = Prefs::from_headers(&headers);
     let just_saved = form_urlencoded::parse(raw.as_bytes()).any(|(k, _)| k == "saved");
@@ -233,9 +241,78 @@ pub(super) async fn get_preferences(
 }
 
 /// `POST /preferences`: store the form's settings in the cookie.
-pub(super) async fn post_preferences(State(state): State<AppState>, body: Bytes) -> Response {
+pub(super) async fn post_preferences(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     let searcher = state.searcher();
-    saved(&from_form(&body, searcher.config()))
+    save(
+        &from_form(&body, searcher.config()),
+        &headers,
+        searcher.config(),
+    )
+}
+
+/// What keeps `prefs` from being stored, in the page's language: each
+/// hostname rule that cannot work (its list and line), a cookie too big
+/// for a browser to keep.
+fn problems(prefs: &Prefs, tr: &Tr) -> Vec<String> {
+    let mut out: Vec<String> = prefs
+        .hostnames
+        .check()
+        .into_iter()
+        .map(|e| {
+            let list = tr.t(&format!("prefs-hn-{}", e.kind.as_str()));
+            match e.line {
+                Some(line) => tr.with(
+                    "prefs-hn-error-line",
+                    &[
+                        ("list", list),
+                        ("line", line.to_string()),
+                        ("why", e.message),
+                    ],
+                ),
+                None => tr.with("prefs-hn-error", &[("list", list), ("why", e.message)]),
+            }
+        })
+        .collect();
+    let len = prefs.cookie_len();
+    if len > super::prefs::MAX_COOKIE {
+        out.push(tr.with(
+            "prefs-too-big",
+            &[
+                ("n", len.to_string()),
+                ("max", super::prefs::MAX_COOKIE.to_string()),
+            ],
+        ));
+    }
+    out
+}
+
+/// Stores `prefs`, unless a hostname rule cannot work or the cookie would
+/// be too big to keep: then the form again (400), what was sent in it,
+/// each problem named.
+fn save(prefs: &Prefs, headers: &HeaderMap, config: &Config) -> Response {
+    let ui = prefs.ui(headers);
+    let errors = problems(prefs, &ui.tr);
+    if errors.is_empty() {
+        return saved(prefs);
+    }
+    let mut page = PreferencesPage::new(prefs, &ui, config, false);
+    page.errors = errors;
+    match page.render() {
+        Ok(body) => (
+            StatusCode::BAD_REQUEST,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "private, no-store"),
+            ],
+            body,
+        )
+            .into_response(),
+        Err(e) => super::AppError::from(e).into_response(),
+    }
 }
 
 fn saved(prefs: &Prefs) -> Response {
