@@ -85,6 +85,11 @@ compare-note-was-in = was in a group of { $n }
 compare-note-now-alone = now a result of its own
 compare-note-now-in = now in a group of { $n }
 compare-kept = kept
+compare-moved = Results moved by the fusion method
+compare-moved-engines = { $n ->
+    [one] found by 1 engine
+   *[other] found by { $n } engines
+}
 
 empty-failed-title = No engine answered “{ $q }”
 empty-failed-text = Every engine asked failed, so nothing is known about this query yet:
@@ -130,6 +135,7 @@ next = Next →
 related-searches = Related searches
 dedup-title = Duplicate folding
 method = Method
+fusion = Fusion
 os1-hint = (same title)
 os2-hint = (different title)
 explain-merges = Explain merges
@@ -271,6 +277,7 @@ error-query-too-long = the query is { $n } characters long; at most { $max } are
 error-page-range = page { $value } is out of range: use a whole number from 1 to { $max }
 error-limit = limit { $value } is not a positive whole number
 error-method = unknown dedup method { $value }: use feature-code, simhash, rabin or none
+error-fusion = unknown fusion method { $value }: use position, rrf, combsum, combmnz or borda
 error-threshold = { $name } { $value } is not a number between 0 and 1
 error-body-too-large = the request body is larger than { $n } bytes
 error-body-unreadable = the request body could not be read: { $detail }

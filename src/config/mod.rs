@@ -28,6 +28,7 @@ mod cache;
 mod connections;
 mod each;
 mod engine;
+mod fusion;
 mod health;
 mod lab;
 mod layers;
@@ -38,6 +39,7 @@ mod server;
 pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
+pub use fusion::{DEFAULT_RRF_K, FusionMethod, FusionSettings, MAX_RRF_K};
 pub use health::HealthConfig;
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
@@ -84,6 +86,8 @@ pub struct Config {
     pub server: ServerConfig,
     /// `[dedup]`
     pub dedup: dedup::Settings,
+    /// `[fusion]`: how the engines' lists become one ranking.
+    pub fusion: FusionSettings,
     /// `[cache]`
     pub cache: CacheConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
@@ -546,6 +550,9 @@ impl Config {
                 &[&["dedup", field], &["dedup"]],
                 format!("dedup.{field}: {m}"),
             ));
+        }
+        for (key, message) in self.fusion.problems() {
+            out.push(Problem::at(&[&["fusion", key], &["fusion"]], message));
         }
         self.cache.problems(out);
         for (key, message) in self.limits.problems() {
