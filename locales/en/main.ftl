@@ -116,7 +116,7 @@ empty-none-shortcut = Or search every engine without the shortcut.
 
 results-heading = Results for “{ $q }”
 found-by = Found by
-score-title = fused score: Σ weight / position
+score-title = fused score: the engines' votes under the fusion method (fusion=)
 score = score { $s }
 similar-results = { $n ->
     [one] 1 similar result
@@ -305,6 +305,33 @@ status-503 = Service Unavailable
 status-504 = Gateway Timeout
 
 lab-title = Lab — metasift
+lab-fusion-link = fusion methods on judged queries
+lab-fusion-title = Fusion lab
+lab-fusion-heading = The lab: fusion methods on judged queries
+lab-fusion-intro = Measure every fusion method and every engine alone against relevance judgements, on recorded engine answers — the same measurement as the command line’s
+lab-fusion-to-dedup = dedup methods on labeled data
+lab-fusion-no-dir = No data folder is configured: set [lab] data_dir to a folder holding judged sets (NAME.qrels with NAME.topics.tsv, or NAME.qrels.json, and a recordings folder beside them).
+lab-fusion-no-sets = The data folder holds no judged set (NAME.qrels or NAME.qrels.json).
+lab-fusion-set = Judged set
+lab-fusion-go = Measure
+lab-fusion-run = Run
+lab-fusion-configured = configured
+lab-fusion-best-engine = best fixed engine
+lab-fusion-tests = Paired randomisation tests
+lab-fusion-tests-how = Two-sided, on each query's nDCG, between every two fusion methods and between the configured one and the best fixed engine; permutations
+lab-fusion-wins = a better / worse
+lab-fusion-per-query = nDCG per query
+lab-fusion-query = Query
+lab-fusion-engines = Engines
+lab-fusion-queries = { $n ->
+    [one] 1 query
+   *[other] { $n } queries
+}
+lab-fusion-judgements = { $n ->
+    [one] 1 judgement
+   *[other] { $n } judgements
+}
+lab-fusion-err-k = k must be a whole number from 1 to 100, not { $value }
 lab-heading = The lab: dedup methods on labeled data
 lab-intro = Sweep a threshold over a labeled data set and compare precision, recall and F1 of each method — the same measurement as the command line’s
 lab-dataset = Data set

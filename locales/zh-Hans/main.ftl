@@ -82,7 +82,7 @@ empty-none-shortcut = 或者去掉快捷方式搜索所有引擎。
 
 results-heading = “{ $q }”的结果
 found-by = 来源
-score-title = 融合得分：Σ 权重 / 名次
+score-title = 融合得分：各引擎按融合方法（fusion=）投票之和
 score = 得分 { $s }
 similar-results = { $n } 条相似结果
 dup-why-url = 地址相同
@@ -259,6 +259,27 @@ status-503 = 服务暂不可用
 status-504 = 网关超时
 
 lab-title = 实验室 — metasift
+lab-fusion-link = 在已评判的查询上比较融合方法
+lab-fusion-title = 融合实验室
+lab-fusion-heading = 实验室：在已评判的查询上比较融合方法
+lab-fusion-intro = 在录制的引擎回答上，用相关性评判衡量每种融合方法和每个单独的引擎——与命令行相同的测量
+lab-fusion-to-dedup = 在标注数据上比较去重方法
+lab-fusion-no-dir = 没有配置数据文件夹：把 [lab] data_dir 设为存放评判集的文件夹（NAME.qrels 与 NAME.topics.tsv，或 NAME.qrels.json，旁边有 recordings 文件夹）。
+lab-fusion-no-sets = 数据文件夹里没有评判集（NAME.qrels 或 NAME.qrels.json）。
+lab-fusion-set = 评判集
+lab-fusion-go = 测量
+lab-fusion-run = 方法
+lab-fusion-configured = 当前配置
+lab-fusion-best-engine = 最好的单个引擎
+lab-fusion-tests = 配对随机化检验
+lab-fusion-tests-how = 双侧检验，基于每个查询的 nDCG，比较每两种融合方法，以及当前配置与最好的单个引擎；置换次数
+lab-fusion-wins = a 更好 / 更差
+lab-fusion-per-query = 每个查询的 nDCG
+lab-fusion-query = 查询
+lab-fusion-engines = 引擎数
+lab-fusion-queries = { $n } 个查询
+lab-fusion-judgements = { $n } 条评判
+lab-fusion-err-k = k 必须是 1 到 100 的整数，而不是 { $value }
 lab-heading = 实验室：在标注数据上比较去重方法
 lab-intro = 在一个标注数据集上扫描阈值，比较各方法的精确率、召回率和 F1——与命令行的测量相同：
 lab-dataset = 数据集

@@ -12,11 +12,11 @@ pub enum FusionMethod {
     /// Σ weight / position.
     Position,
     /// Reciprocal rank fusion: Σ weight / (k + position).
+    #[default]
     Rrf,
     /// Σ weight × the engine's normalised score of the position.
     CombSum,
     /// CombSum × the number of engines that found the group.
-    #[default]
     CombMnz,
     /// Σ weight × Borda points (the longest list's length − position + 1).
     Borda,
@@ -75,8 +75,8 @@ pub const MAX_RRF_K: f64 = 1.0e6;
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FusionSettings {
-    /// The method (default: `combmnz`, chosen by measurement — see
-    /// docs/decisions.md).
+    /// The method (default: `rrf`, chosen by measurement on the judged
+    /// set — see docs/decisions.md).
     pub method: FusionMethod,
     /// RRF's `k` (`rrf` only); finite, 0 to [`MAX_RRF_K`].
     pub k: f64,

@@ -563,6 +563,47 @@ mod tests {
         assert_eq!(r.counts.left, 1);
     }
 
+    /// Another fusion method keeps every group and moves results: the
+    /// comparison lists the moves (ranks before and after), and none when
+    /// only the dedup settings differ.
+    #[test]
+    fn another_fusion_method_lists_the_results_it_moved() {
+        use crate::config::FusionMethod;
+        let answer = |engine: &str, urls: &[&str]| -> EngineAnswer {
+            let results: Vec<serde_json::Value> = urls
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    serde_json::json!({"url": u, "title": format!("{engine} {i}"),
+                        "snippet": format!("words {engine} {i} {u}"), "engine": engine,
+                        "position": i + 1, "category": "general"})
+                })
+                .collect();
+            serde_json::from_value(
+                serde_json::json!({"engine": engine, "weight": 1.0, "results": results}),
+            )
+            .unwrap()
+        };
+        let odd = "https://odd.example/";
+        let agreed = "https://agreed.example/";
+        let answers = [
+            answer("a", &[odd, "https://a.example/2", agreed]),
+            answer("b", &["https://b.example/1", "https://b.example/2", agreed]),
+        ];
+        let s = dedup::Settings::default();
+        let position = FusionSettings::default().with_method(FusionMethod::Position);
+        let rrf = FusionSettings::default().with_method(FusionMethod::Rrf);
+        let c = SettingsComparison::of_fused(&answers, (&s, &position), (&s, &rrf), None, None);
+        assert!(c.diff.formed.is_empty() && c.diff.split.is_empty());
+        assert_eq!(c.requested_fusion, rrf);
+        let m = c.moved.iter().find(|m| m.url == agreed).expect("the agreed page moved");
+        assert_eq!(m.after, 1);
+        assert!(m.before > 1, "{m:?}");
+        assert_eq!(m.engines.len(), 2);
+        let same = SettingsComparison::of_fused(&answers, (&s, &rrf), (&s, &rrf), None, None);
+        assert!(same.moved.is_empty());
+    }
+
     #[test]
     fn two_groups_merging_form_and_a_swap_is_listed_on_both_sides() {
         let before = vec![group(("a", 1), &[("b", 1)]), group(("c", 1), &[("d", 1)])];
