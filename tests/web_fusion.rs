@@ -57,7 +57,10 @@ async fn fusion_reorders_every_format_and_the_panel_lists_what_moved() {
         "crane operator certification",
     ] {
         let (configured, plain) = urls_json(&app, &q(text)).await;
-        assert!(plain.get("comparison").is_none(), "the configured method: no panel");
+        assert!(
+            plain.get("comparison").is_none(),
+            "the configured method: no panel"
+        );
         let (position, v) = urls_json(&app, &format!("{}&fusion=position", q(text))).await;
         assert_eq!(
             configured.iter().collect::<std::collections::BTreeSet<_>>(),
@@ -76,24 +79,41 @@ async fn fusion_reorders_every_format_and_the_panel_lists_what_moved() {
     assert!(!c["moved"].as_array().unwrap().is_empty(), "{c}");
 
     // CSV and RSS list the same order as JSON under fusion=position.
-    let (resp, csv) = get_from(&app, &format!("/search?format=csv&q={}&fusion=position", q(text))).await;
+    let (resp, csv) = get_from(
+        &app,
+        &format!("/search?format=csv&q={}&fusion=position", q(text)),
+    )
+    .await;
     assert_eq!(resp.status(), StatusCode::OK);
     let at = |hay: &str, url: &str| hay.find(url).unwrap_or_else(|| panic!("{url} in {hay}"));
     assert!(at(&csv, &position[0]) < at(&csv, &position[1]), "{csv}");
     let last = position.len() - 1;
     assert!(at(&csv, &position[last - 1]) < at(&csv, &position[last]));
-    let (resp, rss) = get_from(&app, &format!("/search?format=rss&q={}&fusion=position", q(text))).await;
+    let (resp, rss) = get_from(
+        &app,
+        &format!("/search?format=rss&q={}&fusion=position", q(text)),
+    )
+    .await;
     assert_eq!(resp.status(), StatusCode::OK);
     let xml = |u: &str| u.replace('&', "&amp;");
-    assert!(at(&rss, &xml(&position[0])) < at(&rss, &xml(&position[1])), "{rss}");
+    assert!(
+        at(&rss, &xml(&position[0])) < at(&rss, &xml(&position[1])),
+        "{rss}"
+    );
 
     // The page: the panel names both methods and lists the moves; its links
     // keep fusion=.
     let (resp, html) = get_from(&app, &format!("/search?q={}&fusion=position", q(text))).await;
     assert_eq!(resp.status(), StatusCode::OK);
     assert!(html.contains("class=\"compare\""), "{html}");
-    assert!(html.contains("Results moved by the fusion method"), "{html}");
-    assert!(html.contains("Fusion rrf k=60") && html.contains("Fusion position"), "{html}");
+    assert!(
+        html.contains("Results moved by the fusion method"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Fusion rrf k=60") && html.contains("Fusion position"),
+        "{html}"
+    );
     assert!(html.contains("fusion=position"), "links keep the method");
 
     // An unknown method is refused in the format asked, naming the ones there are.
@@ -102,7 +122,10 @@ async fn fusion_reorders_every_format_and_the_panel_lists_what_moved() {
     assert!(body.contains("combmnz"), "{body}");
     // The preferences offer the methods and keep the choice.
     let (_, prefs) = get_from(&app, "/preferences").await;
-    assert!(prefs.contains("name=\"fusion\"") && prefs.contains("borda"), "{prefs}");
+    assert!(
+        prefs.contains("name=\"fusion\"") && prefs.contains("borda"),
+        "{prefs}"
+    );
 }
 
 #[tokio::test]
@@ -113,7 +136,14 @@ async fn the_fusion_lab_page_measures_a_judged_set_of_the_data_folder() {
     assert!(html.contains("judged.qrels"), "the set is offered: {html}");
     let (resp, html) = get_from(&app, "/lab/fusion?set=judged.qrels&k=10").await;
     assert_eq!(resp.status(), StatusCode::OK, "{html}");
-    for want in ["<svg", "nDCG@10", "rrf k=60", "combmnz", "engine bing", "q01 bun javascript runtime"] {
+    for want in [
+        "<svg",
+        "nDCG@10",
+        "rrf k=60",
+        "combmnz",
+        "engine bing",
+        "q01 bun javascript runtime",
+    ] {
         assert!(html.contains(want), "{want}: {html}");
     }
     // Nothing outside the offered sets is read.

@@ -596,7 +596,11 @@ mod tests {
         let c = SettingsComparison::of_fused(&answers, (&s, &position), (&s, &rrf), None, None);
         assert!(c.diff.formed.is_empty() && c.diff.split.is_empty());
         assert_eq!(c.requested_fusion, rrf);
-        let m = c.moved.iter().find(|m| m.url == agreed).expect("the agreed page moved");
+        let m = c
+            .moved
+            .iter()
+            .find(|m| m.url == agreed)
+            .expect("the agreed page moved");
         assert_eq!(m.after, 1);
         assert!(m.before > 1, "{m:?}");
         assert_eq!(m.engines.len(), 2);

@@ -110,10 +110,7 @@ pub fn router(state: AppState) -> Router {
                 .layer(DefaultBodyLimit::max(lab::MAX_BODY))
                 .route_layer(lab_limited.clone()),
         )
-        .route(
-            "/lab/fusion",
-            get(lab::lab_fusion).route_layer(lab_limited),
-        )
+        .route("/lab/fusion", get(lab::lab_fusion).route_layer(lab_limited))
         .route("/lab/results.csv", get(lab::results_csv))
         .route("/static/style.css", get(statics::style))
         .route("/static/favicon.svg", get(statics::favicon))

@@ -157,7 +157,10 @@ fn view(e: &Evaluation, tr: &Tr) -> Measured {
                 text: q.text.clone(),
                 intent: q.intent.clone(),
                 engines: q.engines.len(),
-                cells: shown.iter().map(|&i| format!("{:.3}", q.scores[i][0])).collect(),
+                cells: shown
+                    .iter()
+                    .map(|&i| format!("{:.3}", q.scores[i][0]))
+                    .collect(),
             })
             .collect(),
     }
@@ -249,7 +252,13 @@ pub(in crate::web) async fn lab_fusion(
     let ui: Ui = super::super::error::reader();
     let dir = state.searcher().config().lab.data_dir.clone();
     let (status, set, k, error, measured) = match asked(&raw.unwrap_or_default()) {
-        Err(r) => (r.status, String::new(), judged::DEFAULT_K, Some(r.message), None),
+        Err(r) => (
+            r.status,
+            String::new(),
+            judged::DEFAULT_K,
+            Some(r.message),
+            None,
+        ),
         Ok((set, k)) if set.is_empty() => (StatusCode::OK, set, k, None, None),
         Ok((set, k)) => match dir.as_deref() {
             None => (
