@@ -591,19 +591,19 @@ fn markup(engine: &str, t: &str, hits: &[Shown<'_>]) -> (String, &'static str) {
     const HTML: &str = "text/html; charset=utf-8";
     const JSON: &str = "application/json; charset=utf-8";
     match engine {
-        "wikipedia" | "wikipedia_zh" => (wikipedia(t, &hits), JSON),
-        "duckduckgo" => (duckduckgo(t, &hits), HTML),
-        "bing" => (bing(t, &hits), HTML),
-        "bing_cn" => (bing_cn(t, &hits), HTML),
-        "brave" => (brave(t, &hits), HTML),
-        "mojeek" => (mojeek(t, &hits), HTML),
-        "startpage" => (startpage(t, &hits), HTML),
-        "yahoo" => (yahoo(t, &hits), HTML),
-        "ecosia" => (ecosia(t, &hits), HTML),
-        "baidu" => (baidu(t, &hits), HTML),
-        "sogou" => (sogou(t, &hits), HTML),
-        "so360" => (so360(t, &hits), HTML),
-        "sogou_weixin" => (sogou_weixin(t, &hits), HTML),
+        "wikipedia" | "wikipedia_zh" => (wikipedia(t, hits), JSON),
+        "duckduckgo" => (duckduckgo(t, hits), HTML),
+        "bing" => (bing(t, hits), HTML),
+        "bing_cn" => (bing_cn(t, hits), HTML),
+        "brave" => (brave(t, hits), HTML),
+        "mojeek" => (mojeek(t, hits), HTML),
+        "startpage" => (startpage(t, hits), HTML),
+        "yahoo" => (yahoo(t, hits), HTML),
+        "ecosia" => (ecosia(t, hits), HTML),
+        "baidu" => (baidu(t, hits), HTML),
+        "sogou" => (sogou(t, hits), HTML),
+        "so360" => (so360(t, hits), HTML),
+        "sogou_weixin" => (sogou_weixin(t, hits), HTML),
         other => panic!("pages.toml: no markup written for engine {other:?}"),
     }
 }
