@@ -116,7 +116,7 @@ empty-none-shortcut = Or search every engine without the shortcut.
 
 results-heading = Results for “{ $q }”
 found-by = Found by
-score-title = fused score: the engines' votes under the fusion method (fusion=)
+score-title = fused score: Σ of engine votes under the fusion method (fusion=)
 score = score { $s }
 similar-results = { $n ->
     [one] 1 similar result

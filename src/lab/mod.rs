@@ -21,6 +21,7 @@
 
 pub mod data;
 pub mod judged;
+mod judged_out;
 pub mod metrics;
 pub(crate) mod plot;
 pub mod qrels;
