@@ -138,7 +138,7 @@ fn parse_and_fuse(config: &Config, pages: &[(String, Vec<u8>)]) -> usize {
             }
         })
         .collect();
-    let fused = fusion::fuse(&answers, &config.dedup, false);
+    let fused = fusion::fuse(&answers, &config.dedup, &config.fusion, false);
     assert!(fused.len() >= 30, "{}", fused.len());
     fused.len()
 }

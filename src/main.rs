@@ -22,6 +22,9 @@ struct Cli {
     command: Option<Command>,
 }
 
+// One value, parsed once per process: the size of its largest variant
+// (the lab's many flags) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Start the web server (the default command).

@@ -168,7 +168,7 @@ pub struct MergedResult {
     pub engines: Vec<String>,
     /// Position of the group's member on each of `engines`, same order.
     pub positions: Vec<u32>,
-    /// Σ weight / position over every member.
+    /// The fusion method's score over every member ([`crate::fusion::methods`]).
     pub score: f64,
     /// Category of the kept record.
     pub category: String,

@@ -85,7 +85,14 @@ async fn agreeing_engines_are_fused_once_with_all_engines() {
     .await;
     let s = searcher(&[("a", &a), ("b", &b)], 3000, 2000);
     let q = s.parse_query("rust lang", 1);
-    let resp = s.search(&q, &SearchOptions::default()).await.unwrap();
+    // The score pinned below is the `position` method's (Σ weight / position).
+    let position = metasift::config::FusionSettings::default()
+        .with_method(metasift::config::FusionMethod::Position);
+    let opts = SearchOptions {
+        fusion: Some(position),
+        ..SearchOptions::default()
+    };
+    let resp = s.search(&q, &opts).await.unwrap();
 
     assert!(
         resp.engines.iter().all(|r| r.failure.is_none()),

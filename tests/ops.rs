@@ -206,7 +206,12 @@ fn response(text: &str, answered: bool) -> SearchResponse {
 }
 
 fn key(text: &str) -> String {
-    cache_key(&query(text), &dedup::Settings::default(), false)
+    cache_key(
+        &query(text),
+        &dedup::Settings::default(),
+        &metasift::config::FusionSettings::default(),
+        false,
+    )
 }
 
 /// Runs `get_or_search` with a producer that counts its runs.

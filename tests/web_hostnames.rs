@@ -265,7 +265,11 @@ async fn the_searchers_own_rules_apply_to_their_searches_only() {
     let e = engines().await;
     // The configuration lowers docs.rs; the searcher raises it, removes the
     // content farm and sends the video to their front end.
-    let app = app("[hostnames]\nlower = [\"docs.rs\"]\n", &e);
+    // Scores below are Σ weight / position: the `position` fusion method.
+    let app = app(
+        "[fusion]\nmethod = \"position\"\n[hostnames]\nlower = [\"docs.rs\"]\n",
+        &e,
+    );
     let configured = results(&app, None).await;
     let form = format!(
         "hn_remove={}&hn_replace={}&hn_boost={}&hn_lower={}",

@@ -106,6 +106,11 @@ compare-note-was-in = was in a group of { $n }
 compare-note-now-alone = now a result of its own
 compare-note-now-in = now in a group of { $n }
 compare-kept = kept
+compare-moved = Results moved by the fusion method
+compare-moved-engines = { $n ->
+    [one] found by 1 engine
+   *[other] found by { $n } engines
+}
 
 empty-failed-title = No engine answered “{ $q }”
 empty-failed-text = Every engine asked failed, so nothing is known about this query yet:
@@ -132,7 +137,7 @@ empty-none-shortcut = Or search every engine without the shortcut.
 
 results-heading = Results for “{ $q }”
 found-by = Found by
-score-title = fused score: Σ weight / position
+score-title = fused score: Σ of engine votes under the fusion method (fusion=)
 score = score { $s }
 similar-results = { $n ->
     [one] 1 similar result
@@ -151,6 +156,7 @@ next = Next →
 related-searches = Related searches
 dedup-title = Duplicate folding
 method = Method
+fusion = Fusion
 os1-hint = (same title)
 os2-hint = (different title)
 explain-merges = Explain merges
@@ -302,6 +308,7 @@ error-query-too-long = the query is { $n } characters long; at most { $max } are
 error-page-range = page { $value } is out of range: use a whole number from 1 to { $max }
 error-limit = limit { $value } is not a positive whole number
 error-method = unknown dedup method { $value }: use feature-code, simhash, rabin or none
+error-fusion = unknown fusion method { $value }: use position, rrf, combsum, combmnz or borda
 error-threshold = { $name } { $value } is not a number between 0 and 1
 error-body-too-large = the request body is larger than { $n } bytes
 error-body-unreadable = the request body could not be read: { $detail }
@@ -330,6 +337,33 @@ status-503 = Service Unavailable
 status-504 = Gateway Timeout
 
 lab-title = Lab — metasift
+lab-fusion-link = fusion methods on judged queries
+lab-fusion-title = Fusion lab
+lab-fusion-heading = The lab: fusion methods on judged queries
+lab-fusion-intro = Measure every fusion method and every engine alone against relevance judgements, on recorded engine answers — the same measurement as the command line’s
+lab-fusion-to-dedup = dedup methods on labeled data
+lab-fusion-no-dir = No data folder is configured: set [lab] data_dir to a folder holding judged sets (NAME.qrels with NAME.topics.tsv, or NAME.qrels.json, and a recordings folder beside them).
+lab-fusion-no-sets = The data folder holds no judged set (NAME.qrels or NAME.qrels.json).
+lab-fusion-set = Judged set
+lab-fusion-go = Measure
+lab-fusion-run = Run
+lab-fusion-configured = configured
+lab-fusion-best-engine = best fixed engine
+lab-fusion-tests = Paired randomisation tests
+lab-fusion-tests-how = Two-sided, on each query's nDCG, between every two fusion methods and between the configured one and the best fixed engine; permutations
+lab-fusion-wins = a better / worse
+lab-fusion-per-query = nDCG per query
+lab-fusion-query = Query
+lab-fusion-engines = Engines
+lab-fusion-queries = { $n ->
+    [one] 1 query
+   *[other] { $n } queries
+}
+lab-fusion-judgements = { $n ->
+    [one] 1 judgement
+   *[other] { $n } judgements
+}
+lab-fusion-err-k = k must be a whole number from 1 to 100, not { $value }
 lab-heading = The lab: dedup methods on labeled data
 lab-intro = Sweep a threshold over a labeled data set and compare precision, recall and F1 of each method — the same measurement as the command line’s
 lab-dataset = Data set

@@ -29,6 +29,7 @@ mod cache;
 mod connections;
 mod each;
 mod engine;
+mod fusion;
 mod health;
 mod hostnames;
 mod lab;
@@ -42,6 +43,7 @@ pub use bangs::{BangName, BangUrl, BangsConfig, bang_target};
 pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
+pub use fusion::{DEFAULT_RRF_K, FusionMethod, FusionSettings, MAX_RRF_K};
 pub use health::HealthConfig;
 pub use hostnames::{HostnamesConfig, Replacements};
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
@@ -90,6 +92,8 @@ pub struct Config {
     pub server: ServerConfig,
     /// `[dedup]`
     pub dedup: dedup::Settings,
+    /// `[fusion]`: how the engines' lists become one ranking.
+    pub fusion: FusionSettings,
     /// `[cache]`
     pub cache: CacheConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
@@ -557,6 +561,9 @@ impl Config {
                 &[&["dedup", field], &["dedup"]],
                 format!("dedup.{field}: {m}"),
             ));
+        }
+        for (key, message) in self.fusion.problems() {
+            out.push(Problem::at(&[&["fusion", key], &["fusion"]], message));
         }
         self.cache.problems(out);
         for (key, message) in self.limits.problems() {

@@ -1,5 +1,6 @@
 //! Comparing two fusions of the same engine answers: which duplicate groups
-//! *formed* and which *split* when the dedup settings change.
+//! *formed* and which *split* when the dedup settings change, and which
+//! results *moved* when the fusion method does ([`Moved`]).
 //!
 //! The results page re-clusters one fan-out's answers under the configured
 //! `[dedup]` settings ("before") and under the ones a reader asked for
@@ -34,6 +35,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::FusionSettings;
 use crate::fusion::{self, EngineAnswer};
 use crate::model::{EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Stage};
@@ -148,6 +150,26 @@ impl Comparison {
     }
 }
 
+/// A result whose place changed between the two lists (listed when the
+/// fusion settings differ): the same kept record, another rank.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Moved {
+    /// Its title (the after-list's).
+    pub title: String,
+    /// Its link.
+    pub url: String,
+    /// The engines that found it.
+    pub engines: Vec<String>,
+    /// 1-based rank in the list before.
+    pub before: usize,
+    /// 1-based rank in the list after.
+    pub after: usize,
+}
+
+/// How many of the after-list's first results [`Moved`] looks at: a
+/// page's worth and some.
+pub const MOVED_WITHIN: usize = 20;
+
 /// The comparison the results page and `format=json` show: one fan-out's
 /// answers fused under the configured settings and under the requested
 /// ones, whole (not cut to a page), and what changed between the two.
@@ -157,19 +179,37 @@ pub struct SettingsComparison {
     pub configured: dedup::Settings,
     /// The settings the request asked for ("after").
     pub requested: dedup::Settings,
+    /// The `[fusion]` settings of the configuration ("before").
+    #[serde(default)]
+    pub configured_fusion: FusionSettings,
+    /// The fusion settings the request asked for ("after").
+    #[serde(default)]
+    pub requested_fusion: FusionSettings,
+    /// When the fusion settings differ: the results among the after-list's
+    /// first [`MOVED_WITHIN`] whose rank changed, in the after-list's order.
+    #[serde(default)]
+    pub moved: Vec<Moved>,
     /// What changed.
     #[serde(flatten)]
     pub diff: Comparison,
 }
 
 impl SettingsComparison {
-    /// Fuses `answers` under both settings and compares the two lists.
+    /// Fuses `answers` under both dedup settings (the fusion method
+    /// `[fusion]`'s default for both) and compares the two lists.
     pub fn of(
         answers: &[EngineAnswer],
         configured: &dedup::Settings,
         requested: &dedup::Settings,
     ) -> SettingsComparison {
-        SettingsComparison::of_fused(answers, configured, requested, None, None)
+        let fusion = FusionSettings::default();
+        SettingsComparison::of_fused(
+            answers,
+            (configured, &fusion),
+            (requested, &fusion),
+            None,
+            None,
+        )
     }
 
     /// [`SettingsComparison::of`] when the fusion under `requested` is at
@@ -179,19 +219,24 @@ impl SettingsComparison {
     /// ([`fusion::fuse_until`]).
     pub fn of_fused(
         answers: &[EngineAnswer],
-        configured: &dedup::Settings,
-        requested: &dedup::Settings,
+        configured: (&dedup::Settings, &FusionSettings),
+        requested: (&dedup::Settings, &FusionSettings),
         after: Option<&[MergedResult]>,
         deadline: Option<std::time::Instant>,
     ) -> SettingsComparison {
-        let before = fusion::fuse_until(answers, configured, false, deadline);
+        let before = fusion::fuse_until(answers, configured.0, configured.1, false, deadline);
         let fused;
         let after = match after {
             Some(after) => after,
             None => {
-                fused = fusion::fuse_until(answers, requested, false, deadline);
+                fused = fusion::fuse_until(answers, requested.0, requested.1, false, deadline);
                 &fused
             }
+        };
+        let moved = if configured.1 == requested.1 {
+            Vec::new()
+        } else {
+            moves(&before, after)
         };
         let mut diff = compare(&before, after);
         // A fused result shows its group's most complete title, which may
@@ -211,11 +256,40 @@ impl SettingsComparison {
             }
         }
         SettingsComparison {
-            configured: configured.clone(),
-            requested: requested.clone(),
+            configured: configured.0.clone(),
+            requested: requested.0.clone(),
+            configured_fusion: *configured.1,
+            requested_fusion: *requested.1,
+            moved,
             diff,
         }
     }
+}
+
+/// The results among `after`'s first [`MOVED_WITHIN`] whose rank differs in
+/// `before`, a result named by its kept record (engine and position).
+pub fn moves(before: &[MergedResult], after: &[MergedResult]) -> Vec<Moved> {
+    let id = |r: &MergedResult| (r.engine.clone(), r.positions.first().copied().unwrap_or(0));
+    let rank_before: HashMap<RecordId, usize> = before
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (id(r), i + 1))
+        .collect();
+    after
+        .iter()
+        .take(MOVED_WITHIN)
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let was = *rank_before.get(&id(r))?;
+            (was != i + 1).then(|| Moved {
+                title: r.title.clone(),
+                url: r.url.clone(),
+                engines: r.engines.clone(),
+                before: was,
+                after: i + 1,
+            })
+        })
+        .collect()
 }
 
 /// Engine name and position: a record's identity within one fan-out.
@@ -489,6 +563,51 @@ mod tests {
         assert_eq!(r.counts.left, 1);
     }
 
+    /// Another fusion method keeps every group and moves results: the
+    /// comparison lists the moves (ranks before and after), and none when
+    /// only the dedup settings differ.
+    #[test]
+    fn another_fusion_method_lists_the_results_it_moved() {
+        use crate::config::FusionMethod;
+        let answer = |engine: &str, urls: &[&str]| -> EngineAnswer {
+            let results: Vec<serde_json::Value> = urls
+                .iter()
+                .enumerate()
+                .map(|(i, u)| {
+                    serde_json::json!({"url": u, "title": format!("{engine} {i}"),
+                        "snippet": format!("words {engine} {i} {u}"), "engine": engine,
+                        "position": i + 1, "category": "general"})
+                })
+                .collect();
+            serde_json::from_value(
+                serde_json::json!({"engine": engine, "weight": 1.0, "results": results}),
+            )
+            .unwrap()
+        };
+        let odd = "https://odd.example/";
+        let agreed = "https://agreed.example/";
+        let answers = [
+            answer("a", &[odd, "https://a.example/2", agreed]),
+            answer("b", &["https://b.example/1", "https://b.example/2", agreed]),
+        ];
+        let s = dedup::Settings::default();
+        let position = FusionSettings::default().with_method(FusionMethod::Position);
+        let rrf = FusionSettings::default().with_method(FusionMethod::Rrf);
+        let c = SettingsComparison::of_fused(&answers, (&s, &position), (&s, &rrf), None, None);
+        assert!(c.diff.formed.is_empty() && c.diff.split.is_empty());
+        assert_eq!(c.requested_fusion, rrf);
+        let m = c
+            .moved
+            .iter()
+            .find(|m| m.url == agreed)
+            .expect("the agreed page moved");
+        assert_eq!(m.after, 1);
+        assert!(m.before > 1, "{m:?}");
+        assert_eq!(m.engines.len(), 2);
+        let same = SettingsComparison::of_fused(&answers, (&s, &rrf), (&s, &rrf), None, None);
+        assert!(same.moved.is_empty());
+    }
+
     #[test]
     fn two_groups_merging_form_and_a_swap_is_listed_on_both_sides() {
         let before = vec![group(("a", 1), &[("b", 1)]), group(("c", 1), &[("d", 1)])];
@@ -628,7 +747,7 @@ mod tests {
                     ..dedup::Settings::default()
                 })
             })
-            .map(|s| fusion::fuse(&answers, &s, false))
+            .map(|s| fusion::fuse(&answers, &s, &FusionSettings::default(), false))
             .collect();
         let mut changed = 0;
         for before in &lists {

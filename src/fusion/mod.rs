@@ -7,9 +7,12 @@
 //!    most trusted engine.
 //! 2. **Dedup** with [`metasift_dedup::Deduper`]; every later member of a group
 //!    is attached to the kept record as a [`Duplicate`], never dropped.
-//! 3. **Score** a group as Σ `weight / position` over *all* its members —
-//!    weights are added, never multiplied, and duplicates contribute — so a
-//!    result several engines agree on climbs.
+//! 3. **Score** a group by the fusion method asked ([`methods`]: `position`
+//!    is Σ `weight / position`; `rrf`, `combsum`, `combmnz`, `borda`): every
+//!    member, hidden duplicates too, adds its engine's vote, so a result
+//!    several engines agree on climbs; then the group's score is settled
+//!    ([`methods::Scorer::settle`]) — the one place a factor of the whole
+//!    group applies.
 //! 4. **Present** the group as one page: the kept record's own link
 //!    (normalization only builds the dedup key), with the most complete title
 //!    and snippet (the longest that is not cut off with an ellipsis) among the
@@ -19,12 +22,15 @@
 //! 5. **Sort** by score, ties keeping first-seen order.
 //!
 //! [`compare`] diffs two fusions of the same answers: which duplicate groups
-//! formed or split when the dedup settings change.
+//! formed or split when the dedup settings change, and which results moved
+//! when the fusion method does.
 
 pub mod compare;
 pub mod explain;
 pub mod hosts;
+pub mod methods;
 
+use crate::config::FusionSettings;
 use crate::model::{Duplicate, EngineResult, MergedResult};
 use metasift_dedup::{self as dedup, Deduper, Doc};
 
@@ -105,9 +111,10 @@ pub fn drop_shown(
 pub fn fuse(
     answers: &[EngineAnswer],
     settings: &dedup::Settings,
+    fusion: &FusionSettings,
     explain: bool,
 ) -> Vec<MergedResult> {
-    fuse_until(answers, settings, explain, None)
+    fuse_until(answers, settings, fusion, explain, None)
 }
 
 /// [`fuse`] that stops comparing snippets at `deadline`: the records left
@@ -118,10 +125,11 @@ pub fn fuse(
 pub fn fuse_until(
     answers: &[EngineAnswer],
     settings: &dedup::Settings,
+    fusion: &FusionSettings,
     explain: bool,
     deadline: Option<std::time::Instant>,
 ) -> Vec<MergedResult> {
-    fuse_weighed(answers, settings, explain, deadline, &hosts::even)
+    fuse_weighed(answers, settings, fusion, explain, deadline, &hosts::even)
 }
 
 /// [`fuse_until`], each group's final score multiplied by `factor` of its
@@ -130,11 +138,13 @@ pub fn fuse_until(
 pub fn fuse_weighed(
     answers: &[EngineAnswer],
     settings: &dedup::Settings,
+    fusion: &FusionSettings,
     explain: bool,
     deadline: Option<std::time::Instant>,
     factor: hosts::Factor<'_>,
 ) -> Vec<MergedResult> {
     let order = interleave(answers);
+    let scorer = methods::Scorer::new(fusion, answers);
     let mut deduper = Deduper::new(settings)
         .explain(explain)
         .sized_for(order.len());
@@ -150,7 +160,7 @@ pub fn fuse_weighed(
     for &(a, r) in &order {
         let answer = &answers[a];
         let rec = &answer.results[r];
-        let contribution = answer.weight / f64::from(rec.position.max(1));
+        let contribution = scorer.vote(a, r, answer.weight, rec.position);
         if late.is_none() && deadline.is_some_and(|d| std::time::Instant::now() >= d) {
             late = Some(groups.iter().enumerate().map(|(g, x)| (x.key, g)).collect());
         }
@@ -230,6 +240,10 @@ pub fn fuse_weighed(
 
     DEDUP_WORK.fetch_add(deduper.work().total(), std::sync::atomic::Ordering::Relaxed);
     let mut merged: Vec<MergedResult> = groups.into_iter().map(Group::finish).collect();
+    // Every group's score is final here, before the sort.
+    for r in &mut merged {
+        scorer.settle(r);
+    }
     hosts::weigh(&mut merged, factor);
     // `sort_by` is stable: equal scores stay in first-seen order.
     merged.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -346,6 +360,12 @@ pub(crate) fn more_complete(candidate: &str, current: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// These tests pin today's scores: the `position` method's.
+    const POSITION: FusionSettings = FusionSettings {
+        method: crate::config::FusionMethod::Position,
+        k: crate::config::DEFAULT_RRF_K,
+    };
+
     fn rec(engine: &str, position: u32, url: &str, title: &str, snippet: &str) -> EngineResult {
         EngineResult {
             published: None,
@@ -391,10 +411,10 @@ mod tests {
             ),
         ];
         let s = dedup::Settings::default();
-        let on_time = fuse_until(&answers, &s, false, None);
+        let on_time = fuse_until(&answers, &s, &POSITION, false, None);
         assert_eq!(on_time.len(), 1, "the copy folds by its snippet");
         let past = std::time::Instant::now() - std::time::Duration::from_secs(1);
-        let late = fuse_until(&answers, &s, false, Some(past));
+        let late = fuse_until(&answers, &s, &POSITION, false, Some(past));
         assert_eq!(late.len(), 2, "{late:?}");
         assert_eq!(late[0].duplicates.len(), 1);
         assert_eq!(late[0].duplicates[0].stage, dedup::Stage::Url);
@@ -423,6 +443,7 @@ mod tests {
                 ),
             ],
             &settings,
+            &POSITION,
             false,
         );
         assert_eq!(page1.len(), 1);
@@ -449,6 +470,7 @@ mod tests {
                 ),
             ],
             &settings,
+            &POSITION,
             false,
         );
         assert_eq!(page2.len(), 2, "{page2:#?}");
@@ -497,7 +519,7 @@ mod tests {
                 "the whole snippet",
             )],
         );
-        let out = fuse(&[a, b], &dedup::Settings::default(), false);
+        let out = fuse(&[a, b], &dedup::Settings::default(), &POSITION, false);
         assert_eq!(out.len(), 2);
         // shared: 1.0/2 + 0.5/1 = 1.0 ties with only-a (1.0/1); only-a was seen first.
         assert_eq!(out[0].url, "https://x.example/only-a");
@@ -525,7 +547,7 @@ mod tests {
         );
         let b = answer("b", 1.0, &[("https://two.example/", "Two", "")]);
         let c = answer("c", 1.0, &[("https://two.example/", "Two", "")]);
-        let out = fuse(&[a, b, c], &dedup::Settings::default(), false);
+        let out = fuse(&[a, b, c], &dedup::Settings::default(), &POSITION, false);
         assert_eq!(out[0].url, "https://two.example/");
         assert!((out[0].score - 2.5).abs() < 1e-9);
         assert_eq!(out[0].engines, vec!["b", "c", "a"]);
@@ -542,7 +564,7 @@ mod tests {
                 ("https://same.example/", "Same", ""),
             ],
         );
-        let out = fuse(&[a], &dedup::Settings::default(), false);
+        let out = fuse(&[a], &dedup::Settings::default(), &POSITION, false);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].engines, vec!["a"]);
         assert_eq!(out[0].positions, vec![1]);
@@ -586,7 +608,7 @@ mod tests {
                 "Short.",
             )],
         );
-        let out = fuse(&[a, b, c], &dedup::Settings::default(), false);
+        let out = fuse(&[a, b, c], &dedup::Settings::default(), &POSITION, false);
         assert_eq!(out.len(), 1, "{out:?}");
         let r = &out[0];
         assert_eq!(r.duplicates.len(), 2);
@@ -609,8 +631,8 @@ mod tests {
 
     #[test]
     fn empty_input_gives_empty_output() {
-        assert!(fuse(&[], &dedup::Settings::default(), true).is_empty());
+        assert!(fuse(&[], &dedup::Settings::default(), &POSITION, true).is_empty());
         let a = answer("a", 1.0, &[]);
-        assert!(fuse(&[a], &dedup::Settings::default(), true).is_empty());
+        assert!(fuse(&[a], &dedup::Settings::default(), &POSITION, true).is_empty());
     }
 }

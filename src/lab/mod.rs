@@ -15,11 +15,18 @@
 //! Output in `--out`: `results.csv`, `plot.svg`, `plot.png`, `report.md`.
 //! `--synth dureader|ag-news` also builds a labeled multi-engine set from the
 //! real corpora ([`synth`]), writes it as `synth-<name>.jsonl` and sweeps it.
+//!
+//! `--qrels FILE` measures the fusion methods instead: relevance
+//! judgements ([`qrels`]) against recorded engine answers ([`judged`]).
 
 pub mod data;
+pub mod judged;
+mod judged_out;
 pub mod metrics;
 pub(crate) mod plot;
+pub mod qrels;
 mod queries;
+pub mod ranking;
 mod report;
 mod sweep;
 pub mod synth;
@@ -146,7 +153,7 @@ pub struct LabArgs {
     /// beside the checkout metasift was built from).
     #[arg(long)]
     pub data_root: Option<PathBuf>,
-    /// RNG seed of `--synth`.
+    /// RNG seed of `--synth`, and of `--qrels`' randomisation test.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
     /// The best setting per method is the one with the highest recall
@@ -169,9 +176,28 @@ pub struct LabArgs {
     /// when absent).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Output folder.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// Relevance judgements (TREC qrels `qid 0 URL grade`, or the JSON
+    /// form): measure the fusion methods and each engine alone on the
+    /// recorded answers (`--replay`, else `recordings/` beside the file).
+    #[arg(long, conflicts_with_all = ["data", "synth", "queries"])]
+    pub qrels: Option<PathBuf>,
+    /// With TREC `--qrels`: the queries' texts, `qid<TAB>text[<TAB>intent]`
+    /// (default: `NAME.topics.tsv` beside `NAME.qrels`).
+    #[arg(long, requires = "qrels")]
+    pub topics: Option<PathBuf>,
+    /// With `--qrels`: the cut-off of nDCG@k and P@k.
+    #[arg(long, default_value_t = judged::DEFAULT_K)]
+    pub k: usize,
+    /// With `--qrels`: sign flips of the paired randomisation test.
+    #[arg(long, default_value_t = judged::DEFAULT_PERMUTATIONS)]
+    pub permutations: usize,
+    /// With `--qrels`: RRF's `k` values to measure besides `[fusion] k`
+    /// (e.g. `1,10,60`).
+    #[arg(long, value_delimiter = ',')]
+    pub rrf_k: Vec<f64>,
+    /// Output folder (optional with `--qrels`: the table is printed).
+    #[arg(long, required_unless_present = "qrels")]
+    pub out: Option<PathBuf>,
 }
 
 fn parse_unit(s: &str) -> Result<Unit, String> {
@@ -482,14 +508,58 @@ impl LabArgs {
     }
 }
 
+/// `--qrels`: the fusion methods measured on judged queries; the table
+/// printed, the files written to `--out` when given.
+fn run_judged(
+    args: &LabArgs,
+    qrels: &Path,
+    config: &crate::config::Config,
+) -> Result<(), LabError> {
+    let opts = judged::Options {
+        k: args.k,
+        permutations: args.permutations,
+        seed: args.seed,
+        rrf_k: args.rrf_k.clone(),
+    };
+    opts.check()?;
+    let set = qrels::load(qrels, args.topics.as_deref())?;
+    let replay = args
+        .replay
+        .clone()
+        .unwrap_or_else(|| judged::recordings_beside(qrels));
+    let answered = judged::gather(config, &replay, &set.topics)?;
+    let evaluation = judged::evaluate(
+        &set.topics,
+        &answered,
+        &args.patch().over(&config.dedup),
+        &config.fusion,
+        &opts,
+    );
+    print!("{}", judged::summary(&evaluation, &set));
+    if let Some(out) = &args.out {
+        for path in judged::write(&evaluation, &set, out)? {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
 /// Runs the command over `config` (its `[dedup]` under the flags; with
 /// `--queries`, its engines).
 pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabError> {
+    if let Some(qrels) = &args.qrels {
+        return run_judged(args, qrels, config);
+    }
     if args.data.is_empty() && args.synth.is_empty() && args.queries.is_none() {
         return Err(LabError::BadArgument(
-            "nothing to measure: give --data FILE, --synth CORPUS or --queries FILE".into(),
+            "nothing to measure: give --data FILE, --synth CORPUS, --queries FILE or --qrels FILE"
+                .into(),
         ));
     }
+    let out = args
+        .out
+        .as_deref()
+        .ok_or_else(|| LabError::BadArgument("--out DIR is needed".into()))?;
     let sweep = parse_sweep(&args.sweep)?;
     if !(0.0..=1.0).contains(&args.precision_floor) {
         return Err(LabError::BadArgument(format!(
@@ -513,8 +583,8 @@ pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabErro
     }
     base.validate()
         .map_err(|(field, why)| LabError::BadArgument(format!("--{field}: {why}")))?;
-    std::fs::create_dir_all(&args.out).map_err(|source| LabError::Io {
-        path: args.out.clone(),
+    std::fs::create_dir_all(out).map_err(|source| LabError::Io {
+        path: out.to_path_buf(),
         source,
     })?;
     if let Some(queries) = &args.queries {
@@ -526,7 +596,7 @@ pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabErro
             sweep: &sweep,
             sweep_os,
             base: base.clone(),
-            out: &args.out,
+            out,
         })?;
         for path in written {
             eprintln!("wrote {}", path.display());
@@ -558,7 +628,7 @@ pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabErro
                 sets: args.limit,
             },
         )?;
-        let path = args.out.join(format!("synth-{corpus}.jsonl"));
+        let path = out.join(format!("synth-{corpus}.jsonl"));
         let mut buf = Vec::new();
         synth::write_jsonl(&records, &mut buf).map_err(|source| LabError::Io {
             path: path.clone(),
@@ -616,7 +686,7 @@ pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabErro
     let rows = run_sweep(&files, &series, &sweep, sweep_os, jobs, &|| bar.inc(1));
     bar.finish_and_clear();
 
-    let csv_path = args.out.join("results.csv");
+    let csv_path = out.join("results.csv");
     let mut buf = Vec::new();
     write_csv(&rows, &mut buf).map_err(|e| LabError::Io {
         path: csv_path.clone(),
@@ -636,15 +706,15 @@ pub fn run(args: &LabArgs, config: &crate::config::Config) -> Result<(), LabErro
         x_label,
         Some(args.precision_floor),
     );
-    write_file(&args.out.join("plot.svg"), svg.as_bytes())?;
+    write_file(&out.join("plot.svg"), svg.as_bytes())?;
     // A build without the `png` feature writes the SVG alone.
     #[cfg(feature = "png")]
     write_file(
-        &args.out.join("plot.png"),
+        &out.join("plot.png"),
         &plot::png(&svg).map_err(LabError::Plot)?,
     )?;
     let md = report(&files, &rows, &args.sweep, sweep_os, args.precision_floor);
-    write_file(&args.out.join("report.md"), md.as_bytes())?;
+    write_file(&out.join("report.md"), md.as_bytes())?;
     eprintln!("{}", md.trim_end());
     Ok(())
 }

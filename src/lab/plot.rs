@@ -149,6 +149,64 @@ pub(crate) fn svg_with(panels: &[Panel], labels: &Labels, floor: Option<f64>) ->
     out
 }
 
+/// A horizontal bar chart: one bar per `(label, value in 0–1, palette
+/// index)`, its value printed at its end, the 0–1 axis gridded by tenths
+/// (the judged lab's mean nDCG per run).
+pub(crate) fn bars_svg(title: &str, bars: &[(String, f64, usize)]) -> String {
+    const BAR: f64 = 22.0;
+    let label_w = 8.0 * bars.iter().map(|b| b.0.chars().count()).max().unwrap_or(4) as f64 + 16.0;
+    let (left, right, top) = (label_w, 70.0, 40.0);
+    let height = top + BAR * bars.len() as f64 + 30.0;
+    let pw = WIDTH - left - right;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="{FONT_FAMILY}, monospace" font-size="12">"#
+    );
+    let _ = writeln!(
+        out,
+        r#"<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="white"/>"#
+    );
+    let _ = writeln!(
+        out,
+        r#"<text x="{left}" y="20" font-size="14">{}</text>"#,
+        esc(title)
+    );
+    let bottom = top + BAR * bars.len() as f64;
+    for t in 0..=10 {
+        let x = left + pw * f64::from(t) / 10.0;
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x:.1}" y1="{top}" x2="{x:.1}" y2="{bottom}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="#555">{:.1}</text>"##,
+            bottom + 16.0,
+            f64::from(t) / 10.0
+        );
+    }
+    for (i, (label, value, colour)) in bars.iter().enumerate() {
+        let y = top + BAR * i as f64;
+        let v = if value.is_finite() {
+            value.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let _ = writeln!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{left}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/><text x="{:.1}" y="{:.1}">{v:.4}</text>"#,
+            left - 6.0,
+            y + BAR * 0.65,
+            esc(label),
+            y + 3.0,
+            pw * v,
+            BAR - 6.0,
+            PALETTE[colour % PALETTE.len()],
+            left + pw * v + 4.0,
+            y + BAR * 0.65,
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
 fn panel_svg(out: &mut String, panel: &Panel, labels: &Labels, floor: Option<f64>, y0: f64) {
     let x_label = labels.x.as_str();
     let (pw, ph) = (WIDTH - LEFT - RIGHT, PANEL_H - TOP - BOTTOM);

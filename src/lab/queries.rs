@@ -228,7 +228,7 @@ pub(super) fn run(run: &QueriesRun<'_>) -> Result<Vec<PathBuf>, LabError> {
         for s in &all_series {
             for (threshold, settings) in points(s, run.sweep, run.sweep_os) {
                 // The whole fused list, not one page of it.
-                let resp = gathered.fuse_all(&query, &settings, false);
+                let resp = gathered.fuse_all(&query, &settings, &run.config.fusion, false);
                 let groups = resp
                     .results
                     .iter()

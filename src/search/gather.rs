@@ -59,9 +59,10 @@ impl Gathered {
         &self,
         query: &Query,
         settings: &dedup::Settings,
+        fusion: &crate::config::FusionSettings,
         explain: bool,
     ) -> SearchResponse {
-        let results = crate::fusion::fuse(&self.answers, settings, explain);
+        let results = crate::fusion::fuse(&self.answers, settings, fusion, explain);
         SearchResponse {
             estimate: self.estimate,
             query: query.clone(),

@@ -48,8 +48,8 @@ use metasift_dedup as dedup;
 pub mod demo;
 mod fetch;
 mod gather;
-mod operators;
 mod hostnames;
+mod operators;
 mod query;
 pub mod recording;
 mod request;
@@ -65,6 +65,8 @@ pub struct SearchOptions {
     /// Dedup settings for this search (`method`, `os1`, `os2` from the query
     /// string); `None` = the configured ones.
     pub dedup: Option<dedup::Settings>,
+    /// Fusion settings for this search (`fusion=`); `None` = `[fusion]`.
+    pub fusion: Option<crate::config::FusionSettings>,
     /// Fill `shared_codes` of every duplicate.
     pub explain: bool,
     /// Told how each engine fared as soon as it has, when this search runs
@@ -83,6 +85,7 @@ impl PartialEq for SearchOptions {
     /// The same search options: `progress` is who listens, not what is asked.
     fn eq(&self, other: &Self) -> bool {
         self.dedup == other.dedup
+            && self.fusion == other.fusion
             && self.explain == other.explain
             && self.per_page == other.per_page
             && self.hosts.as_ref().map(|h| h.fingerprint())
@@ -358,13 +361,14 @@ impl Searcher {
     ) -> Result<(SearchResponse, SettingsComparison), Overloaded> {
         let (response, walked) = self.walked_page(request).await?;
         // Off the async workers, each fusion within COMPARE_BUDGET.
-        let (configured, requested) = (self.config().dedup.clone(), request.settings.clone());
+        let configured = (self.config().dedup.clone(), self.config().fusion);
+        let requested = (request.settings.clone(), request.fusion);
         let run = tokio::task::spawn_blocking(move || {
             let deadline = Instant::now() + COMPARE_BUDGET;
             SettingsComparison::of_fused(
                 &walked.gathered.answers,
-                &configured,
-                &requested,
+                (&configured.0, &configured.1),
+                (&requested.0, &requested.1),
                 walked.whole.as_deref(),
                 Some(deadline),
             )
@@ -417,7 +421,13 @@ impl Searcher {
         // Another page size slices the same fused list otherwise: its own
         // entry (the configured size keeps the key it always had).
         let per_page = self.config().server.page_size(opts.per_page);
-        let mut key = page_key(query, settings, opts.explain, Some(self.inner.config_tag));
+        let mut key = page_key(
+            query,
+            settings,
+            &request.fusion,
+            opts.explain,
+            Some(self.inner.config_tag),
+        );
         if per_page != self.config().server.results_per_page {
             key.push_str(&format!(":n{per_page}"));
         }
@@ -545,7 +555,14 @@ impl Searcher {
             // empty one does: the fan-outs stay bounded by what is new.
             let (mut fused, whole);
             (fused, shown, whole) = self
-                .fuse_off_workers(&gathered, settings, opts.explain, shown, &rules)
+                .fuse_off_workers(
+                    &gathered,
+                    settings,
+                    &request.fusion,
+                    opts.explain,
+                    shown,
+                    &rules,
+                )
                 .await;
             let pages = u32::try_from(fused.len().div_ceil(per_page)).unwrap_or(u32::MAX);
             if fused.is_empty() || wanted - skipped_pages <= pages || engine_page >= wanted {
@@ -587,6 +604,7 @@ impl Searcher {
         &self,
         gathered: &Arc<Gathered>,
         settings: &dedup::Settings,
+        fusion: &crate::config::FusionSettings,
         explain: bool,
         shown: Vec<crate::model::MergedResult>,
         rules: &crate::hosts::HostRules,
@@ -598,7 +616,8 @@ impl Searcher {
         let deadline = Instant::now() + FUSE_BUDGET;
         // Never closed; were it, the fuse would run unslotted.
         let _slot = self.inner.parse_slots.clone().acquire_owned().await.ok();
-        let (gathered, settings, rules) = (gathered.clone(), settings.clone(), rules.clone());
+        let (gathered, settings, rules, fusion) =
+            (gathered.clone(), settings.clone(), rules.clone(), *fusion);
         let run = tokio::task::spawn_blocking(move || {
             let factor = |link: &str| hostnames::factor(&rules, link);
             let factor: crate::fusion::hosts::Factor<'_> = if rules.weighs() {
@@ -609,6 +628,7 @@ impl Searcher {
             let mut fused = crate::fusion::fuse_weighed(
                 &gathered.answers,
                 &settings,
+                &fusion,
                 explain,
                 Some(deadline),
                 factor,

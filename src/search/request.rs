@@ -34,6 +34,9 @@ pub struct Asked {
     pub safesearch: Option<u8>,
     /// Values laid over the configured `[dedup]`.
     pub dedup: SettingsPatch,
+    /// The fusion method asked for (`fusion=`), with `[fusion]`'s other
+    /// values.
+    pub fusion: Option<crate::config::FusionMethod>,
     /// Fill `shared_codes` of every duplicate.
     pub explain: bool,
     /// Results per page; `None` = `[server] results_per_page`.
@@ -70,11 +73,14 @@ pub struct SearchRequest {
     /// The dedup settings in force: `[dedup]` with the request's values
     /// laid over it.
     pub settings: dedup::Settings,
-    /// Whether the request's settings differ from `[dedup]`.
+    /// The fusion settings in force: `[fusion]` with the request's method.
+    pub fusion: crate::config::FusionSettings,
+    /// Whether the request's settings differ from `[dedup]` or `[fusion]`
+    /// (the page then shows the comparison with the configured ones).
     pub other_settings: bool,
     /// Whether answering costs a fusion even when the answers are cached
-    /// (other dedup settings, or `explain`): such a request is never
-    /// refunded to the client's rate limit.
+    /// (other dedup or fusion settings, or `explain`): such a request is
+    /// never refunded to the client's rate limit.
     pub refits: bool,
     /// Indexes into `config.engines` of the engines asked, in
     /// configuration order: chosen once, here.
@@ -152,8 +158,13 @@ impl Searcher {
         {
             return Err(RequestError::Settings(field, why));
         }
+        let fusion = asked
+            .fusion
+            .map(|m| config.fusion.with_method(m))
+            .filter(|f| *f != config.fusion);
         let opts = SearchOptions {
             dedup: requested,
+            fusion,
             explain: asked.explain,
             progress: None,
             per_page: asked.per_page,
@@ -177,10 +188,13 @@ impl Searcher {
     ) -> SearchRequest {
         let config = self.config();
         let settings = opts.dedup.clone().unwrap_or_else(|| config.dedup.clone());
+        let fusion = opts.fusion.unwrap_or(config.fusion);
+        let other = settings != config.dedup || fusion != config.fusion;
         SearchRequest {
-            other_settings: settings != config.dedup,
-            refits: settings != config.dedup || opts.explain,
+            other_settings: other,
+            refits: other || opts.explain,
             settings,
+            fusion,
             engines: selected
                 .iter()
                 .map(|&i| config.engines[i].name.clone())

@@ -1,6 +1,7 @@
 //! The "compared with the configured settings" panel of the results page:
 //! which groups formed or split when a request re-clusters with other dedup
-//! settings, as display data for `results.html`.
+//! settings, and which results moved when it asks for another fusion
+//! method, as display data for `results.html`.
 
 use super::i18n::Tr;
 use super::ui::safe_href;
@@ -8,10 +9,14 @@ use super::ui::safe_href;
 /// "Compared with the configured settings": what re-clustering changed.
 #[derive(Debug, Clone)]
 pub struct ComparisonView {
-    /// `method, os1, os2` of `[dedup]`.
+    /// `method, os1, os2` of `[dedup]` (and the `[fusion]` method when
+    /// this page's differs).
     pub configured: String,
-    /// `method, os1, os2` of this page.
+    /// `method, os1, os2` of this page (and its fusion method when it
+    /// differs).
     pub requested: String,
+    /// Results that moved under another fusion method.
+    pub moved: Vec<MovedView>,
     /// Engine records compared.
     pub records: usize,
     /// Results under the configured settings (all pages).
@@ -30,6 +35,23 @@ pub struct ComparisonView {
     pub formed_groups: Vec<ChangeView>,
     /// Split and left groups.
     pub split_groups: Vec<ChangeView>,
+}
+
+/// One result whose rank another fusion method changed.
+#[derive(Debug, Clone)]
+pub struct MovedView {
+    /// Its title (its link when it has none).
+    pub title: String,
+    /// Its link, when safe to show.
+    pub href: Option<String>,
+    /// How many engines found it.
+    pub engines: usize,
+    /// Rank under the configured method.
+    pub before: usize,
+    /// Rank on this page's.
+    pub after: usize,
+    /// `up` or `down`.
+    pub way: &'static str,
 }
 
 /// One group that formed or split.
@@ -69,9 +91,32 @@ impl ComparisonView {
     /// The display form of a comparison.
     pub fn new(c: &crate::fusion::compare::SettingsComparison, tr: &Tr) -> ComparisonView {
         let d = &c.diff;
+        let fusion_line = |f: &crate::config::FusionSettings| {
+            if c.configured_fusion == c.requested_fusion {
+                String::new()
+            } else {
+                format!("; {} {}", tr.t("fusion"), f.label())
+            }
+        };
         ComparisonView {
-            configured: settings_line(&c.configured),
-            requested: settings_line(&c.requested),
+            configured: settings_line(&c.configured) + &fusion_line(&c.configured_fusion),
+            requested: settings_line(&c.requested) + &fusion_line(&c.requested_fusion),
+            moved: c
+                .moved
+                .iter()
+                .map(|m| MovedView {
+                    title: if m.title.trim().is_empty() {
+                        m.url.clone()
+                    } else {
+                        m.title.clone()
+                    },
+                    href: safe_href(&m.url),
+                    engines: m.engines.len(),
+                    before: m.before,
+                    after: m.after,
+                    way: if m.after < m.before { "up" } else { "down" },
+                })
+                .collect(),
             records: d.records,
             results_before: d.results_before,
             results_after: d.results_after,

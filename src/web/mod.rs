@@ -13,6 +13,7 @@
 //! | `GET /healthz` | liveness |
 //! | `GET /image_proxy?url=&h=` | a result's thumbnail, fetched for the page (signed links only; see [`image_proxy`]) |
 //! | `GET`/`POST /lab`, `GET /lab/results.csv?id=` | threshold sweeps on labeled data (see [`lab`]) |
+//! | `GET /lab/fusion?set=` | fusion methods measured on a judged set of `[lab] data_dir` |
 //! | `GET /stats`, `/stats?format=json` | per-engine health (see [`admin`]) |
 //! | `GET /metrics` | Prometheus text |
 //! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
@@ -108,8 +109,9 @@ pub fn router(state: AppState) -> Router {
             get(lab::lab_get)
                 .post(lab::lab_post)
                 .layer(DefaultBodyLimit::max(lab::MAX_BODY))
-                .route_layer(lab_limited),
+                .route_layer(lab_limited.clone()),
         )
+        .route("/lab/fusion", get(lab::lab_fusion).route_layer(lab_limited))
         .route("/lab/results.csv", get(lab::results_csv))
         .route("/static/style.css", get(statics::style))
         .route("/static/favicon.svg", get(statics::favicon))

@@ -705,7 +705,15 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
                 None => tr.engine(e),
             })
             .collect(),
-        score: format!("{:.2}", if r.score.is_finite() { r.score } else { 0.0 }),
+        score: {
+            let s = if r.score.is_finite() { r.score } else { 0.0 };
+            // RRF's scores are hundredths: four places tell them apart.
+            if s.abs() < 0.1 {
+                format!("{s:.4}")
+            } else {
+                format!("{s:.2}")
+            }
+        },
         published: r.published.as_ref().map(|p| (p.clone(), tr.date(p))),
         thumbnail: r
             .thumbnail

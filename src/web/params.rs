@@ -45,6 +45,8 @@ pub struct SearchParams {
     pub os1: Option<f64>,
     /// `os2` override.
     pub os2: Option<f64>,
+    /// Fusion method override (`fusion=`).
+    pub fusion: Option<crate::config::FusionMethod>,
     /// Show the feature codes behind every merge.
     pub explain: bool,
     /// Language code; `all` / `auto` mean none.
@@ -74,7 +76,7 @@ pub struct SearchAsked {
 }
 
 /// Every parameter name `/search` reads.
-const NAMES: [&str; 15] = [
+const NAMES: [&str; 16] = [
     "q",
     "format",
     "page",
@@ -83,6 +85,7 @@ const NAMES: [&str; 15] = [
     "method",
     "os1",
     "os2",
+    "fusion",
     "language",
     "lang",
     "time_range",
@@ -102,6 +105,7 @@ impl SearchParams {
         self.safesearch = self.safesearch.or(prefs.safesearch);
         let dedup = self.dedup_patch().or(prefs.dedup_patch());
         (self.method, self.os1, self.os2) = (dedup.method, dedup.os1, dedup.os2);
+        self.fusion = self.fusion.or(prefs.fusion);
         self.per_page = prefs.results;
         self.no_thumbnails = prefs.thumbnails == Some(false);
     }
@@ -119,6 +123,7 @@ impl SearchParams {
             time_range: self.time_range.clone(),
             safesearch: self.safesearch,
             dedup: self.dedup_patch(),
+            fusion: self.fusion,
             explain: self.explain,
             per_page: self.per_page,
             hosts: None,
@@ -204,6 +209,12 @@ impl SearchParams {
         };
         let os1 = threshold(get("os1"), "os1").map_err(bad)?;
         let os2 = threshold(get("os2"), "os2").map_err(bad)?;
+        let fusion = match get("fusion").map(str::trim) {
+            None | Some("") => None,
+            Some(f) => Some(f.parse::<crate::config::FusionMethod>().map_err(|_| {
+                bad(Msg::new("error-fusion").arg("value", format!("{:?}", clip(f))))
+            })?),
+        };
 
         let language = get("language")
             .or(get("lang"))
@@ -231,6 +242,7 @@ impl SearchParams {
             method,
             os1,
             os2,
+            fusion,
             explain,
             language,
             time_range,
@@ -277,6 +289,9 @@ impl SearchParams {
         }
         if let Some(x) = self.os2 {
             v.push(("os2", x.to_string()));
+        }
+        if let Some(f) = self.fusion {
+            v.push(("fusion", f.as_str().to_string()));
         }
         if self.explain {
             v.push(("explain", "1".to_string()));
@@ -388,6 +403,14 @@ mod tests {
         assert!(parse("q=a&os1=1.5").is_err());
         assert!(parse("q=a&os1=NaN").is_err());
         assert!(parse("q=a&method=magic").is_err());
+        let p = parse("q=a&fusion=rrf").unwrap();
+        assert_eq!(p.fusion, Some(crate::config::FusionMethod::Rrf));
+        assert!(
+            p.link(1, Format::Json).contains("fusion=rrf"),
+            "{}",
+            p.link(1, Format::Json)
+        );
+        assert!(parse("q=a&fusion=magic").is_err());
         assert!(parse("q=a").unwrap().dedup_patch().is_empty());
     }
 

@@ -52,6 +52,8 @@ pub(crate) struct Prefs {
     pub os1: Option<f64>,
     /// Default `os2`.
     pub os2: Option<f64>,
+    /// Default fusion method.
+    pub fusion: Option<crate::config::FusionMethod>,
     /// `Some(false)`: no thumbnails on the results page (shown by default).
     pub thumbnails: Option<bool>,
     /// The searcher's own hostname rules.
@@ -104,6 +106,7 @@ impl Prefs {
                 "method" => p.method = Method::ALL.iter().copied().find(|m| m.as_str() == v),
                 "os1" => p.os1 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "os2" => p.os2 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
+                "fusion" => p.fusion = v.parse().ok(),
                 "thumbnails" => p.thumbnails = matches!(v, "0" | "off").then_some(false),
                 name => {
                     p.hostnames.read(name, v);
@@ -148,6 +151,9 @@ impl Prefs {
         }
         if let Some(x) = self.os2 {
             s.append_pair("os2", &format!("{x}"));
+        }
+        if let Some(f) = self.fusion {
+            s.append_pair("fusion", f.as_str());
         }
         if self.thumbnails == Some(false) {
             s.append_pair("thumbnails", "0");
@@ -226,7 +232,7 @@ mod tests {
     fn preferences_round_trip_and_bad_values_are_dropped() {
         let p = Prefs::from_pairs(
             b"locale=zh-hans&theme=dark&categories=general,news&disabled=bing&language=en\
-              &safesearch=2&results=10&method=simhash&os1=0.4&os2=2&thumbnails=0&junk=1",
+              &safesearch=2&results=10&method=simhash&os1=0.4&os2=2&thumbnails=0&fusion=rrf&junk=1",
         );
         assert_eq!(p.locale.as_deref(), Some("zh-Hans"));
         assert_eq!(p.theme, Some("dark"));
@@ -238,8 +244,10 @@ mod tests {
         assert_eq!(p.os1, Some(0.4));
         assert_eq!(p.os2, None, "out of range");
         assert_eq!(p.thumbnails, Some(false));
+        assert_eq!(p.fusion, Some(crate::config::FusionMethod::Rrf));
         assert_eq!(Prefs::from_pairs(p.to_query().as_bytes()), p);
-        let bad = Prefs::from_pairs(b"locale=xx&theme=neon&safesearch=9&language=%3Cscript%3E");
+        let bad =
+            Prefs::from_pairs(b"locale=xx&theme=neon&safesearch=9&language=%3Cscript%3E&fusion=x");
         assert_eq!(bad, Prefs::default());
     }
 

@@ -60,6 +60,8 @@ pub(super) struct PreferencesPage {
     pub thumbnails: bool,
     /// Dedup methods.
     pub methods: Vec<Choice>,
+    /// Fusion methods.
+    pub fusions: Vec<Choice>,
     /// `os1` now.
     pub os1: String,
     /// `os2` now.
@@ -151,6 +153,13 @@ impl PreferencesPage {
                 .iter()
                 .map(|m| choice(m.as_str(), m.as_str().to_string(), *m == dedup.method))
                 .collect(),
+            fusions: crate::config::FusionMethod::ALL
+                .iter()
+                .map(|m| {
+                    let now = prefs.fusion.unwrap_or(config.fusion.method);
+                    choice(m.as_str(), m.as_str().to_string(), *m == now)
+                })
+                .collect(),
             os1: format!("{:.2}", dedup.os1),
             os2: format!("{:.2}", dedup.os2),
             share_href: format!("/preferences?save=1&{}", prefs.to_query()),
@@ -219,6 +228,9 @@ fn from_form(body: &[u8], config: &Config) -> Prefs {
     // Only what differs from `[dedup]` is stored.
     let chosen = SettingsPatch::between(&config.dedup, &p.dedup_patch().over(&config.dedup));
     (p.method, p.os1, p.os2) = (chosen.method, chosen.os1, chosen.os2);
+    if p.fusion == Some(config.fusion.method) {
+        p.fusion = None;
+    }
     p
 }
 

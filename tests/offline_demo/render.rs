@@ -566,8 +566,6 @@ fn wikipedia_suggest(titles: &[String]) -> String {
 
 /// The body and content type `engine` answers `q` with, when it answers it.
 fn answer(engine: &str, q: &DemoQuery) -> Option<(String, &'static str)> {
-    const HTML: &str = "text/html; charset=utf-8";
-    const JSON: &str = "application/json; charset=utf-8";
     if engine == "google_news" {
         return (!q.news.is_empty()).then(|| {
             (
@@ -585,23 +583,48 @@ fn answer(engine: &str, q: &DemoQuery) -> Option<(String, &'static str)> {
         "pages.toml: {engine} lists nothing for {:?}",
         q.text
     );
-    let t = q.text.as_str();
-    Some(match engine {
-        "wikipedia" | "wikipedia_zh" => (wikipedia(t, &hits), JSON),
-        "duckduckgo" => (duckduckgo(t, &hits), HTML),
-        "bing" => (bing(t, &hits), HTML),
-        "bing_cn" => (bing_cn(t, &hits), HTML),
-        "brave" => (brave(t, &hits), HTML),
-        "mojeek" => (mojeek(t, &hits), HTML),
-        "startpage" => (startpage(t, &hits), HTML),
-        "yahoo" => (yahoo(t, &hits), HTML),
-        "ecosia" => (ecosia(t, &hits), HTML),
-        "baidu" => (baidu(t, &hits), HTML),
-        "sogou" => (sogou(t, &hits), HTML),
-        "so360" => (so360(t, &hits), HTML),
-        "sogou_weixin" => (sogou_weixin(t, &hits), HTML),
+    Some(markup(engine, &q.text, &hits))
+}
+
+/// `hits` as `engine` shows them for `t`: the body and its content type.
+fn markup(engine: &str, t: &str, hits: &[Shown<'_>]) -> (String, &'static str) {
+    const HTML: &str = "text/html; charset=utf-8";
+    const JSON: &str = "application/json; charset=utf-8";
+    match engine {
+        "wikipedia" | "wikipedia_zh" => (wikipedia(t, hits), JSON),
+        "duckduckgo" => (duckduckgo(t, hits), HTML),
+        "bing" => (bing(t, hits), HTML),
+        "bing_cn" => (bing_cn(t, hits), HTML),
+        "brave" => (brave(t, hits), HTML),
+        "mojeek" => (mojeek(t, hits), HTML),
+        "startpage" => (startpage(t, hits), HTML),
+        "yahoo" => (yahoo(t, hits), HTML),
+        "ecosia" => (ecosia(t, hits), HTML),
+        "baidu" => (baidu(t, hits), HTML),
+        "sogou" => (sogou(t, hits), HTML),
+        "so360" => (so360(t, hits), HTML),
+        "sogou_weixin" => (sogou_weixin(t, hits), HTML),
         other => panic!("pages.toml: no markup written for engine {other:?}"),
-    })
+    }
+}
+
+/// `engine`'s answer to `text` listing `hits` — (title, url, snippet), best
+/// first — in its own markup, as a recording: how tests/judged_set.rs
+/// renders the judged set's lists the way the demo's are rendered.
+#[allow(dead_code)]
+pub fn list_recording(ec: &EngineConfig, text: &str, hits: &[(&str, &str, &str)]) -> Recording {
+    let shown: Vec<Shown<'_>> = hits
+        .iter()
+        .map(|&(title, url, snippet)| Shown {
+            title,
+            url,
+            snippet,
+        })
+        .collect();
+    let (body, content_type) = markup(&ec.name, text, &shown);
+    let mut r = recording(ec, text, body, content_type);
+    r.source = Some("metasift's judged set (tests/data/judged/pages.toml)".into());
+    r
 }
 
 /// The prefixes a search box asks `/autocomplete` about while each demo

@@ -247,7 +247,8 @@ async fn the_whole_fused_list_is_paged_before_the_engines_are_asked_again(root: 
         .await
         .expect("not overloaded");
     let per_page = searcher.config().server.results_per_page;
-    let fused = metasift::fusion::fuse(&gathered.answers, &searcher.config().dedup, false);
+    let config = searcher.config();
+    let fused = metasift::fusion::fuse(&gathered.answers, &config.dedup, &config.fusion, false);
     assert!(
         fused.len() > per_page,
         "{} fused results fit one page of {per_page}",

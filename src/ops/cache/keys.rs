@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::config::FusionSettings;
 use crate::model::{Operators, Query};
 use metasift_dedup as dedup;
 
@@ -66,9 +67,15 @@ impl SettingsJson {
 
 /// The cache key of a search: `metasift:v1:` and a 128-bit hash of every
 /// part that changes the fused page: the JSON of the query's
-/// [`AnswerParts`], the dedup settings and `explain`, as one object.
-pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> String {
-    page_key(query, &SettingsJson::of(settings), explain, None)
+/// [`AnswerParts`], the dedup settings, the fusion settings and `explain`,
+/// as one object.
+pub fn cache_key(
+    query: &Query,
+    settings: &dedup::Settings,
+    fusion: &FusionSettings,
+    explain: bool,
+) -> String {
+    page_key(query, &SettingsJson::of(settings), fusion, explain, None)
 }
 
 /// [`cache_key`] with the settings' JSON made beforehand, and `:` and
@@ -77,15 +84,21 @@ pub fn cache_key(query: &Query, settings: &dedup::Settings, explain: bool) -> St
 pub(crate) fn page_key(
     query: &Query,
     settings: &SettingsJson,
+    fusion: &FusionSettings,
     explain: bool,
     tag: Option<u64>,
 ) -> String {
-    let mut json = Vec::with_capacity(160 + query.text.len() + settings.0.len());
+    let mut json = Vec::with_capacity(200 + query.text.len() + settings.0.len());
     if serde_json::to_writer(&mut json, &AnswerParts::of(query)).is_ok() {
         // `{"text":…,"safesearch":null}` is open again for the rest.
         json.pop();
         json.extend_from_slice(b",\"dedup\":");
         json.extend_from_slice(&settings.0);
+        json.extend_from_slice(b",\"fusion\":");
+        if serde_json::to_writer(&mut json, fusion).is_err() {
+            json.clear();
+            return hashed_key("metasift:v1:", &json, tag);
+        }
         json.extend_from_slice(if explain {
             b",\"explain\":true}"
         } else {
@@ -98,8 +111,8 @@ pub(crate) fn page_key(
 }
 
 /// The cache key of the engine answers to a query: `metasift:answers:v1:`
-/// and a 128-bit hash of [`cache_key`]'s parts without the dedup settings
-/// and `explain`, which only change how the answers are fused; `:` and
+/// and a 128-bit hash of [`cache_key`]'s parts without the dedup and fusion
+/// settings and `explain`, which only change how the answers are fused; `:` and
 /// `tag` after it when given.
 pub(crate) fn answers_key(query: &Query, tag: Option<u64>) -> String {
     let json = serde_json::to_vec(&AnswerParts::of(query)).unwrap_or_default();
@@ -136,13 +149,20 @@ mod tests {
         #[serde(flatten)]
         query: AnswerParts<'a>,
         dedup: &'a dedup::Settings,
+        fusion: &'a FusionSettings,
         explain: bool,
     }
 
-    fn reference_key(query: &Query, settings: &dedup::Settings, explain: bool) -> String {
+    fn reference_key(
+        query: &Query,
+        settings: &dedup::Settings,
+        fusion: &FusionSettings,
+        explain: bool,
+    ) -> String {
         let parts = KeyParts {
             query: AnswerParts::of(query),
             dedup: settings,
+            fusion,
             explain,
         };
         let json = serde_json::to_vec(&parts).unwrap();
@@ -172,13 +192,16 @@ mod tests {
                 ..Query::default()
             },
         ];
+        let rrf = FusionSettings::default().with_method(crate::config::FusionMethod::Rrf);
         for s in &settings {
             for q in &queries {
                 for explain in [false, true] {
-                    let want = reference_key(q, s, explain);
-                    assert_eq!(cache_key(q, s, explain), want);
-                    let tagged = page_key(q, &SettingsJson::of(s), explain, Some(0xab));
-                    assert_eq!(tagged, format!("{want}:{:016x}", 0xab));
+                    for f in [FusionSettings::default(), rrf] {
+                        let want = reference_key(q, s, &f, explain);
+                        assert_eq!(cache_key(q, s, &f, explain), want);
+                        let tagged = page_key(q, &SettingsJson::of(s), &f, explain, Some(0xab));
+                        assert_eq!(tagged, format!("{want}:{:016x}", 0xab));
+                    }
                 }
             }
             let json = serde_json::to_vec(&AnswerParts::of(&queries[1])).unwrap();
@@ -202,31 +225,38 @@ mod tests {
             ..Query::default()
         };
         let s = dedup::Settings::default();
-        let k = cache_key(&q, &s, false);
+        let f = FusionSettings::default();
+        let k = cache_key(&q, &s, &f, false);
         let mut q2 = q.clone();
         q2.engines = vec!["a".into(), "b".into(), "a".into()];
-        assert_eq!(k, cache_key(&q2, &s, false));
-        assert_ne!(k, cache_key(&q, &s, true));
+        assert_eq!(k, cache_key(&q2, &s, &f, false));
+        assert_ne!(k, cache_key(&q, &s, &f, true));
         let mut other = q.clone();
         other.page = 2;
-        assert_ne!(k, cache_key(&other, &s, false));
+        assert_ne!(k, cache_key(&other, &s, &f, false));
         let mut other = q.clone();
         other.safesearch = Some(2);
-        assert_ne!(k, cache_key(&other, &s, false));
+        assert_ne!(k, cache_key(&other, &s, &f, false));
         let mut other = q.clone();
         other.lang = Some("zh-CN".into());
-        assert_ne!(k, cache_key(&other, &s, false));
+        assert_ne!(k, cache_key(&other, &s, &f, false));
         // The operators change the answers even where the text would not
         // (an engine that does not understand them gets other text).
         let mut other = q.clone();
         other.operators.sites = vec!["example.org".into()];
-        assert_ne!(k, cache_key(&other, &s, false));
+        assert_ne!(k, cache_key(&other, &s, &f, false));
         assert_ne!(answers_key(&q, None), answers_key(&other, None));
         let s2 = dedup::Settings {
             os2: 0.9,
             ..dedup::Settings::default()
         };
-        assert_ne!(k, cache_key(&q, &s2, false));
+        assert_ne!(k, cache_key(&q, &s2, &f, false));
+        for m in crate::config::FusionMethod::ALL {
+            let other = f.with_method(m);
+            assert_eq!(k == cache_key(&q, &s, &other, false), other == f, "{m}");
+        }
+        let k7 = FusionSettings { k: 7.0, ..f };
+        assert_ne!(k, cache_key(&q, &s, &k7, false));
     }
 
     #[test]
@@ -239,7 +269,15 @@ mod tests {
         };
         let k = answers_key(&q, None);
         assert!(k.starts_with("metasift:answers:v1:"));
-        assert_ne!(k, cache_key(&q, &dedup::Settings::default(), false));
+        assert_ne!(
+            k,
+            cache_key(
+                &q,
+                &dedup::Settings::default(),
+                &FusionSettings::default(),
+                false
+            )
+        );
         let mut same = q.clone();
         same.engines = vec!["a".into(), "b".into()];
         assert_eq!(k, answers_key(&same, None));

@@ -25,6 +25,7 @@
 //! random id, which is what the `results.csv` link names: an upload cannot be
 //! recomputed from a URL.
 
+mod fusion;
 mod kept;
 mod view;
 
@@ -41,6 +42,7 @@ use super::AppState;
 use super::i18n::Tr;
 use super::ui::{Layout, Msg, Ui};
 use crate::lab::{self, SweepOs, data};
+pub(super) use fusion::lab_fusion;
 pub(super) use kept::results_csv;
 use kept::{keep, rand_id};
 use metasift_dedup::{Method, Settings};
