@@ -200,6 +200,7 @@ fn response(text: &str, answered: bool) -> SearchResponse {
         suggestions: vec![],
         elapsed_ms: 12,
         cached: false,
+        time_range_dropped: 0,
     }
 }
 

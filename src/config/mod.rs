@@ -26,8 +26,10 @@ use metasift_dedup as dedup;
 
 mod cache;
 mod connections;
+mod controls;
 mod each;
 mod engine;
+mod favicons;
 mod health;
 mod lab;
 mod layers;
@@ -37,7 +39,11 @@ mod server;
 
 pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
+pub use controls::{
+    Carrier, SafeSearchMap, TIME_RANGES, TimeRangeMap, fill_dates, range_start,
+};
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
+pub use favicons::FaviconsConfig;
 pub use health::HealthConfig;
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
@@ -92,6 +98,8 @@ pub struct Config {
     pub health: HealthConfig,
     /// `[lab]`: the researcher's bench at `/lab`.
     pub lab: LabConfig,
+    /// `[favicons]`: the site icons beside results on the page.
+    pub favicons: FaviconsConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
@@ -568,6 +576,7 @@ impl Config {
         for (key, message) in self.lab.problems() {
             out.push(Problem::at(&[&["lab", key], &["lab"]], message));
         }
+        self.favicons.problems(out);
         engine::problems(&self.engines, engine_check, out);
     }
 

@@ -100,6 +100,7 @@ pub mod html;
 pub(crate) mod json;
 pub(crate) mod markers;
 pub mod prefilter;
+pub mod restrict;
 pub(crate) mod searxng;
 mod text;
 
@@ -181,6 +182,13 @@ pub(crate) fn fill_url(template: &str, query: &Query, page_size: u32) -> String 
         .replace("{offset}", &offset.to_string())
         .replace("{offset1}", &(offset + 1).to_string())
         .replace("{lang}", &lang)
+}
+
+/// The request `engine` makes for `query` at `now`: its kind's request with
+/// the query's time range and safe-search level added as the engine's
+/// tables say ([`restrict::apply`]).
+pub fn request_at(engine: &dyn Engine, query: &Query, now: std::time::SystemTime) -> RequestSpec {
+    restrict::apply(engine.build_request(query), engine.config(), query, now)
 }
 
 /// The request every kind makes: the filled `url` and the configured headers.

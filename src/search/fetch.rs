@@ -184,6 +184,15 @@ impl Failure {
             retry_after: None,
         }
     }
+
+    /// An engine not asked because it cannot honour the time range or
+    /// safe-search level asked: says nothing of its health.
+    pub(super) fn left_out(kind: FailureKind, reason: &str) -> Self {
+        Failure {
+            counts_for_health: false,
+            ..Failure::new(kind, reason)
+        }
+    }
 }
 
 /// Where an engine's answers come from and go to besides the network.
@@ -221,8 +230,9 @@ pub(super) async fn fetch(
     recording: &Recording,
     parse_slots: Arc<tokio::sync::Semaphore>,
     deadline: Instant,
+    now: std::time::SystemTime,
 ) -> Result<Parsed, Failure> {
-    let spec = engine.build_request(query);
+    let spec = crate::engines::request_at(&*engine, query, now);
     let raw = match &recording.replay {
         Some(dir) => replay(dir, engine.config().name.clone(), query).await?,
         None => {

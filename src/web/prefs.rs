@@ -53,6 +53,9 @@ pub(crate) struct Prefs {
     pub os2: Option<f64>,
     /// `Some(false)`: no thumbnails on the results page (shown by default).
     pub thumbnails: Option<bool>,
+    /// `Some(false)`: no site icons beside results (shown by default when
+    /// `[favicons] enabled`).
+    pub favicons: Option<bool>,
 }
 
 impl Prefs {
@@ -102,6 +105,7 @@ impl Prefs {
                 "os1" => p.os1 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "os2" => p.os2 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "thumbnails" => p.thumbnails = matches!(v, "0" | "off").then_some(false),
+                "favicons" => p.favicons = matches!(v, "0" | "off").then_some(false),
                 _ => {}
             }
         }
@@ -146,6 +150,9 @@ impl Prefs {
         }
         if self.thumbnails == Some(false) {
             s.append_pair("thumbnails", "0");
+        }
+        if self.favicons == Some(false) {
+            s.append_pair("favicons", "0");
         }
         s.finish()
     }
