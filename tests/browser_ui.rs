@@ -338,7 +338,10 @@ async fn site_icons_show_beside_results_through_the_server() {
             "Get started with Rust: the book, the examples and the exercises.",
         ),
         (
-            format!("{}/book/ch04-01-what-is-ownership.html", sites[1].base_url()),
+            format!(
+                "{}/book/ch04-01-what-is-ownership.html",
+                sites[1].base_url()
+            ),
             "What is ownership? — The Rust Programming Language",
             "Ownership is a set of rules that govern how a Rust program manages memory.",
         ),
@@ -395,7 +398,11 @@ async fn site_icons_show_beside_results_through_the_server() {
     })
     .await
     .expect("browser thread");
-    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 0, "the refused site was never asked");
+    assert_eq!(
+        hits.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the refused site was never asked"
+    );
     hidden_task.abort();
     drop((sites, engine, dir));
 }

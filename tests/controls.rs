@@ -167,7 +167,10 @@ async fn each_preset_receives_the_time_range_and_safe_search_as_its_own_paramete
         let seen = server.requests();
         let (uri, sent_cookie) = seen.last().unwrap();
         for piece in *pieces {
-            assert!(!uri.contains(piece), "{name}: {piece:?} sent unasked: {uri}");
+            assert!(
+                !uri.contains(piece),
+                "{name}: {piece:?} sent unasked: {uri}"
+            );
         }
         if !cookie.is_empty() {
             assert!(!sent_cookie.contains(cookie), "{name}: {sent_cookie}");
@@ -203,11 +206,8 @@ async fn a_year_is_a_computed_range_where_the_engine_takes_dates() {
 }
 
 async fn get_json(app: &axum::Router, uri: &str) -> serde_json::Value {
-    let (head, body) = support::router::send(
-        app.clone(),
-        Request::get(uri).body(Body::empty()).unwrap(),
-    )
-    .await;
+    let (head, body) =
+        support::router::send(app.clone(), Request::get(uri).body(Body::empty()).unwrap()).await;
     assert_eq!(head.status(), 200, "{uri}: {body}");
     serde_json::from_str(&body).unwrap()
 }
@@ -225,7 +225,15 @@ async fn config_says_which_engines_take_a_time_range_and_safe_search() {
             .unwrap_or_else(|| panic!("{name} in /config"))
             .clone()
     };
-    for name in ["duckduckgo", "bing", "brave", "mojeek", "startpage", "brave_api", "searxng"] {
+    for name in [
+        "duckduckgo",
+        "bing",
+        "brave",
+        "mojeek",
+        "startpage",
+        "brave_api",
+        "searxng",
+    ] {
         let e = engine(name);
         assert_eq!(e["time_range_support"], true, "{name}");
         assert_eq!(e["safesearch"], true, "{name}");
@@ -323,7 +331,10 @@ async fn a_time_range_is_checked_on_dated_results_and_engines_without_dates_are_
         json["unresponsive_engines"]
             .as_array()
             .unwrap()
-            .contains(&serde_json::json!(["plainweb", "left out: cannot filter by date"])),
+            .contains(&serde_json::json!([
+                "plainweb",
+                "left out: cannot filter by date"
+            ])),
         "{json}"
     );
     let (_, page) = support::router::get_from(&app, "/search?q=borrow&time_range=day").await;
@@ -353,13 +364,20 @@ async fn strict_safe_search_leaves_out_engines_that_cannot_filter_and_says_so() 
     let unresponsive = json["unresponsive_engines"].as_array().unwrap();
     for name in ["newsfeed", "plainweb"] {
         assert!(
-            unresponsive.contains(&serde_json::json!([name, "left out: cannot filter adult content"])),
+            unresponsive.contains(&serde_json::json!([
+                name,
+                "left out: cannot filter adult content"
+            ])),
             "{json}"
         );
     }
     assert!(feed.requests().is_empty() && html.requests().is_empty());
     // The engine that takes it was asked for it.
-    assert!(searx.requests()[0].0.contains("safesearch=2"), "{:?}", searx.requests());
+    assert!(
+        searx.requests()[0].0.contains("safesearch=2"),
+        "{:?}",
+        searx.requests()
+    );
     assert_eq!(json["results"].as_array().unwrap().len(), 1, "{json}");
 
     for (locale, line) in [
@@ -382,7 +400,10 @@ async fn strict_safe_search_leaves_out_engines_that_cannot_filter_and_says_so() 
     // Moderate is sent where it can be and asks everyone.
     let moderate = get_json(&app, "/search?q=borrow&format=json&safesearch=1").await;
     assert!(
-        moderate["unresponsive_engines"].as_array().unwrap().is_empty(),
+        moderate["unresponsive_engines"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
         "{moderate}"
     );
     assert!(searx.requests().last().unwrap().0.contains("safesearch=1"));
@@ -406,7 +427,9 @@ day = "{since:%Y-%m-%d"
         .expect_err("refused");
     let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     assert!(
-        shown.iter().any(|e| e.starts_with("bad.toml:11:") && e.contains("engine.time_range")),
+        shown
+            .iter()
+            .any(|e| e.starts_with("bad.toml:11:") && e.contains("engine.time_range")),
         "{shown:?}"
     );
     let text = text.replace(
@@ -416,9 +439,9 @@ day = "{since:%Y-%m-%d"
     let errors = metasift::engines::check_config(&text, std::path::Path::new("bad.toml"))
         .expect_err("refused");
     assert!(
-        errors
-            .iter()
-            .any(|e| e.to_string().contains("{safesearch} needs an [engine.safesearch] table")),
+        errors.iter().any(|e| e
+            .to_string()
+            .contains("{safesearch} needs an [engine.safesearch] table")),
         "{errors:?}"
     );
 }

@@ -49,7 +49,9 @@ async fn site(ip: &str, icon: &'static [u8], content_type: &'static str) -> Opti
         async move { ([(header::CONTENT_TYPE, content_type)], icon) }
     });
     // 127.0.0.2 is loopback too on Linux; elsewhere it may not bind.
-    let listener = tokio::net::TcpListener::bind(format!("{ip}:0")).await.ok()?;
+    let listener = tokio::net::TcpListener::bind(format!("{ip}:0"))
+        .await
+        .ok()?;
     let addr = listener.local_addr().unwrap();
     let task = tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
@@ -103,7 +105,9 @@ fn icons(html: &str) -> Vec<String> {
 #[tokio::test]
 async fn icons_are_linked_signed_fetched_once_and_sent_as_what_their_bytes_are() {
     // Served as application/octet-stream, as many sites do.
-    let good = site("127.0.0.1", ICO, "application/octet-stream").await.unwrap();
+    let good = site("127.0.0.1", ICO, "application/octet-stream")
+        .await
+        .unwrap();
     let html = site("127.0.0.1", b"<!doctype html><p>not found</p>", "text/html")
         .await
         .unwrap();
@@ -117,7 +121,10 @@ async fn icons_are_linked_signed_fetched_once_and_sent_as_what_their_bytes_are()
     let page = String::from_utf8_lossy(&page).into_owned();
     let srcs = icons(&page);
     assert_eq!(srcs.len(), 3, "{page}");
-    assert!(srcs.iter().all(|s| s.starts_with("/favicon?site=")), "{srcs:?}");
+    assert!(
+        srcs.iter().all(|s| s.starts_with("/favicon?site=")),
+        "{srcs:?}"
+    );
     assert_eq!(srcs[0], srcs[1], "one link per site");
 
     let (head, body) = get(&app, &srcs[0]).await;
@@ -176,7 +183,12 @@ async fn icons_are_never_fetched_from_an_address_the_proxy_refuses() {
     assert_eq!(srcs.len(), 4);
     for src in &srcs {
         let (head, body) = get(&app, src).await;
-        assert_eq!(head.status(), 403, "{src}: {}", String::from_utf8_lossy(&body));
+        assert_eq!(
+            head.status(),
+            403,
+            "{src}: {}",
+            String::from_utf8_lossy(&body)
+        );
         assert!(
             String::from_utf8_lossy(&body).contains("local address"),
             "{src}: {}",
@@ -229,5 +241,8 @@ fn a_source_that_names_no_site_is_refused_with_its_line() {
     let text = "[favicons]\nurl = \"https://icons.example/one.ico\"\n[[engine]]\nname = \"e\"\nkind = \"searxng\"\nurl = \"http://127.0.0.1:9/?q={query}\"\n";
     let err = Config::parse(text, std::path::Path::new("f.toml")).expect_err("refused");
     let shown = err.to_string();
-    assert!(shown.starts_with("f.toml:2:") && shown.contains("favicons.url"), "{shown}");
+    assert!(
+        shown.starts_with("f.toml:2:") && shown.contains("favicons.url"),
+        "{shown}"
+    );
 }

@@ -266,9 +266,9 @@ fn mapping_problems(
             // A cookie name is an HTTP token.
             _ => {
                 !name.is_empty()
-                    && name.bytes().all(|b| {
-                        b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?={}".contains(&b)
-                    })
+                    && name
+                        .bytes()
+                        .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?={}".contains(&b))
             }
         };
         if !ok {
@@ -307,7 +307,17 @@ fn mapping_problems(
 /// The `'static` name of a key of the two tables, for pointing at it.
 fn static_key(key: &str) -> &'static str {
     const KEYS: [&str; 11] = [
-        "param", "cookie", "header", "day", "week", "month", "year", "0", "1", "2", "always_filtered",
+        "param",
+        "cookie",
+        "header",
+        "day",
+        "week",
+        "month",
+        "year",
+        "0",
+        "1",
+        "2",
+        "always_filtered",
     ];
     KEYS.iter().copied().find(|k| *k == key).unwrap_or("param")
 }
@@ -347,11 +357,7 @@ impl TimeRangeMap {
 impl SafeSearchMap {
     /// What is wrong with the table of an engine whose url is `url`.
     pub(super) fn problems(&self, url: &str) -> Vec<(&'static str, String)> {
-        let values = [
-            ("0", &self.off),
-            ("1", &self.moderate),
-            ("2", &self.strict),
-        ];
+        let values = [("0", &self.off), ("1", &self.moderate), ("2", &self.strict)];
         let has_values = values.iter().any(|(_, v)| v.is_some());
         let mut out = mapping_problems(
             "safesearch",
@@ -430,7 +436,11 @@ mod tests {
             ..TimeRangeMap::default()
         };
         assert_eq!(nowhere.problems(url).len(), 1);
-        assert!(nowhere.problems("https://e.example/?q={query}{time_range}").is_empty());
+        assert!(
+            nowhere
+                .problems("https://e.example/?q={query}{time_range}")
+                .is_empty()
+        );
         let twice = TimeRangeMap {
             cookie: Some("df".into()),
             ..ok.clone()

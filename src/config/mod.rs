@@ -39,9 +39,7 @@ mod server;
 
 pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
-pub use controls::{
-    Carrier, SafeSearchMap, TIME_RANGES, TimeRangeMap, fill_dates, range_start,
-};
+pub use controls::{Carrier, SafeSearchMap, TIME_RANGES, TimeRangeMap, fill_dates, range_start};
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use favicons::FaviconsConfig;
 pub use health::HealthConfig;

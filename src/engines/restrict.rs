@@ -92,10 +92,7 @@ pub fn left_out(engine: &EngineConfig, query: &Query) -> Option<(FailureKind, &'
     if let Some(range) = &query.time_range
         && time_range_way(engine, range) == TimeRangeWay::Unable
     {
-        return Some((
-            FailureKind::NoTimeRange,
-            "left out: cannot filter by date",
-        ));
+        return Some((FailureKind::NoTimeRange, "left out: cannot filter by date"));
     }
     None
 }
@@ -231,7 +228,11 @@ mod tests {
     fn spec(e: &EngineConfig) -> RequestSpec {
         RequestSpec {
             url: e.url.replace("{query}", "rust"),
-            headers: e.headers.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            headers: e
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         }
     }
 

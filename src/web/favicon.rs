@@ -28,7 +28,9 @@ use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
 use super::AppState;
-use super::image_proxy::{FETCH_TIMEOUT, FETCHES, allowed_local, client, refuse, sign, url_refusal, verify};
+use super::image_proxy::{
+    FETCH_TIMEOUT, FETCHES, allowed_local, client, refuse, sign, url_refusal, verify,
+};
 use crate::config::FaviconsConfig;
 use crate::ops::cache::{Cacheable, json_weight};
 use crate::ops::limit::Overloaded;
@@ -161,7 +163,10 @@ pub(super) async fn favicon(State(state): State<AppState>, RawQuery(raw): RawQue
                 Ok(icon) => icon,
                 Err(_) => Icon {
                     found: None,
-                    why: format!("the icon did not arrive within {} s", FETCH_TIMEOUT.as_secs()),
+                    why: format!(
+                        "the icon did not arrive within {} s",
+                        FETCH_TIMEOUT.as_secs()
+                    ),
                     settled: false,
                 },
             };
@@ -176,7 +181,10 @@ pub(super) async fn favicon(State(state): State<AppState>, RawQuery(raw): RawQue
         Ok(icon) => match &icon.found {
             Some((content_type, data)) => {
                 let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(data) else {
-                    return refuse(StatusCode::INTERNAL_SERVER_ERROR, "a cached icon is unreadable");
+                    return refuse(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "a cached icon is unreadable",
+                    );
                 };
                 (
                     [
@@ -219,7 +227,10 @@ async fn fetch(client: &reqwest::Client, url: url::Url) -> Icon {
     };
     let resp = match client
         .get(url)
-        .header(header::ACCEPT, "image/avif,image/webp,image/png,image/*;q=0.8")
+        .header(
+            header::ACCEPT,
+            "image/avif,image/webp,image/png,image/*;q=0.8",
+        )
         .send()
         .await
     {
@@ -242,7 +253,12 @@ async fn fetch(client: &reqwest::Client, url: url::Url) -> Icon {
             status.is_client_error(),
         );
     }
-    let too_large = || none(format!("the icon is larger than {MAX_ICON_BYTES} bytes"), true);
+    let too_large = || {
+        none(
+            format!("the icon is larger than {MAX_ICON_BYTES} bytes"),
+            true,
+        )
+    };
     if resp
         .content_length()
         .is_some_and(|n| n > MAX_ICON_BYTES as u64)
@@ -286,7 +302,10 @@ mod tests {
         let pairs: Vec<(String, String)> = url::form_urlencoded::parse(q.as_bytes())
             .into_owned()
             .collect();
-        assert_eq!(pairs[0], ("site".into(), "https://www.rust-lang.org".into()));
+        assert_eq!(
+            pairs[0],
+            ("site".into(), "https://www.rust-lang.org".into())
+        );
         assert!(verify("https://www.rust-lang.org/favicon.ico", &pairs[1].1));
         let ddg = FaviconsConfig {
             enabled: true,

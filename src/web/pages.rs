@@ -413,9 +413,11 @@ impl ResultsPage {
                 let count = tr.n("results-count", e.results as u64);
                 let (status, detail, problem) = match e.failure {
                     // Said in the reader's language; the reason is English.
-                    Some(kind) if kind.is_left_out() => {
-                        (tr.t(&format!("failure-{}", kind.as_str())), String::new(), true)
-                    }
+                    Some(kind) if kind.is_left_out() => (
+                        tr.t(&format!("failure-{}", kind.as_str())),
+                        String::new(),
+                        true,
+                    ),
                     Some(kind) => (
                         tr.t(&format!("failure-{}", kind.as_str())),
                         e.reason.clone().unwrap_or_default(),
