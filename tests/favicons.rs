@@ -10,6 +10,9 @@
 #[path = "support/mod.rs"]
 mod support;
 
+#[path = "support/redis.rs"]
+mod redis;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -66,6 +69,19 @@ async fn site(ip: &str, icon: &'static [u8], content_type: &'static str) -> Opti
 /// A SearXNG member on loopback whose results link to `links`; the app
 /// over it, with a memory cache.
 async fn app_over(links: &[String], extra: &str) -> (axum::Router, LoopbackEngine) {
+    app_with_cache(
+        links,
+        extra,
+        Cache::memory(Duration::from_secs(60), 1 << 20),
+    )
+    .await
+}
+
+async fn app_with_cache(
+    links: &[String],
+    extra: &str,
+    cache: Cache,
+) -> (axum::Router, LoopbackEngine) {
     let results: Vec<serde_json::Value> = links
         .iter()
         .enumerate()
@@ -82,7 +98,7 @@ async fn app_over(links: &[String], extra: &str) -> (axum::Router, LoopbackEngin
         Arc::new(config),
         metasift::search::client_builder().build().unwrap(),
     )
-    .with_cache(Cache::memory(Duration::from_secs(60), 1 << 20));
+    .with_cache(cache);
     (web::router(AppState::new(searcher)), engine)
 }
 
@@ -244,5 +260,31 @@ fn a_source_that_names_no_site_is_refused_with_its_line() {
     assert!(
         shown.starts_with("f.toml:2:") && shown.contains("favicons.url"),
         "{shown}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_on_one_redis_share_the_icons() {
+    let Some(server) = redis::RedisServer::start("tests/favicons.rs") else {
+        return;
+    };
+    let good = site("127.0.0.1", ICO, "image/vnd.microsoft.icon")
+        .await
+        .unwrap();
+    let links = vec![format!("{}/page", good.base)];
+    let cache = || Cache::redis(&server.url(), Duration::from_secs(60)).unwrap();
+    let (first, _e1) = app_with_cache(&links, "", cache()).await;
+    let (second, _e2) = app_with_cache(&links, "", cache()).await;
+    let (_, page) = get(&first, "/search?q=rust").await;
+    let src = icons(&String::from_utf8_lossy(&page)).remove(0);
+    let (head, _) = get(&first, &src).await;
+    assert_eq!(head.status(), 200);
+    let (head, body) = get(&second, &src).await;
+    assert_eq!(head.status(), 200);
+    assert_eq!(&body[..], ICO);
+    assert_eq!(
+        good.hits.load(Ordering::SeqCst),
+        1,
+        "the second instance read Redis"
     );
 }
