@@ -332,7 +332,7 @@ impl EngineConfig {
     /// a `{time_range}` / `{safesearch}` in the url has its table.
     fn control_problems(&self, i: usize, out: &mut Vec<Problem>) {
         let who = &self.name;
-        let tables: [(&'static str, Option<Vec<(&'static str, String)>>); 2] = [
+        let tables = [
             (
                 "time_range",
                 self.time_range.as_ref().map(|m| m.problems(&self.url)),

@@ -222,6 +222,9 @@ impl RawAnswer {
 /// One request (or its recording), its body read under the cap, and its
 /// parse, which stops at `deadline` (the search has stopped waiting then,
 /// and the blocking pool would go on parsing for no one).
+// Each argument is an input of its own (the moment of the request joined
+// the others for the time range's dates); a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn fetch(
     client: &reqwest::Client,
     engine: Arc<dyn Engine>,
