@@ -84,6 +84,14 @@ impl Operators {
     }
 }
 
+impl FailureKind {
+    /// Whether the engine was left out because it cannot honour the time
+    /// range or safe-search level asked (not asked, not a failure of its own).
+    pub fn is_left_out(self) -> bool {
+        matches!(self, FailureKind::NoSafeSearch | FailureKind::NoTimeRange)
+    }
+}
+
 /// One result as one engine returned it, after parsing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineResult {
@@ -228,6 +236,12 @@ pub enum FailureKind {
     /// Offline replay (`--replay`): the recording holds no answer of this
     /// engine to this query. Not the engine's fault; never counts for health.
     NotRecorded,
+    /// Left out of a strict safe search (`safesearch=2`): the engine has no
+    /// way to be asked to leave adult content out. Never counts for health.
+    NoSafeSearch,
+    /// Left out of a search with a time range: the engine can neither be
+    /// asked for one nor gives dates to check. Never counts for health.
+    NoTimeRange,
 }
 
 impl FailureKind {
@@ -244,6 +258,8 @@ impl FailureKind {
             FailureKind::TooLarge => "too_large",
             FailureKind::Suspended => "suspended",
             FailureKind::NotRecorded => "not_recorded",
+            FailureKind::NoSafeSearch => "no_safesearch",
+            FailureKind::NoTimeRange => "no_time_range",
         }
     }
 }
@@ -301,6 +317,11 @@ pub struct SearchResponse {
     /// this page is a slice of (distinct links).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub hostnames_removed: usize,
+    /// Results left out for lying outside the time range asked, or having
+    /// no date, from engines that cannot be asked for a time range and whose
+    /// dates are checked instead.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub time_range_dropped: usize,
 }
 
 fn is_zero(n: &usize) -> bool {

@@ -293,3 +293,116 @@ async fn thumbnails_show_through_the_image_proxy() {
     .expect("browser thread");
     drop((images, engine, dir));
 }
+
+/// Site icons in a real browser (issue #29): each result's site icon shows
+/// beside its host, fetched by the server through `/favicon` under the
+/// unchanged CSP; a result on an address the image proxy refuses
+/// (127.0.0.2, where no engine lives) gets no icon and its server is never
+/// asked; the preference turns icons off. Screenshot:
+/// `results-favicons-en.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn site_icons_show_beside_results_through_the_server() {
+    let Some(chromium) = chromium_or_skip("tests/browser_ui.rs") else {
+        return;
+    };
+    let picture = || Behavior::Page {
+        body: PNG.into(),
+        content_type: "image/png".into(),
+    };
+    let sites = [
+        LoopbackEngine::spawn(picture()).await,
+        LoopbackEngine::spawn(picture()).await,
+    ];
+    // A site on another loopback address: the proxy refuses it.
+    let hidden_hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = hidden_hits.clone();
+    let hidden_app = axum::Router::new().fallback(move || {
+        counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        async move { ([(axum::http::header::CONTENT_TYPE, "image/png")], PNG) }
+    });
+    let hidden = match tokio::net::TcpListener::bind("127.0.0.2:0").await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("127.0.0.2 cannot be bound here ({e}): test skipped");
+            return;
+        }
+    };
+    let hidden_base = format!("http://{}", hidden.local_addr().unwrap());
+    let hidden_task = tokio::spawn(async move {
+        let _ = axum::serve(hidden, hidden_app).await;
+    });
+    let results: Vec<serde_json::Value> = [
+        (
+            format!("{}/learn", sites[0].base_url()),
+            "Learn Rust",
+            "Get started with Rust: the book, the examples and the exercises.",
+        ),
+        (
+            format!(
+                "{}/book/ch04-01-what-is-ownership.html",
+                sites[1].base_url()
+            ),
+            "What is ownership? — The Rust Programming Language",
+            "Ownership is a set of rules that govern how a Rust program manages memory.",
+        ),
+        (
+            format!("{hidden_base}/intranet"),
+            "An intranet page",
+            "A result on an address the server must not reach.",
+        ),
+    ]
+    .iter()
+    .map(|(url, title, content)| json!({ "url": url, "title": title, "content": content }))
+    .collect();
+    let engine = LoopbackEngine::spawn(Behavior::page(
+        json!({ "results": results }).to_string(),
+        "application/json",
+    ))
+    .await;
+    let mut config =
+        metasift::config::Config::parse("use_defaults = false\n", Path::new("t.toml")).unwrap();
+    config.engines = vec![support::test_engine_config("searx", &engine.base_url())];
+    let dir = TempDir::new("browser-ui-favicons");
+    let config_path = dir.whole_config(config);
+    let shots = screenshots("browser-ui");
+
+    let hits = hidden_hits.clone();
+    tokio::task::spawn_blocking(move || {
+        let server = Server::start(&config_path);
+        let mut b = Browser::launch(&chromium);
+        let search = format!("{}/search?q=rust", server.base);
+        b.navigate(&search);
+        let started = Instant::now();
+        let mut state = json!(null);
+        while started.elapsed() < Duration::from_secs(5) {
+            state = b.eval(
+                "[...document.querySelectorAll('img.favicon')].map(i => i.complete ? i.naturalWidth > 0 : null)",
+            );
+            if state == json!([true, true, false]) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(state, json!([true, true, false]), "two icons shown, the refused one not");
+        let srcs = b.eval("[...document.querySelectorAll('img.favicon')].map(i => i.getAttribute('src'))");
+        assert!(
+            srcs.as_array().unwrap().iter().all(|s| s.as_str().unwrap().starts_with("/favicon?site=")),
+            "{srcs}"
+        );
+        b.screenshot(&shots.join("results-favicons-en.png"), 1280, 600, false);
+        b.navigate(&format!("{}/preferences?save=1&favicons=0", server.base));
+        b.navigate(&search);
+        assert_eq!(b.eval("document.querySelectorAll('img.favicon').length"), json!(0));
+        drop(b);
+        drop(server);
+    })
+    .await
+    .expect("browser thread");
+    assert_eq!(
+        hits.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the refused site was never asked"
+    );
+    hidden_task.abort();
+    drop((sites, engine, dir));
+}

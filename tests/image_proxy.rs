@@ -215,7 +215,7 @@ async fn the_page_shows_thumbnails_through_the_signed_proxy() {
         &app,
         Request::post("/preferences")
             .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .body(Body::from("form=1&engine=sx&category=general"))
+            .body(Body::from("form=1&engine=sx&category=general&favicons=1"))
             .unwrap(),
     )
     .await;

@@ -202,6 +202,7 @@ fn response(text: &str, answered: bool) -> SearchResponse {
         elapsed_ms: 12,
         cached: false,
         broke_operators: 0,
+        time_range_dropped: 0,
     }
 }
 

@@ -56,7 +56,21 @@ fn redact(html: &str) -> String {
         rest = &rest[end..];
     }
     out.push_str(rest);
-    out
+    // Signed links (site icons, thumbnails) carry a signature made with a
+    // key drawn at start.
+    let mut signed = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find(";h=") {
+        signed.push_str(&rest[..i + 3]);
+        rest = &rest[i + 3..];
+        let end = rest
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(rest.len());
+        signed.push_str("[signature]");
+        rest = &rest[end..];
+    }
+    signed.push_str(rest);
+    signed
 }
 
 fn params(query: &str) -> SearchParams {

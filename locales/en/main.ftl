@@ -180,6 +180,14 @@ failure-parse = unreadable answer
 failure-too_large = answer too large
 failure-suspended = suspended
 failure-not_recorded = not recorded
+failure-no_safesearch = left out: cannot filter adult content
+failure-no_time_range = left out: cannot filter by date
+left-out-no_safesearch = Strict safe search left out the engines that cannot filter adult content: { $engines }
+left-out-no_time_range = The time range left out the engines that can neither be asked for one nor give dates: { $engines }
+time-range-dropped = { $n ->
+    [one] 1 result was left out: dated before the time range, or undated, from an engine that cannot be asked for one.
+   *[other] { $n } results were left out: dated before the time range, or undated, from engines that cannot be asked for one.
+}
 
 language-label = Language
 time-label = Time
@@ -244,6 +252,7 @@ theme-dark = Dark
 prefs-results = Results per page
 prefs-results-default = { $n } (the server's default)
 prefs-thumbnails = Show the engines' thumbnails (fetched through this server)
+prefs-favicons = Show each site's icon beside its results (fetched through this server)
 prefs-search = Searching
 prefs-categories = Categories asked by default
 prefs-engines = Engines asked

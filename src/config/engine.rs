@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::controls::{SafeSearchMap, TimeRangeMap};
 use super::server::check_http_url;
 use super::{EngineCheck, Problem, Seg, path};
 
@@ -150,6 +151,14 @@ pub struct EngineConfig {
     /// Answer from this recording folder instead of the network.
     #[serde(default)]
     pub replay: Option<PathBuf>,
+    /// How a query's time range reaches the engine (`[engine.time_range]`);
+    /// none: it cannot be asked for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_range: Option<TimeRangeMap>,
+    /// How a query's safe-search level reaches the engine
+    /// (`[engine.safesearch]`); none: it cannot be asked for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safesearch: Option<SafeSearchMap>,
     /// Set by loading when a header value's `${VAR}` names an unset
     /// variable and the engine is disabled or replays (an enabled engine
     /// that asks the network is refused instead): what is missing. The
@@ -177,8 +186,19 @@ fn default_page_size() -> u32 {
 
 /// The placeholders a URL template may use.
 /// (`{page0}` is the 0-based page, `{offset1}` the 1-based offset: some
-/// engines count from 0, others from 1.)
-pub(crate) const PLACEHOLDERS: [&str; 6] = ["query", "page", "offset", "lang", "page0", "offset1"];
+/// engines count from 0, others from 1; `{time_range}` and `{safesearch}`
+/// are the values of `[engine.time_range]` and `[engine.safesearch]`,
+/// empty when none is asked.)
+pub(crate) const PLACEHOLDERS: [&str; 8] = [
+    "query",
+    "page",
+    "offset",
+    "lang",
+    "page0",
+    "offset1",
+    "time_range",
+    "safesearch",
+];
 
 /// Problems of every `[[engine]]`: each table's own, names and shortcuts
 /// used twice, and what `engine_check` refuses of a table that passed.
@@ -310,6 +330,53 @@ impl EngineConfig {
             }
         }
         self.parse_problems(i, out);
+        self.control_problems(i, out);
+    }
+
+    /// Whether `[engine.time_range]` and `[engine.safesearch]` can work, and
+    /// a `{time_range}` / `{safesearch}` in the url has its table.
+    fn control_problems(&self, i: usize, out: &mut Vec<Problem>) {
+        let who = &self.name;
+        let tables = [
+            (
+                "time_range",
+                self.time_range.as_ref().map(|m| m.problems(&self.url)),
+            ),
+            (
+                "safesearch",
+                self.safesearch.as_ref().map(|m| m.problems(&self.url)),
+            ),
+        ];
+        for (table, problems) in tables {
+            match problems {
+                None if self.url.contains(&format!("{{{table}}}")) => out.push(Problem::engine(
+                    i,
+                    "url",
+                    format!(
+                        "engine.url of {who:?}: {{{table}}} needs an [engine.{table}] table giving the engine's values"
+                    ),
+                )),
+                None => {}
+                Some(problems) => {
+                    for (key, message) in problems {
+                        out.push(Problem {
+                            paths: vec![
+                                path(&[
+                                    Seg::Key("engine"),
+                                    Seg::Index(i),
+                                    Seg::Key(table),
+                                    Seg::Key(key),
+                                ]),
+                                path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key(table)]),
+                                path(&[Seg::Key("engine"), Seg::Index(i), Seg::Key("name")]),
+                            ],
+                            message: format!("engine.{table} of {who:?}: {message}"),
+                            whole_file: false,
+                        });
+                    }
+                }
+            }
+        }
     }
 
     /// Whether the `[engine.parse]` table can work for the kind.
@@ -487,13 +554,14 @@ pub(crate) fn check_template(template: &str) -> Result<(), String> {
         let name = &after[..close];
         if !PLACEHOLDERS.contains(&name) {
             return Err(format!(
-                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}})"
+                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}}, {{time_range}}, {{safesearch}})"
             ));
         }
         has_query |= name == "query";
         filled.push_str(match name {
             "query" => "q",
             "lang" => "en",
+            "time_range" | "safesearch" => "",
             _ => "1",
         });
         rest = &after[close + 1..];

@@ -27,8 +27,10 @@ use metasift_dedup as dedup;
 mod bangs;
 mod cache;
 mod connections;
+mod controls;
 mod each;
 mod engine;
+mod favicons;
 mod fusion;
 mod health;
 mod hostnames;
@@ -42,7 +44,9 @@ mod server;
 pub use bangs::{BangName, BangUrl, BangsConfig, bang_target};
 pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
+pub use controls::{Carrier, SafeSearchMap, TIME_RANGES, TimeRangeMap, fill_dates, range_start};
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
+pub use favicons::FaviconsConfig;
 pub use fusion::{DEFAULT_RRF_K, FusionMethod, FusionSettings, MAX_RRF_K};
 pub use health::HealthConfig;
 pub use hostnames::{HostnamesConfig, Replacements};
@@ -107,6 +111,8 @@ pub struct Config {
     /// `[hostnames]`: rules on the results' hosts (remove, replace, boost,
     /// lower).
     pub hostnames: HostnamesConfig,
+    /// `[favicons]`: the site icons beside results on the page.
+    pub favicons: FaviconsConfig,
     /// `[[engine]]`
     #[serde(rename = "engine")]
     pub engines: Vec<EngineConfig>,
@@ -587,6 +593,7 @@ impl Config {
             out.push(Problem::at(&[&["lab", key], &["lab"]], message));
         }
         self.hostnames.problems(out);
+        self.favicons.problems(out);
         engine::problems(&self.engines, engine_check, out);
     }
 

@@ -100,6 +100,7 @@ pub mod html;
 pub(crate) mod json;
 pub(crate) mod markers;
 pub mod prefilter;
+pub mod restrict;
 pub(crate) mod searxng;
 mod text;
 
@@ -167,20 +168,38 @@ pub fn check_config_layered(
 /// `(page - 1) * page_size` and `{lang}` (the query's language, `en` when none
 /// was chosen); also `{page0}` (0-based page) and `{offset1}` (`offset + 1`),
 /// because Brave/Ecosia count pages from 0 and Bing/Yahoo/Mojeek count
-/// results from 1. Unknown `{…}` are left as they are.
+/// results from 1; `{time_range}` and `{safesearch}` are emptied when the
+/// query asks for neither ([`request_at`] fills them otherwise). Unknown
+/// `{…}` are left as they are.
 pub(crate) fn fill_url(template: &str, query: &Query, page_size: u32) -> String {
     let page = query.page.max(1);
     let offset = (page - 1).saturating_mul(page_size);
     let encoded: String = url::form_urlencoded::byte_serialize(query.text.as_bytes()).collect();
     let lang = query.lang.as_deref().unwrap_or("en");
     let lang: String = url::form_urlencoded::byte_serialize(lang.as_bytes()).collect();
-    template
+    let mut url = template
         .replace("{query}", &encoded)
         .replace("{page}", &page.to_string())
         .replace("{page0}", &(page - 1).to_string())
         .replace("{offset}", &offset.to_string())
         .replace("{offset1}", &(offset + 1).to_string())
-        .replace("{lang}", &lang)
+        .replace("{lang}", &lang);
+    // Nothing asked, nothing to send; what is asked is filled by
+    // [`restrict::apply`], which knows the engine's values and the time.
+    if query.time_range.is_none() {
+        url = url.replace("{time_range}", "");
+    }
+    if query.safesearch.is_none() {
+        url = url.replace("{safesearch}", "");
+    }
+    url
+}
+
+/// The request `engine` makes for `query` at `now`: its kind's request with
+/// the query's time range and safe-search level added as the engine's
+/// tables say ([`restrict::apply`]).
+pub fn request_at(engine: &dyn Engine, query: &Query, now: std::time::SystemTime) -> RequestSpec {
+    restrict::apply(engine.build_request(query), engine.config(), query, now)
 }
 
 /// The request every kind makes: the filled `url` and the configured headers.

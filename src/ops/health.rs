@@ -48,7 +48,7 @@ pub(crate) const LATENCY_BUCKETS_MS: [u64; 11] =
 pub(crate) const LATENCY_RING: usize = 256;
 
 /// Every failure kind, in a fixed order (for arrays and stable output).
-pub(crate) const FAILURE_KINDS: [FailureKind; 10] = [
+pub(crate) const FAILURE_KINDS: [FailureKind; 12] = [
     FailureKind::Timeout,
     FailureKind::Network,
     FailureKind::TooManyRequests,
@@ -58,6 +58,8 @@ pub(crate) const FAILURE_KINDS: [FailureKind; 10] = [
     FailureKind::Parse,
     FailureKind::TooLarge,
     FailureKind::NotRecorded,
+    FailureKind::NoSafeSearch,
+    FailureKind::NoTimeRange,
     FailureKind::Suspended,
 ];
 

@@ -48,8 +48,15 @@ pub struct SearxngResponse {
     pub infoboxes: Vec<serde_json::Value>,
     /// Query suggestions offered by engines.
     pub suggestions: Vec<String>,
-    /// `[engine, reason]` for every engine that gave nothing usable.
+    /// `[engine, reason]` for every engine that gave nothing usable, and
+    /// every engine left out because it cannot honour the time range or
+    /// safe search asked (`"left out: cannot filter adult content"`).
     pub unresponsive_engines: Vec<(String, String)>,
+    /// metasift's own, when any: results dropped for lying outside the time
+    /// range asked (or having no date), from engines that cannot be asked
+    /// for one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub time_range_dropped: usize,
     /// metasift's own, only when the request's `method` / `os1` / `os2`
     /// differ from `[dedup]`: the same answers fused both ways and which
     /// groups formed or split ([`crate::fusion::compare`] defines it).
@@ -147,9 +154,14 @@ impl SearxngResponse {
                     Some((r.engine.clone(), reason))
                 })
                 .collect(),
+            time_range_dropped: response.time_range_dropped,
             comparison: None,
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl SearxngResult {

@@ -184,6 +184,15 @@ impl Failure {
             retry_after: None,
         }
     }
+
+    /// An engine not asked because it cannot honour the time range or
+    /// safe-search level asked: says nothing of its health.
+    pub(super) fn left_out(kind: FailureKind, reason: &str) -> Self {
+        Failure {
+            counts_for_health: false,
+            ..Failure::new(kind, reason)
+        }
+    }
 }
 
 /// Where an engine's answers come from and go to besides the network.
@@ -213,6 +222,9 @@ impl RawAnswer {
 /// One request (or its recording), its body read under the cap, and its
 /// parse, which stops at `deadline` (the search has stopped waiting then,
 /// and the blocking pool would go on parsing for no one).
+// Each argument is an input of its own (the moment of the request joined
+// the others for the time range's dates); a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn fetch(
     client: &reqwest::Client,
     engine: Arc<dyn Engine>,
@@ -221,12 +233,14 @@ pub(super) async fn fetch(
     recording: &Recording,
     parse_slots: Arc<tokio::sync::Semaphore>,
     deadline: Instant,
+    now: std::time::SystemTime,
 ) -> Result<Parsed, Failure> {
     // The operators the engine does not understand are not sent to it.
-    let spec = engine.build_request(&super::operators::for_engine(
-        query,
-        &engine.config().operators,
-    ));
+    let spec = crate::engines::request_at(
+        &*engine,
+        &super::operators::for_engine(query, &engine.config().operators),
+        now,
+    );
     let raw = match &recording.replay {
         Some(dir) => replay(dir, engine.config().name.clone(), query).await?,
         None => {

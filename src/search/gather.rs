@@ -43,6 +43,11 @@ pub struct Gathered {
     /// Results left out for breaking one of the query's operators.
     #[serde(default)]
     pub broke_operators: usize,
+    /// Results dropped for lying outside the query's time range (or having
+    /// no date), from engines whose dates are checked here
+    /// ([`crate::engines::restrict::keep_in_range`]).
+    #[serde(default)]
+    pub time_range_dropped: usize,
 }
 
 impl Gathered {
@@ -65,6 +70,7 @@ impl Gathered {
         let results = crate::fusion::fuse(&self.answers, settings, fusion, explain);
         SearchResponse {
             estimate: self.estimate,
+            time_range_dropped: self.time_range_dropped,
             query: query.clone(),
             total_results: results.len(),
             pages: 1,
@@ -110,6 +116,8 @@ impl Searcher {
         let started = Instant::now();
         let config = self.config();
         let outcomes = self.ask(query, selected, progress).await;
+        let now = self.now();
+        let mut time_range_dropped = 0;
 
         let mut answers = Vec::new();
         let mut reports = Vec::new();
@@ -121,7 +129,15 @@ impl Searcher {
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
             match outcome.result {
-                Ok(parsed) => {
+                Ok(mut parsed) => {
+                    let dropped;
+                    (parsed.hits, dropped) = crate::engines::restrict::keep_in_range(
+                        ec,
+                        query,
+                        std::mem::take(&mut parsed.hits),
+                        now,
+                    );
+                    time_range_dropped += dropped;
                     reports.push(EngineReport {
                         engine: ec.name.clone(),
                         elapsed_ms: outcome.elapsed_ms,
@@ -196,6 +212,7 @@ impl Searcher {
             elapsed_ms: millis(started.elapsed()),
             estimate,
             broke_operators,
+            time_range_dropped,
         }
     }
 
@@ -252,6 +269,7 @@ impl Searcher {
         let deadline = Duration::from_millis(config.server.deadline_ms);
         let cap = config.server.max_body_bytes;
         let health = &self.inner.health;
+        let now = self.now();
         // Blocks another instance met rest these engines here too.
         let shared = health.shared();
         if let Some(shared) = &shared {
@@ -282,10 +300,12 @@ impl Searcher {
             let admission = health.admission(&ec.name, SystemTime::now());
             let progress = progress.clone();
             let name = ec.name.clone();
+            let left_out = crate::engines::restrict::left_out(ec, query);
             async move {
                 let started = Instant::now();
                 let parse_deadline = started + budget;
-                let result = match engine {
+                let result = match (engine, left_out) {
+                    (_, Some((kind, why))) => Err(Failure::left_out(kind, why)),
                     _ if matches!(admission, Admission::Suspended { .. }) => {
                         let until = match admission {
                             Admission::Suspended { until } => until,
@@ -299,11 +319,11 @@ impl Searcher {
                             ),
                         ))
                     }
-                    None => Err(Failure::new(
+                    (None, _) => Err(Failure::new(
                         FailureKind::Parse,
                         "engine could not be built from its configuration",
                     )),
-                    Some(engine) => {
+                    (Some(engine), None) => {
                         match tokio::time::timeout(
                             budget,
                             fetch(
@@ -314,6 +334,7 @@ impl Searcher {
                                 &recording,
                                 slots,
                                 parse_deadline,
+                                now,
                             ),
                         )
                         .await
@@ -350,6 +371,7 @@ impl Searcher {
             // logs at debug level).
             if let Err(f) = &outcome.result
                 && !matches!(f.kind, FailureKind::Suspended | FailureKind::NotRecorded)
+                && !f.kind.is_left_out()
             {
                 tracing::warn!(engine = %name, kind = f.kind.as_str(), ms = outcome.elapsed_ms, "engine failed: {}", f.reason);
             }

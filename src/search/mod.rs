@@ -154,6 +154,10 @@ struct Inner {
     /// engine's timeout, so under overload engines time out instead of
     /// piling up.
     parse_slots: Arc<tokio::sync::Semaphore>,
+    /// The moment every search happens at, when fixed
+    /// ([`Searcher::with_clock`]); else the system clock. Time ranges are
+    /// computed from it.
+    fixed_now: Option<std::time::SystemTime>,
 }
 
 impl Inner {
@@ -192,6 +196,7 @@ impl Inner {
             cache: Cache::off(),
             in_flight,
             config_tag,
+            fixed_now: None,
         }
     }
 }
@@ -264,6 +269,20 @@ impl Searcher {
         health.register(self.inner.config.engines.iter().map(|e| e.name.clone()));
         Arc::make_mut(&mut self.inner).health = health;
         self
+    }
+
+    /// The same searcher with its clock stopped at `now`: the dates a time
+    /// range sends and checks are computed from it (tests).
+    pub fn with_clock(mut self, now: std::time::SystemTime) -> Self {
+        Arc::make_mut(&mut self.inner).fixed_now = Some(now);
+        self
+    }
+
+    /// The moment a search happens at.
+    pub(crate) fn now(&self) -> std::time::SystemTime {
+        self.inner
+            .fixed_now
+            .unwrap_or_else(std::time::SystemTime::now)
     }
 
     /// The same searcher answering from and storing into `cache`.
@@ -694,6 +713,7 @@ impl Walked {
             engines: self.gathered.reports.clone(),
             suggestions: self.gathered.suggestions.clone(),
             estimate: self.gathered.estimate,
+            time_range_dropped: self.gathered.time_range_dropped,
             elapsed_ms: 0,
             cached: false,
             broke_operators: self.gathered.broke_operators,

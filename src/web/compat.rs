@@ -15,6 +15,7 @@ use url::form_urlencoded;
 
 use super::AppState;
 use crate::config::{Config, EngineConfig};
+use crate::engines::restrict;
 
 /// `GET`/`POST /`: the search page, or — when the query string or the form
 /// body carries a non-empty `q` — a 308 to `/search` with the same query
@@ -122,10 +123,15 @@ pub(super) struct EngineInfo {
     pub language_support: bool,
     /// Languages it is known to take (empty: any code is passed on).
     pub languages: Vec<String>,
-    /// Safe search is not passed to engines yet.
+    /// A safe-search level reaches it (`[engine.safesearch]`), or it
+    /// filters adult content by itself; else `safesearch=2` leaves it out.
     pub safesearch: bool,
-    /// Time ranges are not passed to engines yet.
+    /// A time range reaches it (`[engine.time_range]`).
     pub time_range_support: bool,
+    /// metasift's own: with a time range it cannot be asked for, its
+    /// results' dates are checked instead (it gives dates); false for an
+    /// engine such a search leaves out.
+    pub time_range_checked: bool,
     /// Its timeout in seconds.
     pub timeout: f64,
     /// The fusion weight.
@@ -151,8 +157,9 @@ impl EngineInfo {
             paging: e.url.contains("{page}") || e.url.contains("{offset}"),
             language_support: e.url.contains("{lang}"),
             languages: Vec::new(),
-            safesearch: false,
-            time_range_support: false,
+            safesearch: restrict::takes_safesearch(e),
+            time_range_support: restrict::takes_time_range(e),
+            time_range_checked: restrict::gives_dates(e),
             timeout: e.timeout_ms as f64 / 1000.0,
             weight: e.weight,
             operators: e.operators.iter().map(|o| o.as_str()).collect(),

@@ -49,7 +49,7 @@ pub(super) const MAX_FETCHES: usize = 32;
 /// The environment variable holding the signing secret.
 pub(super) const SECRET_ENV: &str = "METASIFT_SECRET_KEY";
 
-static FETCHES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_FETCHES);
+pub(super) static FETCHES: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_FETCHES);
 
 /// The signing key: `METASIFT_SECRET_KEY` when set (instances behind one
 /// proxy share it), else 32 random bytes drawn at start (links die with the
@@ -101,13 +101,13 @@ pub fn link(url: &str) -> Option<String> {
     Some(ser.finish())
 }
 
-fn verify(url: &str, h: &str) -> bool {
+pub(super) fn verify(url: &str, h: &str) -> bool {
     unhex(h).is_some_and(|tag| ring::hmac::verify(&KEY, url.as_bytes(), &tag).is_ok())
 }
 
 /// The local addresses images may come from: those the configured engines
 /// live on (`localhost` counts as both loopback addresses).
-fn allowed_local(config: &Config) -> Vec<IpAddr> {
+pub(super) fn allowed_local(config: &Config) -> Vec<IpAddr> {
     let mut out = Vec::new();
     for e in &config.engines {
         let Ok(u) = url::Url::parse(&e.url.replace(['{', '}'], "")) else {
@@ -179,7 +179,7 @@ impl reqwest::dns::Resolve for GuardedResolver {
 /// Why a URL (the first or a redirect's) is not fetched, if it is not: a
 /// scheme other than http(s), or a local address written in the URL (names
 /// are checked by the resolver).
-fn url_refusal(u: &url::Url, allowed: &[IpAddr]) -> Option<String> {
+pub(super) fn url_refusal(u: &url::Url, allowed: &[IpAddr]) -> Option<String> {
     if !matches!(u.scheme(), "http" | "https") {
         return Some(format!("{}: only http and https images", u.scheme()));
     }
@@ -193,7 +193,7 @@ fn url_refusal(u: &url::Url, allowed: &[IpAddr]) -> Option<String> {
 
 /// A client for images allowed to reach the local addresses in `allowed`
 /// alone; kept while the engines' addresses stay the same.
-fn client(config: &Config) -> reqwest::Result<reqwest::Client> {
+pub(super) fn client(config: &Config) -> reqwest::Result<reqwest::Client> {
     /// The client last built, with the addresses it may reach.
     type Kept = Option<(Vec<IpAddr>, reqwest::Client)>;
     static CLIENTS: std::sync::Mutex<Kept> = std::sync::Mutex::new(None);
@@ -229,7 +229,7 @@ fn client(config: &Config) -> reqwest::Result<reqwest::Client> {
     Ok(c)
 }
 
-fn refuse(status: StatusCode, why: impl std::fmt::Display) -> Response {
+pub(super) fn refuse(status: StatusCode, why: impl std::fmt::Display) -> Response {
     (
         status,
         [

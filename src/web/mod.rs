@@ -12,6 +12,7 @@
 //! | `GET /opensearch.xml` | OpenSearch description |
 //! | `GET /healthz` | liveness |
 //! | `GET /image_proxy?url=&h=` | a result's thumbnail, fetched for the page (signed links only; see [`image_proxy`]) |
+//! | `GET /favicon?site=&h=` | a result site's icon, fetched under the image proxy's rules and cached (see [`favicon`]) |
 //! | `GET`/`POST /lab`, `GET /lab/results.csv?id=` | threshold sweeps on labeled data (see [`lab`]) |
 //! | `GET /lab/fusion?set=` | fusion methods measured on a judged set of `[lab] data_dir` |
 //! | `GET /stats`, `/stats?format=json` | per-engine health (see [`admin`]) |
@@ -31,6 +32,7 @@ mod admin;
 mod compare_view;
 mod compat;
 mod error;
+mod favicon;
 mod i18n;
 mod image_proxy;
 mod lab;
@@ -104,6 +106,7 @@ pub fn router(state: AppState) -> Router {
         .route("/opensearch.xml", get(opensearch))
         .route("/healthz", get(admin::healthz))
         .route("/image_proxy", get(image_proxy::image_proxy))
+        .route("/favicon", get(favicon::favicon))
         .route(
             "/lab",
             get(lab::lab_get)

@@ -145,6 +145,8 @@ pub struct ResultView {
     /// The engine's thumbnail, through `/image_proxy` (the page's CSP
     /// allows images from this server alone).
     pub thumbnail: Option<String>,
+    /// The site's icon, through `/favicon` (fetched by this server).
+    pub favicon: Option<String>,
     /// `lang` of a title and snippet in another script than the page's.
     pub lang: Option<&'static str>,
     /// Hidden duplicates.
@@ -321,6 +323,12 @@ pub struct ResultsPage {
     /// Every engine failed without reaching its site (network, timeout):
     /// the machine may be offline, and the demo needs no network.
     pub offline_hint: bool,
+    /// Engines left out because they cannot honour the time range or safe
+    /// search asked: why and which, in the reader's language.
+    pub left_out: Vec<String>,
+    /// How many results were dropped for lying outside the time range (or
+    /// having no date), said in the reader's language, when any were.
+    pub time_range_dropped: Option<String>,
 }
 
 /// Page numbers shown: up to four before `page`, and after it up to `last`
@@ -413,7 +421,10 @@ impl ResultsPage {
             .iter()
             .take(params.limit.unwrap_or(usize::MAX))
             .enumerate()
-            .map(|(i, r)| result_view(i + 1, r, &ui.tr, !params.no_thumbnails))
+            .map(|(i, r)| {
+                let icons = (!params.no_favicons).then_some(&config.favicons);
+                result_view(i + 1, r, &ui.tr, !params.no_thumbnails, icons)
+            })
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
 
@@ -431,6 +442,12 @@ impl ResultsPage {
             .map(|e| {
                 let count = tr.n("results-count", e.results as u64);
                 let (status, detail, problem) = match e.failure {
+                    // Said in the reader's language; the reason is English.
+                    Some(kind) if kind.is_left_out() => (
+                        tr.t(&format!("failure-{}", kind.as_str())),
+                        String::new(),
+                        true,
+                    ),
                     Some(kind) => (
                         tr.t(&format!("failure-{}", kind.as_str())),
                         e.reason.clone().unwrap_or_default(),
@@ -452,8 +469,26 @@ impl ResultsPage {
         let failed_count = resp
             .engines
             .iter()
-            .filter(|e| e.failure.is_some_and(|k| k != FailureKind::NotRecorded))
+            .filter(|e| {
+                e.failure
+                    .is_some_and(|k| k != FailureKind::NotRecorded && !k.is_left_out())
+            })
             .count();
+        let left_out = [FailureKind::NoSafeSearch, FailureKind::NoTimeRange]
+            .into_iter()
+            .filter_map(|kind| {
+                let names: Vec<String> = resp
+                    .engines
+                    .iter()
+                    .filter(|e| e.failure == Some(kind))
+                    .map(|e| tr.engine(&e.engine))
+                    .collect();
+                (!names.is_empty()).then(|| {
+                    let key = format!("left-out-{}", kind.as_str());
+                    tr.s(&key, "engines", &names.join(", "))
+                })
+            })
+            .collect();
         let answered = resp.engines.iter().any(|e| e.failure.is_none());
         let unreachable = |k: FailureKind| matches!(k, FailureKind::Network | FailureKind::Timeout);
         let offline_hint = failed_count > 0
@@ -605,6 +640,9 @@ impl ResultsPage {
                 .map(|n| tr.s("estimate-line", "n", &tr.number(n))),
             failure_groups,
             offline_hint,
+            left_out,
+            time_range_dropped: (resp.time_range_dropped > 0)
+                .then(|| tr.n("time-range-dropped", resp.time_range_dropped as u64)),
         }
     }
 
@@ -684,7 +722,13 @@ fn category_tabs(
         .collect()
 }
 
-fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultView {
+fn result_view(
+    n: usize,
+    r: &MergedResult,
+    tr: &Tr,
+    thumbnails: bool,
+    favicons: Option<&crate::config::FaviconsConfig>,
+) -> ResultView {
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
@@ -720,6 +764,7 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
             .as_deref()
             .filter(|_| thumbnails)
             .and_then(super::image_proxy::link),
+        favicon: favicons.and_then(|f| super::favicon::link(f, r.shown_url())),
         lang: text_lang(&format!("{} {}", r.title, r.content), tr.code()),
         duplicates: r
             .duplicates

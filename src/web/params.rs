@@ -60,6 +60,8 @@ pub struct SearchParams {
     pub per_page: Option<usize>,
     /// No thumbnails on the results page (the searcher's preference).
     pub no_thumbnails: bool,
+    /// No site icons on the results page (the searcher's preference).
+    pub no_favicons: bool,
 }
 
 /// One `/search` request, read once: its parameters with the preferences'
@@ -108,6 +110,7 @@ impl SearchParams {
         self.fusion = self.fusion.or(prefs.fusion);
         self.per_page = prefs.results;
         self.no_thumbnails = prefs.thumbnails == Some(false);
+        self.no_favicons = prefs.favicons == Some(false);
     }
 
     /// What this request asks the searcher for; `disabled`: the engines
@@ -249,6 +252,7 @@ impl SearchParams {
             safesearch,
             per_page: None,
             no_thumbnails: false,
+            no_favicons: false,
         })
     }
 

@@ -58,6 +58,9 @@ pub(crate) struct Prefs {
     pub thumbnails: Option<bool>,
     /// The searcher's own hostname rules.
     pub hostnames: HostPrefs,
+    /// `Some(false)`: no site icons beside results (shown by default when
+    /// `[favicons] enabled`).
+    pub favicons: Option<bool>,
 }
 
 impl Prefs {
@@ -108,6 +111,7 @@ impl Prefs {
                 "os2" => p.os2 = v.parse().ok().filter(|x: &f64| (0.0..=1.0).contains(x)),
                 "fusion" => p.fusion = v.parse().ok(),
                 "thumbnails" => p.thumbnails = matches!(v, "0" | "off").then_some(false),
+                "favicons" => p.favicons = matches!(v, "0" | "off").then_some(false),
                 name => {
                     p.hostnames.read(name, v);
                 }
@@ -160,6 +164,9 @@ impl Prefs {
         }
         for (name, text) in self.hostnames.pairs() {
             s.append_pair(name, text);
+        }
+        if self.favicons == Some(false) {
+            s.append_pair("favicons", "0");
         }
         s.finish()
     }

@@ -58,6 +58,8 @@ pub(super) struct PreferencesPage {
     pub page_sizes: Vec<Choice>,
     /// Thumbnails shown on the results page.
     pub thumbnails: bool,
+    /// Site icons shown beside results.
+    pub favicons: bool,
     /// Dedup methods.
     pub methods: Vec<Choice>,
     /// Fusion methods.
@@ -149,6 +151,7 @@ impl PreferencesPage {
             .collect(),
             page_sizes: page_sizes(prefs, config, tr),
             thumbnails: prefs.thumbnails != Some(false),
+            favicons: prefs.favicons != Some(false),
             methods: Method::ALL
                 .iter()
                 .map(|m| choice(m.as_str(), m.as_str().to_string(), *m == dedup.method))
@@ -216,6 +219,8 @@ fn from_form(body: &[u8], config: &Config) -> Prefs {
         // An unticked checkbox sends nothing.
         let shown = form_urlencoded::parse(body).any(|(k, v)| k == "thumbnails" && v == "1");
         p.thumbnails = (!shown).then_some(false);
+        let icons = form_urlencoded::parse(body).any(|(k, v)| k == "favicons" && v == "1");
+        p.favicons = (!icons).then_some(false);
     }
     if p.categories == ["general"] {
         p.categories.clear();
