@@ -176,6 +176,9 @@ category-it = IT
 category-science = Science
 category-images = Images
 category-videos = Videos
+category-map = Map
+category-music = Music
+category-files = Files
 category-social_media = Social media
 category-autocomplete = Suggestions
 

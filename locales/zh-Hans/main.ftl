@@ -139,6 +139,9 @@ category-it = 信息技术
 category-science = 科学
 category-images = 图片
 category-videos = 视频
+category-map = 地图
+category-music = 音乐
+category-files = 文件
 category-social_media = 社交媒体
 category-autocomplete = 联想
 

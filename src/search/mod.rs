@@ -45,6 +45,7 @@ use crate::ops::health::{Counters, Health, HealthPolicy};
 use crate::ops::limit::{InFlight, Overloaded};
 use metasift_dedup as dedup;
 
+pub mod categories;
 pub mod demo;
 mod fetch;
 mod gather;

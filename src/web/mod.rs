@@ -158,8 +158,9 @@ fn html(body: String) -> Response {
 
 async fn index(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
     let searcher = state.searcher();
-    let ui = prefs::Prefs::from_headers(&headers).ui(&headers);
-    let page = pages::IndexPage::of(searcher.config(), &ui);
+    let prefs = prefs::Prefs::from_headers(&headers);
+    let page = pages::IndexPage::of(searcher.config(), &prefs.ui(&headers))
+        .with_categories(&prefs.categories);
     Ok(html(page.render()?))
 }
 

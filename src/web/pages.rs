@@ -35,6 +35,9 @@ pub struct IndexPage {
     pub shortcuts: Vec<ShortcutView>,
     /// How many engines a search with no category or engine named asks.
     pub engine_count: usize,
+    /// The categories to search in, under the box: value, label, chosen
+    /// (shown when the enabled engines serve more than one).
+    pub categories: Vec<(String, String, bool)>,
 }
 
 impl IndexPage {
@@ -65,7 +68,23 @@ impl IndexPage {
             layout: Layout::of("metasift", ui),
             shortcuts,
             engine_count: crate::search::asked_by(config, &crate::model::Query::default()).len(),
+            categories: served_categories(config)
+                .into_iter()
+                .map(|c| (c.to_string(), ui.tr.category(c), c == "general"))
+                .collect(),
         }
+    }
+
+    /// The page with `defaults` (the preferences' categories) chosen under
+    /// the box: one of them, or none when they are several (the form then
+    /// sends none, and the preferences apply).
+    pub fn with_categories(mut self, defaults: &[String]) -> IndexPage {
+        if !defaults.is_empty() {
+            for (value, _, chosen) in &mut self.categories {
+                *chosen = defaults.len() == 1 && defaults[0] == *value;
+            }
+        }
+        self
     }
 }
 
@@ -303,19 +322,11 @@ pub fn page_numbers(page: u32, last: u32) -> std::ops::RangeInclusive<u32> {
 
 pub use super::compare_view::{ChangeView, ComparisonView, MemberView};
 
-/// The categories the enabled engines serve, each once, `general` first and
-/// the rest in name order: the tabs, the preferences and `/config` list these.
+/// The categories the enabled engines serve, each once, in SearXNG's order
+/// ([`crate::search::categories::served`]): the tabs, the preferences and
+/// `/config` list these.
 pub(super) fn served_categories(config: &Config) -> Vec<&str> {
-    let mut categories: Vec<&str> = Vec::new();
-    for e in config.engines.iter().filter(|e| e.enabled) {
-        for c in &e.categories {
-            if !categories.contains(&c.as_str()) {
-                categories.push(c);
-            }
-        }
-    }
-    categories.sort_by_key(|c| (*c != "general", *c));
-    categories
+    crate::search::categories::served(config)
 }
 
 /// The queries the recordings of the engines that had none of this one
@@ -579,6 +590,8 @@ impl ResultsPage {
     /// asked.
     pub fn head(asked: &SearchAsked, config: &Config) -> ResultsPage {
         let mut page = ResultsPage::of(&SearchResponse::default(), asked, config);
+        // No answer yet: the tabs follow the search asked.
+        page.tabs = category_tabs(config, &asked.params, &asked.request.query, &asked.ui.tr);
         page.show_tail = false;
         page.streaming = true;
         page.asking = asked
@@ -623,8 +636,10 @@ fn choices(options: &[(&str, &str)], chosen: &str, tr: &Tr) -> Vec<(String, Stri
         .collect()
 }
 
-/// A tab per category the enabled engines serve (`general` first), each a
-/// link to the same search in that category; the current one marked.
+/// A tab per category the enabled engines serve (SearXNG's order), each a
+/// link to the same words in that category (the words that picked engines
+/// or a category, `!images`, `!arxiv`, left out: the tab picks); the
+/// current one marked.
 fn category_tabs(
     config: &Config,
     params: &SearchParams,
@@ -632,21 +647,24 @@ fn category_tabs(
     tr: &Tr,
 ) -> Vec<(String, String, bool)> {
     let categories = served_categories(config);
-    let asked: &[String] = if query.categories.is_empty() {
-        &params.categories
-    } else {
-        &query.categories
+    // The categories the search asked (unknown names were left out); none,
+    // and no engine named either: `general`.
+    let current = match query.categories.first() {
+        Some(c) => Some(c.as_str()),
+        None if query.engines.is_empty() => Some("general"),
+        None => None,
     };
-    let current = asked.first().map_or("general", String::as_str);
+    let q = crate::search::categories::without_picks(config, &params.q);
     categories
         .into_iter()
         .map(|c| {
             let mut p = params.clone();
+            p.q = q.clone();
             p.categories = vec![c.to_string()];
             p.engines.clear();
             p.page = 1;
             let label = tr.category(c);
-            (label, p.link(1, Format::Html), c == current)
+            (label, p.link(1, Format::Html), Some(c) == current)
         })
         .collect()
 }
