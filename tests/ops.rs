@@ -178,6 +178,7 @@ fn response(text: &str, answered: bool) -> SearchResponse {
             thumbnail: None,
             key_url: None,
             display_url: None,
+            extra: None,
             url: format!("https://example.org/{text}"),
             title: format!("About {text}"),
             content: "A snippet, with punctuation.".into(),
@@ -200,6 +201,8 @@ fn response(text: &str, answered: bool) -> SearchResponse {
         suggestions: vec![],
         elapsed_ms: 12,
         cached: false,
+        infoboxes: vec![],
+        answers: vec![],
     }
 }
 

@@ -142,6 +142,11 @@ pub struct EngineConfig {
     /// Where the parts of a result are.
     #[serde(default)]
     pub parse: ParseConfig,
+    /// SearXNG's result template of this engine's results (`paper.html`,
+    /// `images.html`, `videos.html`, `packages.html`, `map.html`); none is
+    /// `default.html`. The parse table's template fields are read under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<crate::model::Template>,
     /// Answer from this recording folder instead of the network.
     #[serde(default)]
     pub replay: Option<PathBuf>,

@@ -337,6 +337,7 @@ impl Engine for JsonEngine {
             hits,
             suggestions,
             estimate,
+            ..Parsed::default()
         })
     }
 }

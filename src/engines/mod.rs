@@ -49,6 +49,9 @@ pub struct Hit {
     /// `c-showurl` text `www.hello.com/`), made an absolute http(s) URL:
     /// for the readable URL line only, when there is no `key_url`.
     pub display_url: Option<String>,
+    /// SearXNG's template and its fields, where the engine's kind reads
+    /// them (`[engine] template` and the parse table's template fields).
+    pub extra: Option<Box<crate::model::Extra>>,
 }
 
 /// What a page yielded.
@@ -60,6 +63,10 @@ pub struct Parsed {
     pub suggestions: Vec<String>,
     /// How many results the engine says it has for the query.
     pub estimate: Option<u64>,
+    /// Boxes about the entity the query names (`[engine.parse.infobox]`).
+    pub infoboxes: Vec<crate::model::Infobox>,
+    /// Direct answers (`parse.answer`).
+    pub answers: Vec<crate::model::Answer>,
 }
 
 /// The largest result count an engine's estimate is believed at: the

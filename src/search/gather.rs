@@ -13,7 +13,10 @@ use std::time::{Duration, Instant, SystemTime};
 use super::fetch::{Failure, Outcome, Recording, fetch};
 use super::{Searcher, millis};
 use crate::fusion::EngineAnswer;
-use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
+use crate::model::{
+    Answer, EngineReport, EngineResult, FailureKind, Infobox, Query, SearchResponse,
+    iframe_allowed, merge_infoboxes,
+};
 use crate::ops::cache::{Cacheable, json_weight};
 use crate::ops::health::{self, Admission};
 use metasift_dedup as dedup;
@@ -39,6 +42,12 @@ pub struct Gathered {
     /// The largest result count an engine estimated for the query.
     #[serde(default)]
     pub estimate: Option<u64>,
+    /// The engines' infoboxes, in configuration order, not yet merged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infoboxes: Vec<Infobox>,
+    /// The engines' direct answers, without repeats.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub direct_answers: Vec<Answer>,
 }
 
 impl Gathered {
@@ -68,6 +77,8 @@ impl Gathered {
             suggestions: self.suggestions.clone(),
             elapsed_ms: 0,
             cached: false,
+            infoboxes: merge_infoboxes(self.infoboxes.clone()),
+            answers: self.direct_answers.clone(),
         }
     }
 }
@@ -109,6 +120,8 @@ impl Searcher {
         let mut suggestions: Vec<String> = Vec::new();
         let mut seen_suggestions = BTreeSet::new();
         let mut estimate: Option<u64> = None;
+        let mut infoboxes: Vec<Infobox> = Vec::new();
+        let mut direct_answers: Vec<Answer> = Vec::new();
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
             match outcome.result {
@@ -126,7 +139,20 @@ impl Searcher {
                             suggestions.push(s);
                         }
                     }
+                    for mut b in parsed.infoboxes {
+                        b.engine = ec.name.clone();
+                        infoboxes.extend(b.sanitized());
+                    }
+                    for mut a in parsed.answers {
+                        a.engine = ec.name.clone();
+                        if let Some(a) = a.sanitized()
+                            && !direct_answers.iter().any(|x| x.answer == a.answer)
+                        {
+                            direct_answers.push(a);
+                        }
+                    }
                     let category = ec.categories.first().cloned().unwrap_or_default();
+                    let own_host = own_host(ec);
                     answers.push(EngineAnswer {
                         engine: ec.name.clone(),
                         weight: ec.weight,
@@ -142,6 +168,13 @@ impl Searcher {
                                     thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
                                     key_url: hit.key_url.filter(|u| is_web_link(u)),
                                     display_url: hit.display_url.filter(|u| is_web_link(u)),
+                                    extra: hit.extra.map(|mut e| {
+                                        let hosts: Vec<&str> =
+                                            own_host.iter().map(String::as_str).collect();
+                                        e.iframe_src =
+                                            e.iframe_src.filter(|src| iframe_allowed(src, &hosts));
+                                        e
+                                    }),
                                     url: hit.url,
                                     title: hit.title,
                                     snippet: hit.snippet,
@@ -179,6 +212,8 @@ impl Searcher {
             fetched_at_ms: unix_millis(SystemTime::now()),
             elapsed_ms: millis(started.elapsed()),
             estimate,
+            infoboxes,
+            direct_answers,
         }
     }
 
@@ -374,6 +409,16 @@ impl Searcher {
 /// shows on a page (100 at most), so the work of fusing an answer is
 /// bounded by its bytes whatever it holds.
 pub(crate) const MAX_RESULTS: usize = 200;
+
+/// The host of an engine's own request URL: a video engine (a PeerTube
+/// instance) may embed its own player, and no other engine's.
+fn own_host(ec: &crate::config::EngineConfig) -> Option<String> {
+    let videos = ec.template == Some(crate::model::Template::Videos);
+    videos
+        .then(|| crate::engines::base_url(ec).ok())
+        .flatten()
+        .and_then(|u| u.host_str().map(str::to_string))
+}
 
 /// An absolute http(s) link.
 fn is_web_link(link: &str) -> bool {

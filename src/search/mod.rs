@@ -634,6 +634,9 @@ impl Walked {
             estimate: self.gathered.estimate,
             elapsed_ms: 0,
             cached: false,
+            // The whole search's boxes and answers, on every page of it.
+            infoboxes: crate::model::merge_infoboxes(self.gathered.infoboxes.clone()),
+            answers: self.gathered.direct_answers.clone(),
         }
     }
 }

@@ -520,6 +520,7 @@ impl Engine for TestEngine {
             hits,
             suggestions,
             estimate: None,
+            ..Parsed::default()
         })
     }
 }
