@@ -182,6 +182,32 @@ category-files = Files
 category-social_media = Social media
 category-autocomplete = Suggestions
 
+# Result templates (images, videos, papers, packages, places), infoboxes and answers.
+card-resolution = Resolution
+card-source = Source
+card-author = By
+card-full-image = Full image
+card-length = Length
+card-authors = Authors
+card-et-al = { $authors } et al.
+card-venue = Published in
+card-venue-volume = { $venue }, vol. { $volume }
+card-year = Year
+card-publisher = Publisher
+card-package = Package
+card-version = Version
+card-license = Licence
+card-maintainer = Maintainer
+card-popularity = Popularity
+card-tags = Keywords
+card-homepage = Home page
+card-source-code = Source code
+card-address = Address
+card-coordinates = Coordinates
+card-osm = Open in OpenStreetMap
+answers-label = Answers
+infobox-from = From { $engines }
+
 # Engines by their engines.toml name (a name with none here is shown title-cased).
 engine-wikipedia = Wikipedia
 engine-wikipedia_zh = Chinese Wikipedia

@@ -145,6 +145,32 @@ category-files = 文件
 category-social_media = 社交媒体
 category-autocomplete = 联想
 
+# Result templates (images, videos, papers, packages, places), infoboxes and answers.
+card-resolution = 分辨率
+card-source = 来源
+card-author = 作者
+card-full-image = 查看原图
+card-length = 时长
+card-authors = 作者
+card-et-al = { $authors } 等
+card-venue = 发表于
+card-venue-volume = { $venue }，第 { $volume } 卷
+card-year = 年份
+card-publisher = 出版者
+card-package = 软件包
+card-version = 版本
+card-license = 许可证
+card-maintainer = 维护者
+card-popularity = 热度
+card-tags = 关键词
+card-homepage = 主页
+card-source-code = 源代码
+card-address = 地址
+card-coordinates = 坐标
+card-osm = 在 OpenStreetMap 中查看
+answers-label = 直接答案
+infobox-from = 来自 { $engines }
+
 # Engines by their engines.toml name (a name with none here is shown title-cased).
 engine-wikipedia = 维基百科
 engine-wikipedia_zh = 中文维基百科

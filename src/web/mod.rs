@@ -27,6 +27,7 @@
 //! second fence behind askama's escaping of engine text.
 
 mod admin;
+mod cards;
 mod compare_view;
 mod compat;
 mod error;

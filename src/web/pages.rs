@@ -12,6 +12,7 @@ use crate::config::Config;
 use crate::model::{MergedResult, SearchResponse};
 use metasift_dedup::Method;
 
+use super::cards::{AnswerView, Card, InfoboxView};
 use super::i18n::{Tr, text_lang};
 use super::params::{SearchAsked, SearchParams};
 use super::ui::{Format, Layout, Ui, safe_href};
@@ -143,6 +144,8 @@ pub struct ResultView {
     pub lang: Option<&'static str>,
     /// Hidden duplicates.
     pub duplicates: Vec<DuplicateView>,
+    /// Its template's picture, facts and links (`images.html`, …).
+    pub card: Card,
 }
 
 /// One engine's outcome, for the status list.
@@ -310,6 +313,12 @@ pub struct ResultsPage {
     /// Every engine failed without reaching its site (network, timeout):
     /// the machine may be offline, and the demo needs no network.
     pub offline_hint: bool,
+    /// Direct answers, above the results.
+    pub answers: Vec<AnswerView>,
+    /// Boxes about the entity the query names, beside the results.
+    pub infoboxes: Vec<InfoboxView>,
+    /// Every result is an image: the list is a grid of pictures.
+    pub image_grid: bool,
 }
 
 /// Page numbers shown: up to four before `page`, and after it up to `last`
@@ -397,6 +406,8 @@ impl ResultsPage {
             .map(|(i, r)| result_view(i + 1, r, &ui.tr, !params.no_thumbnails))
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
+        let image_grid =
+            !results.is_empty() && results.iter().all(|r| r.card.class == "card-image");
 
         use crate::model::FailureKind;
         let not_recorded: Vec<String> = resp
@@ -583,6 +594,9 @@ impl ResultsPage {
                 .map(|n| tr.s("estimate-line", "n", &tr.number(n))),
             failure_groups,
             offline_hint,
+            answers: super::cards::answers(&resp.answers, tr),
+            infoboxes: super::cards::infoboxes(&resp.infoboxes, tr, !params.no_thumbnails),
+            image_grid,
         }
     }
 
@@ -670,6 +684,9 @@ fn category_tabs(
 }
 
 fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultView {
+    let card = super::cards::card(r, tr, thumbnails);
+    // An image's or a video's picture is its card's, not a thumbnail beside it.
+    let own_picture = matches!(card.class, "card-image" | "card-video");
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
@@ -695,7 +712,7 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
         thumbnail: r
             .thumbnail
             .as_deref()
-            .filter(|_| thumbnails)
+            .filter(|_| thumbnails && !own_picture)
             .and_then(super::image_proxy::link),
         lang: text_lang(&format!("{} {}", r.title, r.content), tr.code()),
         duplicates: r
@@ -726,6 +743,7 @@ fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultV
                 snippet: d.snippet.clone(),
             })
             .collect(),
+        card,
     }
 }
 
