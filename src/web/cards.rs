@@ -451,6 +451,48 @@ mod tests {
         assert_eq!(zoom_for(&b(["1", "1", "2", "2"])), 16);
     }
 
+    /// The model keeps only http(s) links, and the card checks again: a
+    /// record that reaches the page unsanitized (from a cache written by an
+    /// older version, say) still never links a script.
+    #[test]
+    fn links_that_are_not_web_links_stay_text() {
+        let r = MergedResult {
+            url: "https://crates.io/crates/x".into(),
+            title: "x".into(),
+            content: String::new(),
+            engine: "e".into(),
+            engines: vec!["e".into()],
+            positions: vec![1],
+            score: 1.0,
+            category: "it".into(),
+            duplicates: Vec::new(),
+            published: None,
+            thumbnail: Some("javascript:alert(1)".into()),
+            key_url: None,
+            display_url: None,
+            extra: Some(Box::new(Extra {
+                homepage: Some("javascript:alert(1)".into()),
+                source_code_url: Some("https://github.com/o/x".into()),
+                ..Extra::new(Template::Packages)
+            })),
+        };
+        let c = card(&r, &Tr::default(), true);
+        assert_eq!(c.class, "card-package");
+        assert_eq!(c.links[0].href, None);
+        assert_eq!(c.links[0].text, "Home page");
+        assert_eq!(c.links[1].href.as_deref(), Some("https://github.com/o/x"));
+        let r = MergedResult {
+            extra: Some(Box::new(Extra {
+                img_src: Some("javascript:alert(1)".into()),
+                ..Extra::new(Template::Images)
+            })),
+            ..r
+        };
+        let c = card(&r, &Tr::default(), true);
+        assert_eq!(c.picture, None, "no picture but through the proxy");
+        assert_eq!(c.links[0].href, None);
+    }
+
     #[test]
     fn resolutions_and_years() {
         assert_eq!(resolution("1920x1080"), "1920 × 1080");
