@@ -121,6 +121,11 @@ async fn videos_are_cards_with_thumbnail_and_duration_and_no_frame() {
         "{first}"
     );
     assert!(first.contains("Fireship"), "{first}");
+    // Seen on the thumbnail; said to screen readers as a fact.
+    assert!(
+        first.contains("<span class=\"fact length on-picture\"><span class=\"visually-hidden\">Length: </span>1:47</span>"),
+        "{first}"
+    );
     assert!(
         !html.contains("evil.example"),
         "an engine's own player is dropped"

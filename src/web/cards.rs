@@ -136,8 +136,16 @@ pub(super) fn card(r: &MergedResult, tr: &Tr, thumbnails: bool) -> Card {
                 src,
                 duration: x.length.clone(),
             });
-            c.fact("length", tr.t("card-length"), x.length.clone());
             c.fact("author", tr.t("card-author"), x.author.clone());
+            // On the thumbnail the length is seen; the fact is there for
+            // screen readers (the picture's link is hidden from them), last
+            // so no separator is seen for it.
+            let class = if c.picture.is_some() {
+                "length on-picture"
+            } else {
+                "length"
+            };
+            c.fact(class, tr.t("card-length"), x.length.clone());
         }
         Template::Paper => {
             c.class = "card-paper";
