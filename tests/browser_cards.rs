@@ -29,11 +29,11 @@ use serde_json::json;
 /// Each page: category, query, a CSS selector its page must show.
 const PAGES: [(&str, &str, &str); 6] = [
     ("general", "rust", ".infobox .infobox-img"),
-    ("images", "rust", ".image-grid .card-image .pic img"),
-    ("videos", "rust", ".card-video .duration"),
-    ("science", "attention", ".card-paper a.doi"),
-    ("it", "serde", ".card-package a.source-code"),
-    ("map", "eiffel", ".card-place a.osm"),
+    ("images", "rust", ".image-grid .result-image .pic img"),
+    ("videos", "rust", ".result-video .duration"),
+    ("science", "attention", ".result-paper a.doi"),
+    ("it", "serde", ".result-package a.source-code"),
+    ("map", "eiffel", ".result-place a.osm"),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -59,7 +59,7 @@ async fn images_are_a_grid_of_proxied_pictures_with_resolution_and_source() {
     let app = c.app();
     let html = page(&app, "q=rust&categories=images", "en").await;
     assert!(html.contains("<ol class=\"results image-grid\">"), "{html}");
-    assert_eq!(html.matches("<li class=\"result card-image\"").count(), 6);
+    assert_eq!(html.matches("<li class=\"result result-image\"").count(), 6);
     let ferris = item(&html, "Ferris the crab, Rust&#39;s mascot");
     let thumb = format!("{}/thumb/0.png", c.pictures[0]);
     assert!(
@@ -105,7 +105,7 @@ async fn videos_are_cards_with_thumbnail_and_duration_and_no_frame() {
     assert!(html.contains("<ol class=\"results\">"), "not a grid");
     let first = item(&html, "Rust in 100 seconds");
     assert!(
-        first.starts_with("<li class=\"result card-video\""),
+        first.starts_with("<li class=\"result result-video\""),
         "{first}"
     );
     let thumb = format!("{}/video/0.png", c.pictures[0]);
@@ -167,7 +167,7 @@ async fn videos_are_cards_with_thumbnail_and_duration_and_no_frame() {
             .unwrap(),
     )
     .await;
-    assert!(off.contains("card-video"));
+    assert!(off.contains("result-video"));
     assert!(!off.contains("/image_proxy"), "{off}");
 }
 
@@ -178,7 +178,7 @@ async fn papers_show_authors_venue_year_doi_and_pdf() {
     let html = page(&app, "q=attention&categories=science", "en").await;
     let paper = item(&html, "Attention Is All You Need");
     assert!(
-        paper.starts_with("<li class=\"result card-paper\""),
+        paper.starts_with("<li class=\"result result-paper\""),
         "{paper}"
     );
     assert!(
@@ -233,7 +233,7 @@ async fn packages_show_name_version_licence_home_and_source() {
     let html = page(&c.app(), "q=serde&categories=it", "en").await;
     let serde = item(&html, "serde");
     assert!(
-        serde.starts_with("<li class=\"result card-package\""),
+        serde.starts_with("<li class=\"result result-package\""),
         "{serde}"
     );
     for fact in [
@@ -268,7 +268,7 @@ async fn places_show_the_address_coordinates_and_an_openstreetmap_link() {
     let html = page(&c.app(), "q=eiffel&categories=map", "en").await;
     let tower = item(&html, "Tour Eiffel");
     assert!(
-        tower.starts_with("<li class=\"result card-place\""),
+        tower.starts_with("<li class=\"result result-place\""),
         "{tower}"
     );
     assert!(
@@ -353,7 +353,7 @@ async fn hostile_fields_stay_text_and_never_become_links() {
     for lang in ["en", "zh-CN"] {
         let html = page(&c.app(), "q=rust", lang).await;
         assert!(
-            html.contains("card-package") && html.contains("card-paper"),
+            html.contains("result-package") && html.contains("result-paper"),
             "{html}"
         );
         assert!(!html.contains("<script>alert"), "{html}");

@@ -36,7 +36,7 @@ const LINKS_SHOWN: usize = 6;
 /// picture, its facts and its links. A web page has none of them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Card {
-    /// The CSS class of the result (`card-paper`); empty for a web page.
+    /// The CSS class of the result (`result-paper`); empty for a web page.
     pub class: &'static str,
     /// An image's picture or a video's thumbnail, before the title.
     pub picture: Option<Picture>,
@@ -106,7 +106,7 @@ pub(super) fn card(r: &MergedResult, tr: &Tr, thumbnails: bool) -> Card {
     match x.template {
         Template::Default => {}
         Template::Images => {
-            c.class = "card-image";
+            c.class = "result-image";
             let src = x
                 .thumbnail_src
                 .as_deref()
@@ -130,7 +130,7 @@ pub(super) fn card(r: &MergedResult, tr: &Tr, thumbnails: bool) -> Card {
             c.link("full", tr.t("card-full-image"), x.img_src.as_deref());
         }
         Template::Videos => {
-            c.class = "card-video";
+            c.class = "result-video";
             let thumb = r.thumbnail.as_deref().or(x.thumbnail_src.as_deref());
             c.picture = proxied(thumb.filter(|_| thumbnails)).map(|src| Picture {
                 src,
@@ -148,7 +148,7 @@ pub(super) fn card(r: &MergedResult, tr: &Tr, thumbnails: bool) -> Card {
             c.fact(class, tr.t("card-length"), x.length.clone());
         }
         Template::Paper => {
-            c.class = "card-paper";
+            c.class = "result-paper";
             c.fact("authors", tr.t("card-authors"), authors(&x.authors, tr));
             let venue = match (&x.journal, &x.volume) {
                 (Some(j), Some(v)) => Some(tr.with(
@@ -174,7 +174,7 @@ pub(super) fn card(r: &MergedResult, tr: &Tr, thumbnails: bool) -> Card {
             c.link("pdf", "PDF".into(), x.pdf_url.as_deref());
         }
         Template::Packages => {
-            c.class = "card-package";
+            c.class = "result-package";
             c.fact("package", tr.t("card-package"), x.package_name.clone());
             c.fact("version", tr.t("card-version"), x.version.clone());
             c.fact("license", tr.t("card-license"), x.license.clone());
@@ -198,7 +198,7 @@ pub(super) fn card(r: &MergedResult, tr: &Tr, thumbnails: bool) -> Card {
             );
         }
         Template::Map => {
-            c.class = "card-place";
+            c.class = "result-place";
             let (coordinates, osm) = coordinates(x);
             c.fact(
                 "address",
@@ -485,7 +485,7 @@ mod tests {
             })),
         };
         let c = card(&r, &Tr::default(), true);
-        assert_eq!(c.class, "card-package");
+        assert_eq!(c.class, "result-package");
         assert_eq!(c.links[0].href, None);
         assert_eq!(c.links[0].text, "Home page");
         assert_eq!(c.links[1].href.as_deref(), Some("https://github.com/o/x"));

@@ -407,7 +407,7 @@ impl ResultsPage {
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
         let image_grid =
-            !results.is_empty() && results.iter().all(|r| r.card.class == "card-image");
+            !results.is_empty() && results.iter().all(|r| r.card.class == "result-image");
 
         use crate::model::FailureKind;
         let not_recorded: Vec<String> = resp
@@ -686,7 +686,7 @@ fn category_tabs(
 fn result_view(n: usize, r: &MergedResult, tr: &Tr, thumbnails: bool) -> ResultView {
     let card = super::cards::card(r, tr, thumbnails);
     // An image's or a video's picture is its card's, not a thumbnail beside it.
-    let own_picture = matches!(card.class, "card-image" | "card-video");
+    let own_picture = matches!(card.class, "result-image" | "result-video");
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
