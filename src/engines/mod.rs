@@ -97,18 +97,32 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn build_request(&self, query: &Query) -> RequestSpec;
     /// Parses a decoded body. Pure: no I/O, no panics on any input.
     fn parse(&self, body: &str) -> Result<Parsed, ParseError>;
+    /// For an engine with `[engine.follow]`: the second request, built from
+    /// the first answer's text (`None`: the first answer found nothing, so
+    /// there is no result). Pure, like [`Engine::parse`].
+    fn follow_up(&self, first: &str, query: &Query) -> Result<Option<RequestSpec>, ParseError> {
+        match &self.config().follow {
+            None => Ok(None),
+            Some(f) => follow::Follow::new(f)
+                .map_err(ParseError::Invalid)?
+                .request(self.config(), first, query),
+        }
+    }
 }
 
 pub(crate) mod dom;
 pub(crate) mod exclude;
 pub mod fast_parse;
 pub(crate) mod feed;
+pub(crate) mod fields;
+pub(crate) mod follow;
 pub mod html;
 pub(crate) mod json;
 pub(crate) mod markers;
 pub mod prefilter;
 pub(crate) mod searxng;
 mod text;
+pub(crate) mod xml_path;
 
 pub(crate) use text::html_to_text;
 
@@ -126,6 +140,9 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
         EngineKind::Feed => Box::new(feed::FeedEngine::new(config.clone())?),
         EngineKind::Searxng => Box::new(searxng::SearxngEngine::new(config.clone())?),
     };
+    if let Some(f) = &config.follow {
+        follow::Follow::new(f).map_err(|e| format!("engine {:?}: {e}", config.name))?;
+    }
     Ok(engine)
 }
 

@@ -14,7 +14,7 @@ use super::fetch::{Failure, Outcome, Recording, fetch};
 use super::{Searcher, millis};
 use crate::fusion::EngineAnswer;
 use crate::model::{
-    Answer, EngineReport, EngineResult, FailureKind, Infobox, Query, SearchResponse,
+    Answer, EngineReport, EngineResult, Extra, FailureKind, Infobox, Query, SearchResponse,
     iframe_allowed, merge_infoboxes,
 };
 use crate::ops::cache::{Cacheable, json_weight};
@@ -151,7 +151,15 @@ impl Searcher {
                             direct_answers.push(a);
                         }
                     }
-                    let category = ec.categories.first().cloned().unwrap_or_default();
+                    // The category asked for, where the engine serves several
+                    // (Hacker News on the IT and the news tab).
+                    let category = ec
+                        .categories
+                        .iter()
+                        .find(|c| query.categories.contains(c))
+                        .or(ec.categories.first())
+                        .cloned()
+                        .unwrap_or_default();
                     let own_host = own_host(ec);
                     answers.push(EngineAnswer {
                         engine: ec.name.clone(),
@@ -163,18 +171,30 @@ impl Searcher {
                             // or hostile parser must never become a result.
                             .filter(|hit| is_web_link(&hit.url))
                             .map(|hit| {
+                                // An image is one item by its own link: several
+                                // images of one page are several results.
+                                let image_key = hit
+                                    .extra
+                                    .as_ref()
+                                    .filter(|e| e.template == crate::model::Template::Images)
+                                    .and_then(|e| e.img_src.clone())
+                                    .filter(|u| is_web_link(u));
                                 EngineResult {
                                     published: hit.published,
                                     thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
-                                    key_url: hit.key_url.filter(|u| is_web_link(u)),
+                                    key_url: hit.key_url.filter(|u| is_web_link(u)).or(image_key),
                                     display_url: hit.display_url.filter(|u| is_web_link(u)),
-                                    extra: hit.extra.map(|mut e| {
-                                        let hosts: Vec<&str> =
-                                            own_host.iter().map(String::as_str).collect();
-                                        e.iframe_src =
-                                            e.iframe_src.filter(|src| iframe_allowed(src, &hosts));
-                                        e
-                                    }),
+                                    extra: hit
+                                        .extra
+                                        .or_else(|| ec.template.map(|t| Box::new(Extra::new(t))))
+                                        .map(|mut e| {
+                                            let hosts: Vec<&str> =
+                                                own_host.iter().map(String::as_str).collect();
+                                            e.iframe_src = e
+                                                .iframe_src
+                                                .filter(|src| iframe_allowed(src, &hosts));
+                                            e
+                                        }),
                                     url: hit.url,
                                     title: hit.title,
                                     snippet: hit.snippet,
