@@ -2,8 +2,9 @@
 //! general (with its answer and infobox), images, videos, science, it, map
 //! — in English and Simplified Chinese, on a desktop and a phone, each
 //! saved as a screenshot under `target/tmp/browser-ui/`
-//! (`cards-{category}-{locale}-{desktop|phone}.png`) for a person to look
-//! at. The engines are loopback servers answering in SearXNG's JSON shape
+//! (`cards-{category}-{locale}-{desktop|phone}.png`, and the home page's
+//! category choice, `home-categories-{locale}-{desktop|phone}.png`) for a
+//! person to look at. The engines are loopback servers answering in SearXNG's JSON shape
 //! (`support/cards.rs`), the app is served in this process on a loopback
 //! port; the language is set the way a person sets it, by opening a
 //! preferences link. In the browser: every picture on screen has loaded
@@ -58,6 +59,19 @@ async fn every_template_in_both_languages_on_desktop_and_phone() {
             for (device, width, height, mobile) in
                 [("desktop", 1280, 1000, false), ("phone", 390, 844, true)]
             {
+                b.call(
+                    "Emulation.setDeviceMetricsOverride",
+                    json!({ "width": width, "height": height,
+                            "deviceScaleFactor": 1, "mobile": mobile }),
+                );
+                // The home page: the categories under the box.
+                b.navigate(&format!("{base}/"));
+                assert_eq!(
+                    b.eval("document.querySelectorAll('.category-choice input[type=radio]').length"),
+                    json!(6)
+                );
+                let file = shots.join(format!("home-categories-{locale}-{device}.png"));
+                b.screenshot(&file, width, 600, mobile);
                 b.call(
                     "Emulation.setDeviceMetricsOverride",
                     json!({ "width": width, "height": height,
@@ -133,7 +147,7 @@ async fn every_template_in_both_languages_on_desktop_and_phone() {
     .await
     .expect("browser thread");
     eprintln!("{} screenshots in {}", saved.len(), shots_dir().display());
-    assert_eq!(saved.len(), 24);
+    assert_eq!(saved.len(), 24, "and four of the home page");
     server.abort();
     drop(c);
 }
