@@ -68,6 +68,9 @@ async fn categories_pick_the_engines_in_every_format() {
         .collect();
     got.sort();
     assert_eq!(got, [url_of("scholar"), url_of("code")]);
+    // `category=`, as PyPI's `searxng_search` client sends it.
+    let (_, body) = get_from(&app, "/search?q=rust&format=json&category=it").await;
+    assert_eq!(urls_and_categories(&body)[0].0, url_of("code"));
     // None named: general.
     let (_, body) = get_from(&app, "/search?q=rust&format=json").await;
     assert_eq!(

@@ -77,7 +77,7 @@ pub struct SearchAsked {
 const MAX_TICKED: usize = 32;
 
 /// Every parameter name `/search` reads.
-const NAMES: [&str; 15] = [
+const NAMES: [&str; 16] = [
     "q",
     "format",
     "page",
@@ -93,6 +93,7 @@ const NAMES: [&str; 15] = [
     "explain",
     "engines",
     "categories",
+    "category",
 ];
 
 impl SearchParams {
@@ -240,7 +241,8 @@ impl SearchParams {
             page,
             format,
             engines: list(get("engines")),
-            categories: list(get("categories")),
+            // `category=` as PyPI's `searxng_search` client sends it.
+            categories: list(get("categories").or(get("category"))),
             limit,
             method,
             os1,
