@@ -331,3 +331,31 @@ async fn preferences_choose_the_default_categories() {
     assert!(html.contains("value=\"science\" checked"), "{html}");
     assert!(!html.contains("value=\"general\" checked"), "{html}");
 }
+
+/// An instance with no enabled `general` engine (science and IT only): a
+/// search that names nothing asks the first category served, which the
+/// home page, the tabs and the preferences show as chosen.
+#[tokio::test]
+async fn without_a_general_engine_the_first_category_served_is_the_default() {
+    let mut i = Instance::start().await;
+    for e in &mut i.config.engines {
+        e.enabled = matches!(e.name.as_str(), "scholar" | "code");
+    }
+    let app = i.app();
+    let (_, body) = get_from(&app, "/search?q=rust&format=json").await;
+    assert_eq!(
+        urls_and_categories(&body),
+        [(url_of("code").to_string(), "it".to_string())]
+    );
+    let (_, html) = get_from(&app, "/search?q=rust").await;
+    let tabs = between(&html, "<nav class=\"tabs\"", "</nav>");
+    assert!(tabs.contains("aria-current=\"page\">IT</span>"), "{tabs}");
+    let (_, home) = get_from(&app, "/").await;
+    assert!(home.contains("value=\"it\" checked"), "{home}");
+    assert!(home.contains("Searches 1 engine"), "{home}");
+    let (_, prefs) = get_from(&app, "/preferences").await;
+    assert!(
+        prefs.contains("name=\"category\" value=\"it\" checked"),
+        "{prefs}"
+    );
+}

@@ -102,6 +102,14 @@ impl Searcher {
             query.engines = asked.engines;
             // As SearXNG: names no enabled engine serves are left out.
             query.categories = super::categories::known(config, &asked.categories);
+            // Nothing named, and no enabled engine serves `general` (an
+            // instance of science engines only): the first category served.
+            if query.engines.is_empty() && query.categories.is_empty() {
+                let served = super::categories::served(config);
+                if let Some(first) = served.first().filter(|c| **c != "general") {
+                    query.categories = vec![first.to_string()];
+                }
+            }
         }
         if asked.language.is_some() {
             query.lang = asked.language;

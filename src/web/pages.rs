@@ -68,10 +68,12 @@ impl IndexPage {
         IndexPage {
             layout: Layout::of("metasift", ui),
             shortcuts,
-            engine_count: crate::search::asked_by(config, &crate::model::Query::default()).len(),
+            engine_count: crate::search::asked_by(config, &default_query(config)).len(),
+            // The first served: `general`, where an enabled engine serves it.
             categories: served_categories(config)
                 .into_iter()
-                .map(|c| (c.to_string(), ui.tr.category(c), c == "general"))
+                .enumerate()
+                .map(|(i, c)| (c.to_string(), ui.tr.category(c), i == 0))
                 .collect(),
         }
     }
@@ -86,6 +88,20 @@ impl IndexPage {
             }
         }
         self
+    }
+}
+
+/// What a search that names no engine and no category asks: `general`, or
+/// the first category served where no enabled engine serves `general` (as
+/// `Searcher::request` decides).
+fn default_query(config: &Config) -> crate::model::Query {
+    let first = served_categories(config).into_iter().next();
+    crate::model::Query {
+        categories: first
+            .filter(|c| *c != "general")
+            .map(|c| vec![c.to_string()])
+            .unwrap_or_default(),
+        ..crate::model::Query::default()
     }
 }
 
@@ -665,7 +681,7 @@ fn category_tabs(
     // and no engine named either: `general`.
     let current = match query.categories.first() {
         Some(c) => Some(c.as_str()),
-        None if query.engines.is_empty() => Some("general"),
+        None if query.engines.is_empty() => categories.first().copied(),
         None => None,
     };
     let q = crate::search::categories::without_picks(config, &params.q);
