@@ -4,7 +4,7 @@
 //! saved as a screenshot under `target/tmp/browser-ui/`
 //! (`cards-{category}-{locale}-{desktop|phone}.png`, and the home page's
 //! category choice, `home-categories-{locale}-{desktop|phone}.png`) for a
-//! person to look at. The engines are loopback servers answering in SearXNG's JSON shape
+//! person to look at (and three in the dark theme, `cards-*-en-dark-desktop.png`). The engines are loopback servers answering in SearXNG's JSON shape
 //! (`support/cards.rs`), the app is served in this process on a loopback
 //! port; the language is set the way a person sets it, by opening a
 //! preferences link. In the browser: every picture on screen has loaded
@@ -141,6 +141,13 @@ async fn every_template_in_both_languages_on_desktop_and_phone() {
                 }
             }
             b.call("Emulation.clearDeviceMetricsOverride", json!({}));
+        }
+        // The dark theme: the cards read on it too.
+        b.navigate(&format!("{base}/preferences?save=1&locale=en&theme=dark"));
+        for (category, query, _) in [PAGES[0], PAGES[2], PAGES[3]] {
+            b.navigate(&format!("{base}/search?q={query}&categories={category}"));
+            let file = shots.join(format!("cards-{category}-en-dark-desktop.png"));
+            b.screenshot(&file, 1280, 1000, false);
         }
         saved
     })
