@@ -127,6 +127,7 @@ fn parse_and_fuse(config: &Config, pages: &[(String, Vec<u8>)]) -> usize {
                         thumbnail: None,
                         key_url: None,
                         display_url: None,
+                        extra: None,
                         url: h.url,
                         title: h.title,
                         snippet: h.snippet,

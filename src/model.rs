@@ -5,6 +5,12 @@ use serde::{Deserialize, Serialize};
 
 use metasift_dedup::Stage;
 
+mod extra;
+pub use extra::{
+    Address, Answer, Extra, Infobox, InfoboxAttribute, InfoboxUrl, Template, bare_doi,
+    iframe_allowed, merge_infoboxes, video_length,
+};
+
 /// One search as the user asked it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Query {
@@ -122,6 +128,11 @@ pub struct EngineResult {
     /// when there is no `key_url`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display_url: Option<String>,
+    /// SearXNG's result template and its fields (images, videos, papers,
+    /// packages, places), where the engine gives them; `None` for a plain
+    /// web result, which stays small.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<Box<Extra>>,
 }
 
 impl EngineResult {
@@ -197,6 +208,10 @@ pub struct MergedResult {
     /// `key_url`, else the URL its page showed ([`EngineResult::display_url`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display_url: Option<String>,
+    /// The template fields: the kept record's, each field it lacks filled
+    /// from the first member of the group that has it under the same template.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<Box<Extra>>,
 }
 
 impl MergedResult {
@@ -308,6 +323,13 @@ pub struct SearchResponse {
     /// (its own estimate, as SearXNG reports), when any engine said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate: Option<u64>,
+    /// Boxes about the entity the query names (Wikipedia, Wikidata), those
+    /// with the same `id` merged ([`merge_infoboxes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infoboxes: Vec<Infobox>,
+    /// Direct answers engines gave, without repeats.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<Answer>,
     /// Engine results left out because they break one of the query's
     /// operators (`site:`, `-word`, `"phrase"`, …), counted over the
     /// answers this page's fused list was made from.
@@ -389,6 +411,10 @@ impl EngineResult {
         self.thumbnail = self.thumbnail.map(clean_text);
         self.key_url = self.key_url.map(clean_text);
         self.display_url = self.display_url.map(clean_text);
+        self.extra = self
+            .extra
+            .map(|e| Box::new(e.sanitized()))
+            .filter(|e| !e.is_empty());
         self
     }
 }
@@ -412,6 +438,7 @@ mod tests {
             thumbnail: Some("https://t.example/\u{7}".into()),
             key_url: Some("https://k.example/\u{202e}".into()),
             display_url: None,
+            extra: None,
         }
         .sanitized();
         for field in [&r.url, &r.title, &r.snippet, r.thumbnail.as_ref().unwrap()] {

@@ -179,6 +179,7 @@ fn response(text: &str, answered: bool) -> SearchResponse {
             thumbnail: None,
             key_url: None,
             display_url: None,
+            extra: None,
             url: format!("https://example.org/{text}"),
             title: format!("About {text}"),
             content: "A snippet, with punctuation.".into(),
@@ -203,6 +204,8 @@ fn response(text: &str, answered: bool) -> SearchResponse {
         cached: false,
         broke_operators: 0,
         time_range_dropped: 0,
+        infoboxes: vec![],
+        answers: vec![],
     }
 }
 

@@ -15,9 +15,14 @@
 //! `results[].title/url/content/engines/category`. metasift answers the root
 //! path with a 308 to `/search` (as SearXNG does), which `requests` follows.
 //!
+//! Both are also asked for one category (#27): `searxng_search`'s
+//! `category=` and LangChain's `categories=[…]` get that category's results.
+//!
 //! Skips loudly without `.ci/venv` unless `METASIFT_REQUIRE_SERVICES=1`.
 //! Run with `cargo test --test searxng_client`.
 
+#[path = "support/categories.rs"]
+mod categories;
 #[path = "support/mod.rs"]
 mod support;
 
@@ -45,6 +50,20 @@ from langchain_community.utilities import SearxSearchWrapper
 base, query = sys.argv[1], sys.argv[2]
 wrapper = SearxSearchWrapper(searx_host=base, k=100)
 print(json.dumps(wrapper.results(query, num_results=100), ensure_ascii=False))
+"#;
+
+/// Both clients asking one category: `searxng_search`'s `category=` and
+/// LangChain's `categories=[…]`.
+const CATEGORY: &str = r#"
+import json, sys, warnings
+warnings.simplefilter("ignore")
+from searxng_search import SearXNGSearch
+from langchain_community.utilities import SearxSearchWrapper
+base, query, category = sys.argv[1], sys.argv[2], sys.argv[3]
+with SearXNGSearch(base_url=base, timeout=30, retries=0) as client:
+    one = client.text(query, category=category, language="en-US", pageno=1, format="json")
+two = SearxSearchWrapper(searx_host=base, k=100).results(query, num_results=100, categories=[category])
+print(json.dumps([one, two], ensure_ascii=False))
 "#;
 
 fn venv_python() -> PathBuf {
@@ -76,8 +95,9 @@ async fn run_script(script: &str, args: &[&str]) -> Vec<Value> {
     serde_json::from_slice(&out.stdout).expect("client prints JSON")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn searxng_search_client_reads_metasift_unchanged() {
+/// Whether the venv with both clients is there; `false` after a loud skip
+/// message (a failure under `METASIFT_REQUIRE_SERVICES=1`).
+fn has_clients() -> bool {
     let python = venv_python();
     let has_client = python.is_file()
         && std::process::Command::new(&python)
@@ -96,6 +116,13 @@ async fn searxng_search_client_reads_metasift_unchanged() {
              python3 -m venv .ci/venv && .ci/venv/bin/pip install searxng_search==0.1.2 \
              langchain-community==0.4.2) !!!!!\n"
         );
+    }
+    has_client
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searxng_search_client_reads_metasift_unchanged() {
+    if !has_clients() {
         return;
     }
 
@@ -167,4 +194,39 @@ async fn searxng_search_client_reads_metasift_unchanged() {
 
     server.abort();
     drop((ddg, bing));
+}
+
+/// Both clients ask for a category (#27) and get that category's results
+/// alone, each with its `category`: one loopback engine per category
+/// (`support/categories.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_clients_ask_for_categories() {
+    if !has_clients() {
+        return;
+    }
+    let instance = categories::Instance::start().await;
+    let searcher = Searcher::new(
+        Arc::new(instance.config.clone()),
+        metasift::search::client_builder().build().unwrap(),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let server =
+        tokio::spawn(
+            async move { axum::serve(listener, web::router(AppState::new(searcher))).await },
+        );
+    for (category, engine) in [("science", "scholar"), ("it", "code"), ("general", "web")] {
+        let out = run_script(CATEGORY, &[&base, "rust", category]).await;
+        let (one, two) = (out[0].as_array().unwrap(), out[1].as_array().unwrap());
+        let links: Vec<&str> = one.iter().map(|r| r["href"].as_str().unwrap()).collect();
+        assert_eq!(
+            links,
+            [categories::url_of(engine)],
+            "searxng_search, {category}"
+        );
+        let links: Vec<&str> = two.iter().map(|r| r["link"].as_str().unwrap()).collect();
+        assert_eq!(links, [categories::url_of(engine)], "LangChain, {category}");
+        assert_eq!(two[0]["category"], category);
+    }
+    server.abort();
 }

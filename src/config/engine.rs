@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::controls::{SafeSearchMap, TimeRangeMap};
 use super::server::check_http_url;
+use super::template::{FieldsConfig, FollowConfig, InfoboxConfig};
 use super::{EngineCheck, Problem, Seg, path};
 
 /// The kind of an engine: which parser reads its answers.
@@ -107,6 +108,19 @@ pub struct ParseConfig {
     /// json: JSON pointer to the engine's estimate of its result count,
     /// reported as `number_of_results`.
     pub total: Option<String>,
+    /// json, feed: where SearXNG's template fields are in an item
+    /// (`[engine.parse.fields]`, read under `[[engine]] template`).
+    #[serde(skip_serializing_if = "FieldsConfig::is_empty")]
+    pub fields: FieldsConfig,
+    /// json: the answer read as boxes about an entity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infobox: Option<InfoboxConfig>,
+    /// json: JSON pointer to a direct answer's text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// json: JSON pointer to the direct answer's source link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer_url: Option<String>,
 }
 
 /// One `[[engine]]`.
@@ -148,6 +162,19 @@ pub struct EngineConfig {
     /// Where the parts of a result are.
     #[serde(default)]
     pub parse: ParseConfig,
+    /// SearXNG's result template of this engine's results (`paper.html`,
+    /// `images.html`, `videos.html`, `packages.html`, `map.html`); none is
+    /// `default.html`. The parse table's template fields are read under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<crate::model::Template>,
+    /// A second request built from the first answer, whose answer is the
+    /// one parsed (`[engine.follow]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow: Option<FollowConfig>,
+    /// The engine needs a key from the environment (`${VAR}` in a header):
+    /// without it the engine is off, instead of the configuration refused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub needs_env: bool,
     /// Answer from this recording folder instead of the network.
     #[serde(default)]
     pub replay: Option<PathBuf>,
@@ -189,7 +216,7 @@ fn default_page_size() -> u32 {
 /// engines count from 0, others from 1; `{time_range}` and `{safesearch}`
 /// are the values of `[engine.time_range]` and `[engine.safesearch]`,
 /// empty when none is asked.)
-pub(crate) const PLACEHOLDERS: [&str; 8] = [
+pub(crate) const PLACEHOLDERS: [&str; 9] = [
     "query",
     "page",
     "offset",
@@ -198,6 +225,7 @@ pub(crate) const PLACEHOLDERS: [&str; 8] = [
     "offset1",
     "time_range",
     "safesearch",
+    "contact",
 ];
 
 /// Problems of every `[[engine]]`: each table's own, names and shortcuts
@@ -391,6 +419,8 @@ impl EngineConfig {
                 ("title", &p.title),
                 ("url", &p.url),
             ],
+            // An engine that gives boxes or answers alone reads no list.
+            EngineKind::Json if p.infobox.is_some() || p.answer.is_some() => &[],
             EngineKind::Json => &[("title", &p.title), ("url", &p.url)],
             EngineKind::Feed | EngineKind::Searxng => &[],
         };
@@ -448,14 +478,20 @@ impl EngineConfig {
             }
         }
         // Read by json engines alone (feeds and SearXNG answers carry their
-        // dates and images themselves): elsewhere they would be ignored.
+        // images themselves; a feed's date and template fields are element
+        // paths): elsewhere they would be ignored.
+        let feed = self.kind == EngineKind::Feed;
         if self.kind != EngineKind::Json {
-            for (field, value) in [
-                ("date", &p.date),
-                ("thumbnail", &p.thumbnail),
-                ("total", &p.total),
+            for (field, set) in [
+                ("date", p.date.is_some() && !feed),
+                ("thumbnail", p.thumbnail.is_some()),
+                ("total", p.total.is_some()),
+                ("fields", !p.fields.is_empty() && !feed),
+                ("infobox", p.infobox.is_some()),
+                ("answer", p.answer.is_some()),
+                ("answer_url", p.answer_url.is_some()),
             ] {
-                if value.is_some() {
+                if set {
                     out.push(Problem {
                         paths: vec![path(&[
                             Seg::Key("engine"),
@@ -464,7 +500,7 @@ impl EngineConfig {
                             Seg::Key(field),
                         ])],
                         message: format!(
-                            "engine.parse.{field} of {who:?}: read only by kind \"json\", not {:?}",
+                            "engine.parse.{field} of {who:?}: not read by kind {:?}",
                             kind_name(self.kind)
                         ),
                         whole_file: false,
@@ -477,7 +513,11 @@ impl EngineConfig {
 
 /// A builder's refusal, pointed at the `parse.FIELD` it names, if any.
 fn builder_problem(i: usize, message: String) -> Problem {
-    const FIELDS: [&str; 14] = [
+    const FIELDS: [&str; 18] = [
+        "fields",
+        "infobox",
+        "answer_url",
+        "answer",
         "exclude",
         "results",
         "title",
@@ -554,7 +594,7 @@ pub(crate) fn check_template(template: &str) -> Result<(), String> {
         let name = &after[..close];
         if !PLACEHOLDERS.contains(&name) {
             return Err(format!(
-                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}}, {{time_range}}, {{safesearch}})"
+                "unknown placeholder {{{name}}} (known: {{query}}, {{page}}, {{offset}}, {{lang}}, {{page0}}, {{offset1}}, {{time_range}}, {{safesearch}}, {{contact}})"
             ));
         }
         has_query |= name == "query";
@@ -562,6 +602,7 @@ pub(crate) fn check_template(template: &str) -> Result<(), String> {
             "query" => "q",
             "lang" => "en",
             "time_range" | "safesearch" => "",
+            "contact" => "x",
             _ => "1",
         });
         rest = &after[close + 1..];

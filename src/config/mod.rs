@@ -40,11 +40,13 @@ mod limits;
 mod locate;
 mod operators;
 mod server;
+mod template;
 
 pub use bangs::{BangName, BangUrl, BangsConfig, bang_target};
 pub use cache::{CacheBackend, CacheConfig};
 pub use connections::ConnectionsConfig;
 pub use controls::{Carrier, SafeSearchMap, TIME_RANGES, TimeRangeMap, fill_dates, range_start};
+pub(crate) use engine::PLACEHOLDERS;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use favicons::FaviconsConfig;
 pub use fusion::{DEFAULT_RRF_K, FusionMethod, FusionSettings, MAX_RRF_K};
@@ -54,7 +56,12 @@ pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
 pub use operators::OperatorKind;
+pub(crate) use server::check_http_url;
 pub use server::{FORMATS, ServerConfig};
+pub use template::{
+    FieldsConfig, FollowConfig, InfoboxConfig, InfoboxFactConfig, InfoboxLinkConfig, LINK_FIELDS,
+    LIST_FIELDS,
+};
 
 use locate::{Doc, Step, locate, locate_in};
 
@@ -468,6 +475,7 @@ impl Config {
         }
         let mut problems = Vec::new();
         self.expand_header_vars(env, &mut problems);
+        self.fill_contact();
         self.problems(engine_check, &mut problems);
         if let Some(file) = serving {
             self.serving_problems(file, &mut problems);
@@ -522,6 +530,13 @@ impl Config {
             }
             match missing {
                 None => engine.headers = expanded,
+                // An engine that says it needs a key is off without it.
+                Some(what) if engine.needs_env => {
+                    if engine.replay.is_none() {
+                        engine.enabled = false;
+                    }
+                    engine.unset_env = Some(what);
+                }
                 Some(what) if engine.enabled && engine.replay.is_none() => {
                     out.push(Problem::engine(
                         i,
@@ -530,6 +545,19 @@ impl Config {
                     ))
                 }
                 Some(what) => engine.unset_env = Some(what),
+            }
+        }
+    }
+
+    /// Fills `{contact}` in every engine's URLs with `[server] contact`,
+    /// form-encoded; without one, a query parameter whose value is
+    /// `{contact}` is left out (`&mailto={contact}`).
+    fn fill_contact(&mut self) {
+        let contact = self.server.contact.clone().unwrap_or_default();
+        for e in &mut self.engines {
+            e.url = with_contact(&e.url, contact.trim());
+            if let Some(f) = &mut e.follow {
+                f.url = with_contact(&f.url, contact.trim());
             }
         }
     }
@@ -749,5 +777,51 @@ impl Problem {
             message,
             whole_file: false,
         }
+    }
+}
+
+/// `url` with `{contact}` filled (see [`Config::fill_contact`]).
+pub(crate) fn with_contact(url: &str, contact: &str) -> String {
+    if !url.contains("{contact}") {
+        return url.to_string();
+    }
+    if !contact.is_empty() {
+        let encoded: String = url::form_urlencoded::byte_serialize(contact.as_bytes()).collect();
+        return url.replace("{contact}", &encoded);
+    }
+    let Some((head, query)) = url.split_once('?') else {
+        return url.replace("{contact}", "");
+    };
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|pair| pair.split_once('=').is_none_or(|(_, v)| v != "{contact}"))
+        .collect();
+    let query = kept.join("&").replace("{contact}", "");
+    if query.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}?{query}")
+    }
+}
+
+#[cfg(test)]
+mod contact_tests {
+    #[test]
+    fn contact_fills_or_leaves_its_parameter_out() {
+        use super::with_contact as w;
+        let u = "https://api.crossref.org/works?query={query}&mailto={contact}&rows=10";
+        assert_eq!(
+            w(u, "a+b@example.org"),
+            "https://api.crossref.org/works?query={query}&mailto=a%2Bb%40example.org&rows=10"
+        );
+        assert_eq!(
+            w(u, ""),
+            "https://api.crossref.org/works?query={query}&rows=10"
+        );
+        assert_eq!(w("https://x.org/?mailto={contact}", ""), "https://x.org/");
+        assert_eq!(
+            w("https://x.org/?q={query}", ""),
+            "https://x.org/?q={query}"
+        );
     }
 }

@@ -56,6 +56,26 @@ pub struct ServerConfig {
     /// This instance's name on `/stats` when engine health is shared
     /// through Redis (who saw a block); default `HOSTNAME:PORT`.
     pub instance_id: Option<String>,
+    /// How the APIs asked can reach the admin (an e-mail address or a
+    /// URL): added to the User-Agent, and the value of `{contact}` in
+    /// engine URLs (Crossref's and OpenAlex's `mailto=`, PubMed's
+    /// `email=`); unset, a `name={contact}` parameter is left out.
+    pub contact: Option<String>,
+}
+
+impl ServerConfig {
+    /// The User-Agent sent to engines: `user_agent`, with the contact.
+    pub fn user_agent_header(&self) -> String {
+        match self
+            .contact
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+        {
+            Some(c) if !self.user_agent.contains(c) => format!("{} (+{c})", self.user_agent),
+            _ => self.user_agent.clone(),
+        }
+    }
 }
 
 /// `[server] max_results_per_page` when unset (and `results_per_page` is
@@ -77,6 +97,7 @@ impl Default for ServerConfig {
             user_agent: concat!("metasift/", env!("CARGO_PKG_VERSION")).into(),
             autocomplete: None,
             record_dir: None,
+            contact: None,
             log_queries: false,
             connections: super::ConnectionsConfig::default(),
             public: false,
@@ -164,6 +185,16 @@ impl ServerConfig {
                 "server.instance_id: must not be empty".into(),
             ));
         }
+        if let Some(c) = &s.contact
+            && (c.trim().is_empty()
+                || c.len() > 200
+                || reqwest::header::HeaderValue::from_str(c).is_err())
+        {
+            out.push(Problem::at(
+                &[&["server", "contact"]],
+                "server.contact: an e-mail address or URL, at most 200 characters, no control characters".into(),
+            ));
+        }
         if s.user_agent.trim().is_empty()
             || reqwest::header::HeaderValue::from_str(&s.user_agent).is_err()
         {
@@ -227,7 +258,7 @@ impl ServerConfig {
     }
 }
 
-pub(super) fn check_http_url(u: &str) -> Result<(), String> {
+pub(crate) fn check_http_url(u: &str) -> Result<(), String> {
     match url::Url::parse(u) {
         Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host().is_some() => {
             Ok(())

@@ -12,24 +12,309 @@
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
+use super::xml_path::{Open, XmlPath};
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
-use crate::config::EngineConfig;
-use crate::model::Query;
+use crate::config::{EngineConfig, LINK_FIELDS, LIST_FIELDS};
+use crate::model::{Extra, Query, Template, video_length};
 
 /// An RSS / Atom / OpenSearch engine.
 #[derive(Debug)]
 pub(crate) struct FeedEngine {
     config: EngineConfig,
     base: url::Url,
+    /// The parse table, when the engine has one (any XML answer with an
+    /// item element, read by element paths).
+    spec: Option<FeedSpec>,
 }
 
 impl FeedEngine {
-    /// A feed engine for `config` (only its `url` is checked).
+    /// A feed engine for `config`: its `url`, and the element paths of its
+    /// parse table, are checked.
     pub(crate) fn new(config: EngineConfig) -> Result<FeedEngine, String> {
         let base = super::base_url(&config)?;
-        Ok(FeedEngine { config, base })
+        let spec = FeedSpec::new(&config).map_err(|e| format!("engine {:?}: {e}", config.name))?;
+        Ok(FeedEngine { config, base, spec })
     }
 }
+
+/// One value of an item: alternatives, each a path or a template over paths
+/// (indexes into [`FeedSpec::paths`]).
+#[derive(Debug, Clone)]
+struct XmlValue(Vec<Vec<Piece>>);
+
+#[derive(Debug, Clone)]
+enum Piece {
+    Literal(String),
+    Field(usize, super::json::Encode),
+}
+
+/// The compiled parse table of a feed engine: element paths under the item.
+#[derive(Debug)]
+pub(crate) struct FeedSpec {
+    /// Local names of the item element (`item` and `entry` when empty).
+    items: Vec<String>,
+    paths: Vec<XmlPath>,
+    keep_attrs: bool,
+    title: Option<XmlValue>,
+    url: Option<XmlValue>,
+    snippet: Option<XmlValue>,
+    date: Option<XmlValue>,
+    template: Template,
+    scalars: Vec<(&'static str, XmlValue)>,
+    lists: Vec<(&'static str, usize)>,
+}
+
+impl FeedSpec {
+    fn new(config: &EngineConfig) -> Result<Option<FeedSpec>, String> {
+        let p = &config.parse;
+        let fields = p.fields.set();
+        let any = p.results.is_some()
+            || p.title.is_some()
+            || p.url.is_some()
+            || p.snippet.is_some()
+            || p.date.is_some()
+            || !fields.is_empty()
+            || config.template.is_some();
+        if !any {
+            return Ok(None);
+        }
+        let mut spec = FeedSpec {
+            items: p
+                .results
+                .as_deref()
+                .map(|r| {
+                    r.split(',')
+                        .map(|n| {
+                            n.trim()
+                                .rsplit(':')
+                                .next()
+                                .unwrap_or("")
+                                .to_ascii_lowercase()
+                        })
+                        .filter(|n| !n.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            paths: Vec::new(),
+            keep_attrs: false,
+            title: None,
+            url: None,
+            snippet: None,
+            date: None,
+            template: config.template.unwrap_or_default(),
+            scalars: Vec::new(),
+            lists: Vec::new(),
+        };
+        if p.results.is_some() && spec.items.is_empty() {
+            return Err("parse.results of a feed is the item element's name".into());
+        }
+        for (what, v, link) in [
+            ("title", &p.title, false),
+            ("url", &p.url, true),
+            ("snippet", &p.snippet, false),
+            ("date", &p.date, false),
+        ] {
+            let Some(v) = v.as_deref() else { continue };
+            let value = spec
+                .value(v, link)
+                .map_err(|e| format!("parse.{what}: {e}"))?;
+            match what {
+                "title" => spec.title = Some(value),
+                "url" => spec.url = Some(value),
+                "snippet" => spec.snippet = Some(value),
+                _ => spec.date = Some(value),
+            }
+        }
+        for (name, v) in fields {
+            let err = |e: String| format!("parse.fields.{name}: {e}");
+            if name == "address" {
+                return Err(err("kind feed reads no address object".into()));
+            }
+            if LIST_FIELDS.contains(&name) {
+                let path = XmlPath::parse(&v.replace("[]", "")).map_err(err)?;
+                let i = spec.add(path);
+                spec.lists.push((name, i));
+            } else {
+                let value = spec.value(v, LINK_FIELDS.contains(&name)).map_err(err)?;
+                spec.scalars.push((name, value));
+            }
+        }
+        spec.keep_attrs = spec.paths.iter().any(XmlPath::needs_attributes);
+        Ok(Some(spec))
+    }
+
+    fn add(&mut self, path: XmlPath) -> usize {
+        if let Some(i) = self.paths.iter().position(|p| *p == path) {
+            return i;
+        }
+        self.paths.push(path);
+        self.paths.len() - 1
+    }
+
+    fn value(&mut self, spec: &str, link: bool) -> Result<XmlValue, String> {
+        let mut alts = Vec::new();
+        for alt in spec.split("||").map(str::trim).filter(|s| !s.is_empty()) {
+            let pieces = match super::json::FieldSpec::parse_as(alt, !link)? {
+                super::json::FieldSpec::Path(_) => {
+                    vec![Piece::Field(
+                        self.add(XmlPath::parse(alt)?),
+                        super::json::Encode::Raw,
+                    )]
+                }
+                super::json::FieldSpec::Template(parts) => {
+                    let mut out = Vec::new();
+                    for part in parts {
+                        out.push(match part {
+                            super::json::TemplatePart::Literal(l) => Piece::Literal(l),
+                            super::json::TemplatePart::Field { path, encode } => {
+                                Piece::Field(self.add(XmlPath::parse(&path.join("."))?), encode)
+                            }
+                        });
+                    }
+                    out
+                }
+            };
+            alts.push(pieces);
+        }
+        if alts.is_empty() {
+            return Err(format!("{spec:?} names no element"));
+        }
+        Ok(XmlValue(alts))
+    }
+
+    fn is_item(&self, name: &str) -> bool {
+        if self.items.is_empty() {
+            matches!(name, "item" | "entry")
+        } else {
+            self.items.iter().any(|i| i == name)
+        }
+    }
+
+    /// The first alternative whose every path has a value in `item`.
+    fn get(&self, v: &XmlValue, item: &Item) -> Option<String> {
+        v.0.iter().find_map(|pieces| {
+            let mut out = String::new();
+            for piece in pieces {
+                match piece {
+                    Piece::Literal(l) => out.push_str(l),
+                    Piece::Field(i, encode) => {
+                        let value = item.fields.get(*i)?.first()?;
+                        super::json::encode_into(&mut out, value, *encode);
+                    }
+                }
+            }
+            (!out.trim().is_empty()).then_some(out)
+        })
+    }
+
+    /// An element under the item opens: its attribute values are read,
+    /// and the text paths it starts are collected until it ends.
+    fn open(&self, e: &BytesStart<'_>, stack: &mut Vec<(Open, Vec<usize>)>, item: &mut Item) {
+        let open = super::xml_path::open(e, self.keep_attrs);
+        let mut opened: Vec<(Open, Vec<usize>)> = std::mem::take(stack);
+        opened.push((open, Vec::new()));
+        let path: Vec<Open> = opened.iter().map(|(o, _)| o.clone()).collect();
+        let mut captures = Vec::new();
+        for (i, p) in self.paths.iter().enumerate() {
+            if !p.matches_exactly(&path) {
+                continue;
+            }
+            if p.reads_attribute() {
+                if let Some(v) = p.attribute(&path[path.len() - 1]) {
+                    item.fields[i].push(v.to_string());
+                }
+            } else {
+                captures.push(i);
+                item.texts.push((i, opened.len(), String::new()));
+            }
+        }
+        opened.last_mut().expect("just pushed").1 = captures;
+        *stack = opened;
+    }
+
+    /// An empty element under the item: only attributes to read.
+    fn empty(&self, e: &BytesStart<'_>, stack: &[(Open, Vec<usize>)], item: &mut Item) {
+        let mut path: Vec<Open> = stack.iter().map(|(o, _)| o.clone()).collect();
+        path.push(super::xml_path::open(e, self.keep_attrs));
+        for (i, p) in self.paths.iter().enumerate() {
+            if p.reads_attribute()
+                && p.matches_exactly(&path)
+                && let Some(v) = p.attribute(&path[path.len() - 1])
+            {
+                item.fields[i].push(v.to_string());
+            }
+        }
+    }
+
+    /// The element at the top of `stack` ends: the texts it collected are
+    /// values.
+    fn close(stack: &mut Vec<(Open, Vec<usize>)>, item: &mut Item) {
+        let depth = stack.len();
+        stack.pop();
+        let mut k = 0;
+        while k < item.texts.len() {
+            if item.texts[k].1 == depth {
+                let (i, _, text) = item.texts.swap_remove(k);
+                let t = text.trim();
+                if !t.is_empty() && item.fields[i].len() < MAX_VALUES {
+                    item.fields[i].push(t.to_string());
+                }
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// The template fields of an item.
+    fn extra(&self, item: &Item, base: &url::Url) -> Box<Extra> {
+        let mut e = Extra::new(self.template);
+        for (name, v) in &self.scalars {
+            let Some(raw) = self.get(v, item) else {
+                continue;
+            };
+            let link = || resolve_link(base, &raw);
+            let text = || Some(html_to_text(&raw)).filter(|t| !t.is_empty());
+            let (slot, value) = match *name {
+                "img_src" => (&mut e.img_src, link()),
+                "thumbnail_src" => (&mut e.thumbnail_src, link()),
+                "iframe_src" => (&mut e.iframe_src, link()),
+                "pdf_url" => (&mut e.pdf_url, link()),
+                "homepage" => (&mut e.homepage, link()),
+                "source_code_url" => (&mut e.source_code_url, link()),
+                "length" => (&mut e.length, video_length(&raw)),
+                "resolution" => (&mut e.resolution, text()),
+                "source" => (&mut e.source, text()),
+                "author" => (&mut e.author, text()),
+                "journal" => (&mut e.journal, text()),
+                "doi" => (&mut e.doi, text()),
+                "publisher" => (&mut e.publisher, text()),
+                "volume" => (&mut e.volume, text()),
+                "package_name" => (&mut e.package_name, text()),
+                "version" => (&mut e.version, text()),
+                "license" => (&mut e.license, text()),
+                "maintainer" => (&mut e.maintainer, text()),
+                "popularity" => (&mut e.popularity, text()),
+                "latitude" => (&mut e.latitude, text()),
+                "longitude" => (&mut e.longitude, text()),
+                _ => continue,
+            };
+            *slot = value;
+        }
+        for (name, i) in &self.lists {
+            let values: Vec<String> = item.fields[*i].iter().map(|v| html_to_text(v)).collect();
+            match *name {
+                "authors" => e.authors = values,
+                "tags" => e.tags = values,
+                "boundingbox" => e.boundingbox = values,
+                _ => {}
+            }
+        }
+        Box::new(e)
+    }
+}
+
+/// The most values one path collects in one item.
+const MAX_VALUES: usize = 64;
 
 /// Which part of an item the text being read belongs to.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,12 +339,24 @@ pub(crate) struct Item {
     date_done: bool,
     /// `media:thumbnail`, or an image `media:content` / `enclosure`.
     pub(crate) image: Option<String>,
+    /// The values of each of the parse table's paths ([`FeedSpec::paths`]).
+    fields: Vec<Vec<String>>,
+    /// Texts being collected: (path, depth of its element, text so far).
+    texts: Vec<(usize, usize, String)>,
 }
 
 /// Reads every item of an RSS or Atom document (its link resolved from
-/// Atom's `href`). `Err` when the body is not a feed at all.
-pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
+/// Atom's `href`), or of any XML document whose item element `spec` names,
+/// with the paths of `spec` collected in each item. `Err` when the body is
+/// not a feed at all.
+fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String> {
     let mut reader = Reader::from_str(body.trim_start_matches('\u{feff}'));
+    // The open elements under the item, each with the text paths it collects.
+    let mut stack: Vec<(Open, Vec<usize>)> = Vec::new();
+    let new_item = || Item {
+        fields: vec![Vec::new(); spec.map_or(0, |s| s.paths.len())],
+        ..Item::default()
+    };
     let mut saw_feed = false;
     let mut item: Option<Item> = None;
     let mut part: Option<Part> = None;
@@ -75,13 +372,21 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
         match event {
             Event::Start(e) => {
                 let name = local(&e);
+                if let (Some(s), Some(it)) = (spec, item.as_mut()) {
+                    s.open(&e, &mut stack, it);
+                }
                 if part.is_some() {
                     depth_in_part += 1;
                     continue;
                 }
                 match name.as_str() {
                     "rss" | "feed" | "rdf" | "channel" => saw_feed = true,
-                    "item" | "entry" => item = Some(Item::default()),
+                    n if item.is_none()
+                        && spec.map_or(matches!(n, "item" | "entry"), |s| s.is_item(n)) =>
+                    {
+                        saw_feed = true;
+                        item = Some(new_item());
+                    }
                     _ if item.is_some() => {
                         part = part_of(&name);
                         depth_in_part = 0;
@@ -95,6 +400,13 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
                     _ => {}
                 }
             }
+            Event::Empty(e)
+                if spec.is_some() && item.is_some() && {
+                    if let (Some(s), Some(it)) = (spec, item.as_mut()) {
+                        s.empty(&e, &stack, it);
+                    }
+                    false
+                } => {}
             Event::Empty(e) if part.is_none() && local(&e) == "link" => {
                 atom_link(&e, item.as_mut());
             }
@@ -106,6 +418,11 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
             }
             Event::End(e) => {
                 let name = e.local_name().as_ref().to_ascii_lowercase();
+                if !stack.is_empty()
+                    && let Some(it) = item.as_mut()
+                {
+                    FeedSpec::close(&mut stack, it);
+                }
                 if part.is_some() {
                     if depth_in_part > 0 {
                         depth_in_part -= 1;
@@ -119,7 +436,8 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
                     }
                     continue;
                 }
-                if matches!(name.as_str(), "item" | "entry")
+                let name = name.rsplit(':').next().unwrap_or("");
+                if spec.map_or(matches!(name, "item" | "entry"), |s| s.is_item(name))
                     && let Some(it) = item.take()
                 {
                     let mut it = it;
@@ -129,8 +447,16 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
                     items.push(it);
                 }
             }
-            Event::Text(t) => push(&mut item, part, &t.xml10_content()),
-            Event::CData(c) => push(&mut item, part, &c.into_inner()),
+            Event::Text(t) => {
+                let t = t.xml10_content();
+                collect(&mut item, &t);
+                push(&mut item, part, &t);
+            }
+            Event::CData(c) => {
+                let c = c.into_inner();
+                collect(&mut item, &c);
+                push(&mut item, part, &c);
+            }
             Event::GeneralRef(r) => {
                 let s = match r.resolve_char_ref() {
                     Ok(Some(c)) => c.to_string(),
@@ -144,6 +470,7 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
                         other => format!("&{other};"),
                     },
                 };
+                collect(&mut item, &s);
                 push(&mut item, part, &s);
             }
             Event::Eof => break,
@@ -154,6 +481,17 @@ pub(crate) fn parse_feed(body: &str) -> Result<Vec<Item>, String> {
         return Err("not an RSS or Atom feed".into());
     }
     Ok(items)
+}
+
+/// Text inside the item goes to every path being collected.
+fn collect(item: &mut Option<Item>, text: &str) {
+    if let Some(it) = item.as_mut() {
+        for (_, _, t) in &mut it.texts {
+            if t.len() < 64 * 1024 {
+                t.push_str(text);
+            }
+        }
+    }
 }
 
 fn local(e: &BytesStart<'_>) -> String {
@@ -246,7 +584,7 @@ impl Engine for FeedEngine {
     }
 
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
-        let items = match parse_feed(body) {
+        let items = match parse_items(body, self.spec.as_ref()) {
             Ok(items) => items,
             Err(e) => {
                 return match super::generic_block_marker(&super::visible_text(body)) {
@@ -258,17 +596,37 @@ impl Engine for FeedEngine {
         let items_given = items.len();
         let hits: Vec<Hit> = items
             .into_iter()
-            .filter_map(|it| {
-                let url = resolve_link(&self.base, &it.link)?;
-                let title = html_to_text(&it.title);
+            .filter_map(|mut it| {
+                let spec = self.spec.as_ref();
+                // A path the parse table names wins over the feed's own element.
+                let (mut link, mut title, mut snippet, mut date) = (
+                    std::mem::take(&mut it.link),
+                    std::mem::take(&mut it.title),
+                    std::mem::take(&mut it.snippet),
+                    std::mem::take(&mut it.date),
+                );
+                if let Some(s) = spec {
+                    let own = |v: Option<&XmlValue>, default: &mut String| {
+                        if let Some(v) = v {
+                            *default = s.get(v, &it).unwrap_or_default();
+                        }
+                    };
+                    own(s.url.as_ref(), &mut link);
+                    own(s.title.as_ref(), &mut title);
+                    own(s.snippet.as_ref(), &mut snippet);
+                    own(s.date.as_ref(), &mut date);
+                }
+                let url = resolve_link(&self.base, &link)?;
+                let title = html_to_text(&title);
                 if title.is_empty() {
                     return None;
                 }
                 Some(Hit {
                     url,
                     title,
-                    snippet: html_to_text(&it.snippet),
-                    published: super::published_date(&it.date),
+                    snippet: html_to_text(&snippet),
+                    published: super::published_date(&date),
+                    extra: spec.map(|s| s.extra(&it, &self.base)),
                     thumbnail: it.image.and_then(|i| resolve_link(&self.base, &i)),
                     ..Hit::default()
                 })

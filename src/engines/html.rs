@@ -517,6 +517,7 @@ impl HtmlEngine {
             hits,
             suggestions: out.suggestions,
             estimate: None,
+            ..Parsed::default()
         }))
     }
 
@@ -541,6 +542,7 @@ impl HtmlEngine {
             hits,
             suggestions,
             estimate: None,
+            ..Parsed::default()
         })
     }
 

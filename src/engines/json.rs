@@ -19,9 +19,10 @@
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::Value;
 
+use super::fields::Scalar;
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
 use crate::config::EngineConfig;
-use crate::model::Query;
+use crate::model::{Answer, Query};
 
 /// Characters escaped in a path segment (RFC 3986 `pchar` complement).
 const SEGMENT: &AsciiSet = &CONTROLS
@@ -71,7 +72,15 @@ pub(crate) enum Encode {
 }
 
 impl FieldSpec {
+    #[cfg(test)]
     pub(crate) fn parse(spec: &str) -> Result<FieldSpec, String> {
+        FieldSpec::parse_as(spec, false)
+    }
+
+    /// [`FieldSpec::parse`]; with `text`, a template's values go in as
+    /// they are unless a filter says otherwise (the template builds text,
+    /// not a URL).
+    pub(crate) fn parse_as(spec: &str, text: bool) -> Result<FieldSpec, String> {
         if !spec.contains('{') {
             return Ok(FieldSpec::Path(split_path(spec)));
         }
@@ -107,6 +116,7 @@ impl FieldSpec {
                         "template {spec:?}: unknown filter {other:?} (raw, query, path or wiki)"
                     ));
                 }
+                None if text => Encode::Raw,
                 None if before.contains('?') => Encode::Query,
                 None if before.contains("/wiki/") => Encode::WikiSegment,
                 None => Encode::Segment,
@@ -133,26 +143,31 @@ impl FieldSpec {
                     match part {
                         TemplatePart::Literal(l) => out.push_str(l),
                         TemplatePart::Field { path, encode } => {
-                            let v = lookup(item, path).and_then(scalar_text)?;
-                            match encode {
-                                Encode::Raw => out.push_str(&v),
-                                Encode::Query => {
-                                    out.extend(url::form_urlencoded::byte_serialize(v.as_bytes()))
-                                }
-                                Encode::Segment => {
-                                    out.extend(utf8_percent_encode(&v, SEGMENT));
-                                }
-                                Encode::WikiSegment => {
-                                    // MediaWiki writes subpage slashes literally.
-                                    let v = v.replace(' ', "_");
-                                    out.extend(utf8_percent_encode(&v, WIKI_SEGMENT));
-                                }
-                            }
+                            // An empty value makes no link or text: the
+                            // template's frame alone is not an answer.
+                            let v = lookup(item, path)
+                                .and_then(scalar_text)
+                                .filter(|v| !v.is_empty())?;
+                            encode_into(&mut out, &v, *encode);
                         }
                     }
                 }
                 Some(out)
             }
+        }
+    }
+}
+
+/// `v` appended to `out`, escaped as `encode` says.
+pub(crate) fn encode_into(out: &mut String, v: &str, encode: Encode) {
+    match encode {
+        Encode::Raw => out.push_str(v),
+        Encode::Query => out.extend(url::form_urlencoded::byte_serialize(v.as_bytes())),
+        Encode::Segment => out.extend(utf8_percent_encode(v, SEGMENT)),
+        Encode::WikiSegment => {
+            // MediaWiki writes subpage slashes literally.
+            let v = v.replace(' ', "_");
+            out.extend(utf8_percent_encode(&v, WIKI_SEGMENT));
         }
     }
 }
@@ -176,7 +191,7 @@ pub(crate) fn lookup<'v>(mut v: &'v Value, path: &[String]) -> Option<&'v Value>
     Some(v)
 }
 
-fn scalar_text(v: &Value) -> Option<String> {
+pub(crate) fn scalar_text(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
@@ -191,13 +206,19 @@ pub(crate) struct JsonEngine {
     config: EngineConfig,
     base: url::Url,
     results: String,
-    title: FieldSpec,
-    url: FieldSpec,
-    snippet: Option<FieldSpec>,
+    title: Scalar,
+    url: Scalar,
+    snippet: Option<Scalar>,
     suggestions: Option<String>,
-    date: Option<FieldSpec>,
-    thumbnail: Option<FieldSpec>,
+    date: Option<Scalar>,
+    thumbnail: Option<Scalar>,
     total: Option<String>,
+    /// `[engine.parse.fields]` under `template`.
+    fields: Option<super::fields::JsonFields>,
+    /// `[engine.parse.infobox]`.
+    infobox: Option<super::fields::JsonInfobox>,
+    /// `parse.answer`: JSON pointer to a direct answer, and its source.
+    answer: Option<(String, Option<String>)>,
 }
 
 impl JsonEngine {
@@ -212,16 +233,38 @@ impl JsonEngine {
                 "engine {name:?}: parse.results must be a JSON pointer starting with '/', got {results:?}"
             ));
         }
-        let field = |what: &str, v: &Option<String>| -> Result<Option<FieldSpec>, String> {
+        // `a || b`: the first alternative that yields text.
+        let field = |what: &str, v: &Option<String>| -> Result<Option<Scalar>, String> {
             v.as_deref()
-                .map(FieldSpec::parse)
+                .map(|s| Scalar::parse(s, true))
                 .transpose()
                 .map_err(|e| format!("engine {name:?}: parse.{what}: {e}"))
         };
+        // An engine that answers with a box or an answer alone (Wikidata)
+        // reads no result list.
+        let boxes_only = p.infobox.is_some() || p.answer.is_some();
         let title = field("title", &p.title)?
+            .or_else(|| boxes_only.then(|| Scalar(vec![FieldSpec::Path(Vec::new())])))
             .ok_or_else(|| format!("engine {name:?}: kind json needs parse.title"))?;
         let url = field("url", &p.url)?
+            .or_else(|| boxes_only.then(|| Scalar(vec![FieldSpec::Path(Vec::new())])))
             .ok_or_else(|| format!("engine {name:?}: kind json needs parse.url"))?;
+        let fields = super::fields::JsonFields::new(config.template, &p.fields)
+            .map_err(|e| format!("engine {name:?}: {e}"))?;
+        let infobox = p
+            .infobox
+            .as_ref()
+            .map(super::fields::JsonInfobox::new)
+            .transpose()
+            .map_err(|e| format!("engine {name:?}: {e}"))?;
+        for (what, ptr) in [("answer", &p.answer), ("answer_url", &p.answer_url)] {
+            if let Some(a) = ptr.as_deref().filter(|a| !a.starts_with('/')) {
+                return Err(format!(
+                    "engine {name:?}: parse.{what} must be a JSON pointer starting with '/', got {a:?}"
+                ));
+            }
+        }
+        let answer = p.answer.clone().map(|a| (a, p.answer_url.clone()));
         let snippet = field("snippet", &p.snippet)?;
         let date = field("date", &p.date)?;
         let thumbnail = field("thumbnail", &p.thumbnail)?;
@@ -231,6 +274,9 @@ impl JsonEngine {
             ));
         }
         Ok(JsonEngine {
+            fields,
+            infobox,
+            answer,
             date,
             thumbnail,
             total: p.total.clone(),
@@ -256,12 +302,53 @@ impl Engine for JsonEngine {
 
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
         let doc = parse_json(body, &self.config)?;
-        let list = doc.pointer(&self.results).ok_or_else(|| {
-            ParseError::Invalid(format!(
+        let infoboxes = self
+            .infobox
+            .as_ref()
+            .map(|b| b.extract(&doc, &self.base))
+            .unwrap_or_default();
+        let answers: Vec<Answer> = self
+            .answer
+            .as_ref()
+            .and_then(|(text, url)| {
+                let answer = doc.pointer(text).and_then(scalar_text)?;
+                let answer = html_to_text(&answer);
+                (!answer.is_empty()).then(|| Answer {
+                    answer,
+                    url: url
+                        .as_deref()
+                        .and_then(|u| doc.pointer(u))
+                        .and_then(scalar_text)
+                        .and_then(|u| resolve_link(&self.base, &u)),
+                    engine: self.config.name.clone(),
+                })
+            })
+            .into_iter()
+            .collect();
+        if self.config.parse.results.is_none() && (self.infobox.is_some() || self.answer.is_some())
+        {
+            return Ok(Parsed {
+                infoboxes,
+                answers,
+                ..Parsed::default()
+            });
+        }
+        let Some(list) = doc.pointer(&self.results) else {
+            // An API that leaves the list out when nothing matched (Semantic
+            // Scholar's `{"total": 0}`) says so in `parse.no_results`.
+            let none = &self.config.parse.no_results;
+            if super::markers::Markers::new(none).first_in(body).is_some() {
+                return Ok(Parsed {
+                    infoboxes,
+                    answers,
+                    ..Parsed::default()
+                });
+            }
+            return Err(ParseError::Invalid(format!(
                 "no {:?} in the answer — the API may have changed",
                 self.results
-            ))
-        })?;
+            )));
+        };
         let items: Vec<&Value> = match list {
             Value::Array(a) => a.iter().collect(),
             Value::Object(m) => m.values().collect(),
@@ -306,12 +393,14 @@ impl Engine for JsonEngine {
                 .as_ref()
                 .and_then(|t| t.extract(item))
                 .and_then(|t| resolve_link(&self.base, &t));
+            let extra = self.fields.as_ref().map(|f| f.extract(item, &self.base));
             hits.push(Hit {
                 url,
                 title,
                 snippet,
                 published,
                 thumbnail,
+                extra,
                 ..Hit::default()
             });
         }
@@ -337,6 +426,8 @@ impl Engine for JsonEngine {
             hits,
             suggestions,
             estimate,
+            infoboxes,
+            answers,
         })
     }
 }

@@ -49,6 +49,9 @@ pub struct Hit {
     /// `c-showurl` text `www.hello.com/`), made an absolute http(s) URL:
     /// for the readable URL line only, when there is no `key_url`.
     pub display_url: Option<String>,
+    /// SearXNG's template and its fields, where the engine's kind reads
+    /// them (`[engine] template` and the parse table's template fields).
+    pub extra: Option<Box<crate::model::Extra>>,
 }
 
 /// What a page yielded.
@@ -60,6 +63,10 @@ pub struct Parsed {
     pub suggestions: Vec<String>,
     /// How many results the engine says it has for the query.
     pub estimate: Option<u64>,
+    /// Boxes about the entity the query names (`[engine.parse.infobox]`).
+    pub infoboxes: Vec<crate::model::Infobox>,
+    /// Direct answers (`parse.answer`).
+    pub answers: Vec<crate::model::Answer>,
 }
 
 /// The largest result count an engine's estimate is believed at: the
@@ -90,12 +97,25 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     fn build_request(&self, query: &Query) -> RequestSpec;
     /// Parses a decoded body. Pure: no I/O, no panics on any input.
     fn parse(&self, body: &str) -> Result<Parsed, ParseError>;
+    /// For an engine with `[engine.follow]`: the second request, built from
+    /// the first answer's text (`None`: the first answer found nothing, so
+    /// there is no result). Pure, like [`Engine::parse`].
+    fn follow_up(&self, first: &str, query: &Query) -> Result<Option<RequestSpec>, ParseError> {
+        match &self.config().follow {
+            None => Ok(None),
+            Some(f) => follow::Follow::new(f)
+                .map_err(ParseError::Invalid)?
+                .request(self.config(), first, query),
+        }
+    }
 }
 
 pub(crate) mod dom;
 pub(crate) mod exclude;
 pub mod fast_parse;
 pub(crate) mod feed;
+pub(crate) mod fields;
+pub(crate) mod follow;
 pub mod html;
 pub(crate) mod json;
 pub(crate) mod markers;
@@ -103,6 +123,7 @@ pub mod prefilter;
 pub mod restrict;
 pub(crate) mod searxng;
 mod text;
+pub(crate) mod xml_path;
 
 pub(crate) use text::html_to_text;
 
@@ -120,6 +141,9 @@ pub fn build(config: &EngineConfig) -> Result<Box<dyn Engine>, String> {
         EngineKind::Feed => Box::new(feed::FeedEngine::new(config.clone())?),
         EngineKind::Searxng => Box::new(searxng::SearxngEngine::new(config.clone())?),
     };
+    if let Some(f) = &config.follow {
+        follow::Follow::new(f).map_err(|e| format!("engine {:?}: {e}", config.name))?;
+    }
     Ok(engine)
 }
 

@@ -80,6 +80,7 @@ impl Engine for SearxngEngine {
             hits,
             suggestions,
             estimate,
+            ..Parsed::default()
         })
     }
 }

@@ -291,6 +291,7 @@ impl Group {
                 thumbnail: rec.thumbnail.clone(),
                 key_url: rec.key_url.clone(),
                 display_url: rec.key_url.clone().or_else(|| rec.display_url.clone()),
+                extra: rec.extra.clone(),
             },
         }
     }
@@ -324,6 +325,11 @@ impl Group {
         }
         if r.thumbnail.is_none() {
             r.thumbnail = rec.thumbnail.clone();
+        }
+        match (&mut r.extra, &rec.extra) {
+            (Some(kept), Some(theirs)) => kept.fill_from(theirs),
+            (None, Some(theirs)) => r.extra = Some(theirs.clone()),
+            _ => {}
         }
         r.duplicates.push(dup);
     }
@@ -372,6 +378,7 @@ mod tests {
             thumbnail: None,
             key_url: None,
             display_url: None,
+            extra: None,
             url: url.into(),
             title: title.into(),
             snippet: snippet.into(),

@@ -15,7 +15,9 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{MergedResult, Operators, SearchResponse};
+use crate::model::{
+    Address, Answer, Extra, Infobox, MergedResult, Operators, SearchResponse, Template,
+};
 
 /// A whole answer in SearXNG's `format=json` shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,12 +42,14 @@ pub struct SearxngResponse {
     pub dropped_by_operators: usize,
     /// The fused results.
     pub results: Vec<SearxngResult>,
-    /// Direct answers (none yet; kept for clients that read the key).
-    pub answers: Vec<String>,
+    /// Direct answers, as SearXNG's answer results
+    /// (`{"answer", "url", "engine", "template"}`).
+    pub answers: Vec<SearxngAnswer>,
     /// Spelling corrections (none yet).
     pub corrections: Vec<String>,
-    /// Infoboxes (none yet).
-    pub infoboxes: Vec<serde_json::Value>,
+    /// Infoboxes (`infobox`, `id`, `content`, `img_src`, `urls`,
+    /// `attributes`, `engine`, `engines`), those of one entity merged.
+    pub infoboxes: Vec<Infobox>,
     /// Query suggestions offered by engines.
     pub suggestions: Vec<String>,
     /// `[engine, reason]` for every engine that gave nothing usable, and
@@ -93,11 +97,158 @@ pub struct SearxngResult {
     /// An image of the result, where an engine gave one.
     #[serde(default)]
     pub thumbnail: Option<String>,
-    /// The same image, under the key SearXNG's image results use.
+    /// The same image, under the key SearXNG's image results use; for an
+    /// `images.html` result, the full-size image.
     #[serde(default)]
     pub img_src: Option<String>,
+    /// The template's own fields, under SearXNG's keys; none for
+    /// `default.html`.
+    #[serde(flatten)]
+    pub fields: TemplateFields,
     /// Hidden duplicates merged into this result.
     pub duplicates: Vec<SearxngDuplicate>,
+}
+
+/// A result's template fields under the keys SearXNG's result templates
+/// (`searx/templates/simple/result_templates/*.html`) and its JSON use.
+/// Each is written only when set.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TemplateFields {
+    /// images: a preview of the image.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thumbnail_src: Option<String>,
+    /// images: `1920 x 1080`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<String>,
+    /// images: where the image comes from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// images, videos: author or channel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// videos: playing time, `m:ss` or `h:mm:ss`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<String>,
+    /// videos: an embeddable player of an allowed host.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iframe_src: Option<String>,
+    /// paper: authors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
+    /// paper: journal or venue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journal: Option<String>,
+    /// paper: the DOI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doi: Option<String>,
+    /// paper: the PDF.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pdf_url: Option<String>,
+    /// paper: publisher.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<String>,
+    /// paper: volume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub volume: Option<String>,
+    /// packages: the package's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package_name: Option<String>,
+    /// packages: latest version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// packages: the licence's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license_name: Option<String>,
+    /// packages: home page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    /// packages: source code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_code_url: Option<String>,
+    /// packages: maintainer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maintainer: Option<String>,
+    /// packages: stars, downloads or points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub popularity: Option<String>,
+    /// paper, packages: keywords.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// map: latitude.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latitude: Option<String>,
+    /// map: longitude.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub longitude: Option<String>,
+    /// map: Nominatim's bounding box.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub boundingbox: Vec<String>,
+    /// map: the address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<Address>,
+}
+
+impl TemplateFields {
+    fn from_extra(e: &Extra, thumbnail: Option<&String>) -> TemplateFields {
+        TemplateFields {
+            thumbnail_src: e.thumbnail_src.clone().or_else(|| {
+                thumbnail
+                    .filter(|_| e.template == Template::Images)
+                    .cloned()
+            }),
+            resolution: e.resolution.clone(),
+            source: e.source.clone(),
+            author: e.author.clone(),
+            length: e.length.clone(),
+            iframe_src: e.iframe_src.clone(),
+            authors: e.authors.clone(),
+            journal: e.journal.clone(),
+            doi: e.doi.clone(),
+            pdf_url: e.pdf_url.clone(),
+            publisher: e.publisher.clone(),
+            volume: e.volume.clone(),
+            package_name: e.package_name.clone(),
+            version: e.version.clone(),
+            license_name: e.license.clone(),
+            homepage: e.homepage.clone(),
+            source_code_url: e.source_code_url.clone(),
+            maintainer: e.maintainer.clone(),
+            popularity: e.popularity.clone(),
+            tags: e.tags.clone(),
+            latitude: e.latitude.clone(),
+            longitude: e.longitude.clone(),
+            boundingbox: e.boundingbox.clone(),
+            address: e.address.clone(),
+        }
+    }
+}
+
+/// A direct answer in SearXNG's shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearxngAnswer {
+    /// The answer's text.
+    pub answer: String,
+    /// Where it comes from.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// The engine that gave it.
+    #[serde(default)]
+    pub engine: String,
+    /// SearXNG's template of a plain answer.
+    #[serde(default)]
+    pub template: String,
+}
+
+impl SearxngAnswer {
+    fn from_answer(a: &Answer) -> SearxngAnswer {
+        SearxngAnswer {
+            answer: a.answer.clone(),
+            url: a.url.clone(),
+            engine: a.engine.clone(),
+            template: "answer/legacy.html".into(),
+        }
+    }
 }
 
 /// A hidden duplicate in the JSON output.
@@ -138,9 +289,13 @@ impl SearxngResponse {
                 .iter()
                 .map(SearxngResult::from_merged)
                 .collect(),
-            answers: Vec::new(),
+            answers: response
+                .answers
+                .iter()
+                .map(SearxngAnswer::from_answer)
+                .collect(),
             corrections: Vec::new(),
-            infoboxes: Vec::new(),
+            infoboxes: response.infoboxes.clone(),
             suggestions: response.suggestions.clone(),
             unresponsive_engines: response
                 .engines
@@ -167,6 +322,21 @@ fn is_zero(n: &usize) -> bool {
 impl SearxngResult {
     /// The SearXNG shape of a fused result.
     pub(crate) fn from_merged(m: &MergedResult) -> Self {
+        let extra = m.extra.as_deref();
+        let template = extra.map_or(Template::Default, |e| e.template);
+        // An image result's `img_src` is the image itself, its
+        // `thumbnail` the preview; elsewhere both are the one image.
+        let img_src = extra
+            .and_then(|e| e.img_src.clone())
+            .or_else(|| m.thumbnail.clone());
+        let thumbnail = match extra {
+            Some(e) if e.template == Template::Images => e
+                .thumbnail_src
+                .clone()
+                .or_else(|| m.thumbnail.clone())
+                .or_else(|| e.img_src.clone()),
+            _ => m.thumbnail.clone(),
+        };
         SearxngResult {
             url: m.url.clone(),
             title: m.title.clone(),
@@ -177,10 +347,13 @@ impl SearxngResult {
             score: m.score,
             category: m.category.clone(),
             parsed_url: parsed_url(&m.url),
-            template: "default.html".into(),
+            template: template.as_str().into(),
             published_date: m.published.clone(),
-            thumbnail: m.thumbnail.clone(),
-            img_src: m.thumbnail.clone(),
+            fields: extra
+                .map(|e| TemplateFields::from_extra(e, thumbnail.as_ref()))
+                .unwrap_or_default(),
+            thumbnail,
+            img_src,
             duplicates: m
                 .duplicates
                 .iter()
@@ -339,5 +512,116 @@ mod tests {
         assert_eq!(r["parsed_url"][1], "example.com");
         assert_eq!(r["duplicates"][0]["stage"], "url");
         assert!(r["duplicates"][0].get("shared_codes").is_none());
+        assert_eq!(r["template"], "default.html");
+        for key in ["authors", "doi", "latitude", "iframe_src", "thumbnail_src"] {
+            assert!(r.get(key).is_none(), "a web result has no {key}");
+        }
+    }
+
+    /// Each template's fields go out under the keys SearXNG's templates
+    /// read; infoboxes and answers in SearXNG's shape.
+    #[test]
+    fn template_fields_infoboxes_and_answers_have_searxng_keys() {
+        use crate::model::{Address, Extra, Infobox, InfoboxUrl, Template};
+        let mut resp = sample();
+        let base = resp.results[0].clone();
+        let with = |extra: Extra| {
+            let mut m = base.clone();
+            m.thumbnail = Some("https://t.example/small.jpg".into());
+            m.extra = Some(Box::new(extra));
+            m
+        };
+        resp.results = vec![
+            with(Extra {
+                img_src: Some("https://i.example/full.jpg".into()),
+                resolution: Some("1920 x 1080".into()),
+                source: Some("Wikimedia Commons".into()),
+                ..Extra::new(Template::Images)
+            }),
+            with(Extra {
+                length: Some("3:45".into()),
+                iframe_src: Some("https://www.youtube-nocookie.com/embed/x".into()),
+                ..Extra::new(Template::Videos)
+            }),
+            with(Extra {
+                authors: vec!["A. Vaswani".into(), "N. Shazeer".into()],
+                journal: Some("NeurIPS".into()),
+                doi: Some("10.48550/arXiv.1706.03762".into()),
+                pdf_url: Some("https://arxiv.org/pdf/1706.03762".into()),
+                ..Extra::new(Template::Paper)
+            }),
+            with(Extra {
+                package_name: Some("serde".into()),
+                version: Some("1.0.200".into()),
+                license: Some("MIT OR Apache-2.0".into()),
+                source_code_url: Some("https://github.com/serde-rs/serde".into()),
+                ..Extra::new(Template::Packages)
+            }),
+            with(Extra {
+                latitude: Some("48.8566".into()),
+                longitude: Some("2.3522".into()),
+                boundingbox: vec!["48.8".into(), "48.9".into(), "2.2".into(), "2.4".into()],
+                address: Some(Address {
+                    locality: Some("Paris".into()),
+                    country_code: Some("fr".into()),
+                    ..Address::default()
+                }),
+                ..Extra::new(Template::Map)
+            }),
+        ];
+        resp.infoboxes = vec![Infobox {
+            infobox: "Paris".into(),
+            id: "https://en.wikipedia.org/wiki/Paris".into(),
+            content: "Capital of France.".into(),
+            urls: vec![InfoboxUrl {
+                title: "Wikipedia".into(),
+                url: "https://en.wikipedia.org/wiki/Paris".into(),
+            }],
+            engine: "wikipedia".into(),
+            engines: vec!["wikipedia".into()],
+            ..Infobox::default()
+        }];
+        resp.answers = vec![crate::model::Answer {
+            answer: "42".into(),
+            url: None,
+            engine: "e".into(),
+        }];
+        let v = serde_json::to_value(SearxngResponse::from_response(&resp)).unwrap();
+        let r = &v["results"];
+        assert_eq!(r[0]["template"], "images.html");
+        assert_eq!(r[0]["img_src"], "https://i.example/full.jpg");
+        assert_eq!(r[0]["thumbnail_src"], "https://t.example/small.jpg");
+        assert_eq!(r[0]["thumbnail"], "https://t.example/small.jpg");
+        assert_eq!(r[0]["resolution"], "1920 x 1080");
+        assert_eq!(r[0]["source"], "Wikimedia Commons");
+        assert_eq!(r[1]["template"], "videos.html");
+        assert_eq!(r[1]["length"], "3:45");
+        assert_eq!(r[1]["thumbnail"], "https://t.example/small.jpg");
+        assert_eq!(
+            r[1]["iframe_src"],
+            "https://www.youtube-nocookie.com/embed/x"
+        );
+        assert_eq!(r[2]["template"], "paper.html");
+        assert_eq!(
+            r[2]["authors"],
+            serde_json::json!(["A. Vaswani", "N. Shazeer"])
+        );
+        assert_eq!(r[2]["journal"], "NeurIPS");
+        assert_eq!(r[2]["doi"], "10.48550/arXiv.1706.03762");
+        assert_eq!(r[2]["pdf_url"], "https://arxiv.org/pdf/1706.03762");
+        assert_eq!(r[3]["template"], "packages.html");
+        assert_eq!(r[3]["package_name"], "serde");
+        assert_eq!(r[3]["license_name"], "MIT OR Apache-2.0");
+        assert_eq!(r[4]["template"], "map.html");
+        assert_eq!(r[4]["latitude"], "48.8566");
+        assert_eq!(r[4]["boundingbox"][3], "2.4");
+        assert_eq!(r[4]["address"]["locality"], "Paris");
+        assert!(r[4]["address"].get("road").is_none());
+        let ib = &v["infoboxes"][0];
+        assert_eq!(ib["infobox"], "Paris");
+        assert_eq!(ib["urls"][0]["url"], "https://en.wikipedia.org/wiki/Paris");
+        assert_eq!(ib["attributes"], serde_json::json!([]));
+        assert_eq!(v["answers"][0]["answer"], "42");
+        assert_eq!(v["answers"][0]["template"], "answer/legacy.html");
     }
 }

@@ -53,7 +53,7 @@ pub fn client_builder() -> reqwest::ClientBuilder {
 /// another site.
 pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Error> {
     client_builder()
-        .user_agent(server.user_agent.as_str())
+        .user_agent(server.user_agent_header())
         .referer(false)
         .redirect(reqwest::redirect::Policy::custom(
             |attempt| match redirect_refusal(attempt.previous(), attempt.url()) {
@@ -241,33 +241,29 @@ pub(super) async fn fetch(
         &super::operators::for_engine(query, &engine.config().operators),
         now,
     );
-    let raw = match &recording.replay {
-        Some(dir) => replay(dir, engine.config().name.clone(), query).await?,
-        None => {
-            // A header needs a secret the environment lacks: sending its
-            // `${VAR}` text would only earn a refusal from the engine.
-            if let Some(missing) = &engine.config().unset_env {
-                return Err(Failure::new(
-                    FailureKind::Http4xx,
-                    format!("not asked: {missing}"),
-                ));
-            }
-            let started = Instant::now();
-            let raw = fetch_raw(client, &spec, cap).await?;
-            if let Some(dir) = &recording.record {
-                save_recording(dir, engine.config(), query, &spec, &raw, started.elapsed()).await;
-            }
-            raw
-        }
-    };
-    let status = reqwest::StatusCode::from_u16(raw.status).map_err(|_| {
-        Failure::new(
-            FailureKind::Network,
-            format!("invalid status {}", raw.status),
-        )
-    })?;
-    if !status.is_success() {
-        return Err(status_failure_with(status, raw.header("retry-after")));
+    let name = engine.config().name.clone();
+    let mut raw = answer(client, &*engine, query, &spec, &name, cap, recording).await?;
+    // A two-step API: the first answer only says what to ask next. One
+    // follow-up, under the same deadline (the caller's timeout covers both)
+    // and the same size cap.
+    if engine.config().follow.is_some() {
+        let content_type = raw.header("content-type").map(str::to_string);
+        let slot = parse_slots.clone().acquire_owned().await.ok();
+        let first_engine = engine.clone();
+        let first_query = query.clone();
+        let next = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let text = crate::engines::decode_body_owned(raw.body, content_type.as_deref());
+            first_engine.follow_up(&text, &first_query)
+        })
+        .await
+        .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?
+        .map_err(|e| Failure::new(e.kind(), format!("first answer: {e}")))?;
+        let Some(next) = next else {
+            return Ok(Parsed::default());
+        };
+        let follow_name = format!("{name}.follow");
+        raw = answer(client, &*engine, query, &next, &follow_name, cap, recording).await?;
     }
     let content_type = raw.header("content-type").map(str::to_string);
     // Never closed, so acquiring only waits. The slot goes with the parse:
@@ -281,6 +277,58 @@ pub(super) async fn fetch(
     .await
     .map_err(|_| Failure::new(FailureKind::Parse, "the parser crashed on this answer"))?
     .map_err(|e| Failure::new(e.kind(), e.to_string()))
+}
+
+/// One answer of `engine` to `spec` (recorded or replayed under `name`:
+/// the engine's, or `<engine>.follow` for a follow-up), with a status of
+/// success.
+async fn answer(
+    client: &reqwest::Client,
+    engine: &dyn Engine,
+    query: &Query,
+    spec: &crate::engines::RequestSpec,
+    name: &str,
+    cap: usize,
+    recording: &Recording,
+) -> Result<RawAnswer, Failure> {
+    let raw = match &recording.replay {
+        Some(dir) => replay(dir, name.to_string(), query).await?,
+        None => {
+            // A header needs a secret the environment lacks: sending its
+            // `${VAR}` text would only earn a refusal from the engine.
+            if let Some(missing) = &engine.config().unset_env {
+                return Err(Failure::new(
+                    FailureKind::Http4xx,
+                    format!("not asked: {missing}"),
+                ));
+            }
+            let started = Instant::now();
+            let raw = fetch_raw(client, spec, cap).await?;
+            if let Some(dir) = &recording.record {
+                save_recording(
+                    dir,
+                    engine.config(),
+                    name,
+                    query,
+                    spec,
+                    &raw,
+                    started.elapsed(),
+                )
+                .await;
+            }
+            raw
+        }
+    };
+    let status = reqwest::StatusCode::from_u16(raw.status).map_err(|_| {
+        Failure::new(
+            FailureKind::Network,
+            format!("invalid status {}", raw.status),
+        )
+    })?;
+    if !status.is_success() {
+        return Err(status_failure_with(status, raw.header("retry-after")));
+    }
+    Ok(raw)
 }
 
 /// The network part of [`fetch`]: the body is read as a stream and dropped
@@ -404,6 +452,7 @@ fn recorded_headers(
 async fn save_recording(
     dir: &std::path::Path,
     engine: &EngineConfig,
+    name: &str,
     query: &Query,
     spec: &crate::engines::RequestSpec,
     raw: &RawAnswer,
@@ -411,7 +460,7 @@ async fn save_recording(
 ) {
     let rec = recording::Recording {
         format: recording::FORMAT.into(),
-        engine: engine.name.clone(),
+        engine: name.to_string(),
         query: recording::RecordedQuery::from(query),
         request: recording::RecordedRequest {
             method: "GET".into(),

@@ -14,7 +14,10 @@ use super::fetch::{Failure, Outcome, Recording, fetch};
 use super::operators::OperatorCheck;
 use super::{Searcher, millis};
 use crate::fusion::EngineAnswer;
-use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
+use crate::model::{
+    Answer, EngineReport, EngineResult, Extra, FailureKind, Infobox, Query, SearchResponse,
+    iframe_allowed, merge_infoboxes,
+};
 use crate::ops::cache::{Cacheable, json_weight};
 use crate::ops::health::{self, Admission};
 use metasift_dedup as dedup;
@@ -48,6 +51,12 @@ pub struct Gathered {
     /// ([`crate::engines::restrict::keep_in_range`]).
     #[serde(default)]
     pub time_range_dropped: usize,
+    /// The engines' infoboxes, in configuration order, not yet merged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub infoboxes: Vec<Infobox>,
+    /// The engines' direct answers, without repeats.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub direct_answers: Vec<Answer>,
 }
 
 impl Gathered {
@@ -81,6 +90,8 @@ impl Gathered {
             cached: false,
             broke_operators: self.broke_operators,
             hostnames_removed: 0,
+            infoboxes: merge_infoboxes(self.infoboxes.clone()),
+            answers: self.direct_answers.clone(),
         }
     }
 }
@@ -126,6 +137,8 @@ impl Searcher {
         let mut estimate: Option<u64> = None;
         let check = OperatorCheck::new(&query.operators);
         let mut broke_operators = 0;
+        let mut infoboxes: Vec<Infobox> = Vec::new();
+        let mut direct_answers: Vec<Answer> = Vec::new();
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
             match outcome.result {
@@ -151,7 +164,28 @@ impl Searcher {
                             suggestions.push(s);
                         }
                     }
-                    let category = ec.categories.first().cloned().unwrap_or_default();
+                    for mut b in parsed.infoboxes {
+                        b.engine = ec.name.clone();
+                        infoboxes.extend(b.sanitized());
+                    }
+                    for mut a in parsed.answers {
+                        a.engine = ec.name.clone();
+                        if let Some(a) = a.sanitized()
+                            && !direct_answers.iter().any(|x| x.answer == a.answer)
+                        {
+                            direct_answers.push(a);
+                        }
+                    }
+                    // The category asked for, where the engine serves several
+                    // (Hacker News on the IT and the news tab).
+                    let category = ec
+                        .categories
+                        .iter()
+                        .find(|c| query.categories.contains(c))
+                        .or(ec.categories.first())
+                        .cloned()
+                        .unwrap_or_default();
+                    let own_host = own_host(ec);
                     answers.push(EngineAnswer {
                         engine: ec.name.clone(),
                         weight: ec.weight,
@@ -162,11 +196,30 @@ impl Searcher {
                             // or hostile parser must never become a result.
                             .filter(|hit| is_web_link(&hit.url))
                             .map(|hit| {
+                                // An image is one item by its own link: several
+                                // images of one page are several results.
+                                let image_key = hit
+                                    .extra
+                                    .as_ref()
+                                    .filter(|e| e.template == crate::model::Template::Images)
+                                    .and_then(|e| e.img_src.clone())
+                                    .filter(|u| is_web_link(u));
                                 EngineResult {
                                     published: hit.published,
                                     thumbnail: hit.thumbnail.filter(|t| is_web_link(t)),
-                                    key_url: hit.key_url.filter(|u| is_web_link(u)),
+                                    key_url: hit.key_url.filter(|u| is_web_link(u)).or(image_key),
                                     display_url: hit.display_url.filter(|u| is_web_link(u)),
+                                    extra: hit
+                                        .extra
+                                        .or_else(|| ec.template.map(|t| Box::new(Extra::new(t))))
+                                        .map(|mut e| {
+                                            let hosts: Vec<&str> =
+                                                own_host.iter().map(String::as_str).collect();
+                                            e.iframe_src = e
+                                                .iframe_src
+                                                .filter(|src| iframe_allowed(src, &hosts));
+                                            e
+                                        }),
                                     url: hit.url,
                                     title: hit.title,
                                     snippet: hit.snippet,
@@ -213,6 +266,8 @@ impl Searcher {
             estimate,
             broke_operators,
             time_range_dropped,
+            infoboxes,
+            direct_answers,
         }
     }
 
@@ -413,6 +468,16 @@ impl Searcher {
 /// shows on a page (100 at most), so the work of fusing an answer is
 /// bounded by its bytes whatever it holds.
 pub(crate) const MAX_RESULTS: usize = 200;
+
+/// The host of an engine's own request URL: a video engine (a PeerTube
+/// instance) may embed its own player, and no other engine's.
+fn own_host(ec: &crate::config::EngineConfig) -> Option<String> {
+    let videos = ec.template == Some(crate::model::Template::Videos);
+    videos
+        .then(|| crate::engines::base_url(ec).ok())
+        .flatten()
+        .and_then(|u| u.host_str().map(str::to_string))
+}
 
 /// An absolute http(s) link.
 fn is_web_link(link: &str) -> bool {

@@ -45,6 +45,7 @@ use crate::ops::health::{Counters, Health, HealthPolicy};
 use crate::ops::limit::{InFlight, Overloaded};
 use metasift_dedup as dedup;
 
+pub mod categories;
 pub mod demo;
 mod fetch;
 mod gather;
@@ -718,6 +719,9 @@ impl Walked {
             cached: false,
             broke_operators: self.gathered.broke_operators,
             hostnames_removed: self.removed,
+            // The whole search's boxes and answers, on every page of it.
+            infoboxes: crate::model::merge_infoboxes(self.gathered.infoboxes.clone()),
+            answers: self.gathered.direct_answers.clone(),
         }
     }
 }

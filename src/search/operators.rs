@@ -211,6 +211,7 @@ mod tests {
             thumbnail: None,
             key_url: None,
             display_url: None,
+            extra: None,
         }
     }
 

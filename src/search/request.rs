@@ -113,12 +113,20 @@ impl Searcher {
         if query.text.trim().is_empty() {
             return Err(RequestError::EmptyQuery);
         }
-        // A `!shortcut` names its engines; `engines=` applies only without one.
-        if query.engines.is_empty() {
+        // The words typed win: a `!shortcut` or `!category` in them picks
+        // the engines, and `engines=` / `categories=` apply only without.
+        if query.engines.is_empty() && query.categories.is_empty() {
             query.engines = asked.engines;
-        }
-        if query.categories.is_empty() {
-            query.categories = asked.categories;
+            // As SearXNG: names no enabled engine serves are left out.
+            query.categories = super::categories::known(config, &asked.categories);
+            // Nothing named, and no enabled engine serves `general` (an
+            // instance of science engines only): the first category served.
+            if query.engines.is_empty() && query.categories.is_empty() {
+                let served = super::categories::served(config);
+                if let Some(first) = served.first().filter(|c| **c != "general") {
+                    query.categories = vec![first.to_string()];
+                }
+            }
         }
         if asked.language.is_some() {
             query.lang = asked.language;

@@ -29,6 +29,7 @@
 //! second fence behind askama's escaping of engine text.
 
 mod admin;
+mod cards;
 mod compare_view;
 mod compat;
 mod error;
@@ -164,8 +165,9 @@ fn html(body: String) -> Response {
 
 async fn index(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
     let searcher = state.searcher();
-    let ui = prefs::Prefs::from_headers(&headers).ui(&headers);
-    let page = pages::IndexPage::of(searcher.config(), &ui);
+    let prefs = prefs::Prefs::from_headers(&headers);
+    let page = pages::IndexPage::of(searcher.config(), &prefs.ui(&headers))
+        .with_categories(&prefs.categories);
     Ok(html(page.render()?))
 }
 

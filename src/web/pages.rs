@@ -12,6 +12,7 @@ use crate::config::Config;
 use crate::model::{MergedResult, SearchResponse};
 use metasift_dedup::Method;
 
+use super::cards::{AnswerView, Card, InfoboxView};
 use super::i18n::{Tr, text_lang};
 use super::params::{SearchAsked, SearchParams};
 use super::ui::{Format, Layout, Ui, safe_href};
@@ -39,6 +40,9 @@ pub struct IndexPage {
     pub bangs: Vec<(String, String)>,
     /// The bang the help shows in its example (`!!w` when there is one).
     pub bang_example: String,
+    /// The categories to search in, under the box: value, label, chosen
+    /// (shown when the enabled engines serve more than one).
+    pub categories: Vec<(String, String, bool)>,
 }
 
 impl IndexPage {
@@ -78,7 +82,7 @@ impl IndexPage {
             layout: Layout::of("metasift", ui),
             bang_example,
             shortcuts,
-            engine_count: crate::search::asked_by(config, &crate::model::Query::default()).len(),
+            engine_count: crate::search::asked_by(config, &default_query(config)).len(),
             bangs: config
                 .bangs
                 .iter()
@@ -90,7 +94,39 @@ impl IndexPage {
                     (format!("!!{name}"), site)
                 })
                 .collect(),
+            // The first served: `general`, where an enabled engine serves it.
+            categories: served_categories(config)
+                .into_iter()
+                .enumerate()
+                .map(|(i, c)| (c.to_string(), ui.tr.category(c), i == 0))
+                .collect(),
         }
+    }
+
+    /// The page with `defaults` (the preferences' categories) chosen under
+    /// the box: one of them, or none when they are several (the form then
+    /// sends none, and the preferences apply).
+    pub fn with_categories(mut self, defaults: &[String]) -> IndexPage {
+        if !defaults.is_empty() {
+            for (value, _, chosen) in &mut self.categories {
+                *chosen = defaults.len() == 1 && defaults[0] == *value;
+            }
+        }
+        self
+    }
+}
+
+/// What a search that names no engine and no category asks: `general`, or
+/// the first category served where no enabled engine serves `general` (as
+/// `Searcher::request` decides).
+fn default_query(config: &Config) -> crate::model::Query {
+    let first = served_categories(config).into_iter().next();
+    crate::model::Query {
+        categories: first
+            .filter(|c| *c != "general")
+            .map(|c| vec![c.to_string()])
+            .unwrap_or_default(),
+        ..crate::model::Query::default()
     }
 }
 
@@ -151,6 +187,8 @@ pub struct ResultView {
     pub lang: Option<&'static str>,
     /// Hidden duplicates.
     pub duplicates: Vec<DuplicateView>,
+    /// Its template's picture, facts and links (`images.html`, …).
+    pub card: Card,
 }
 
 /// One engine's outcome, for the status list.
@@ -329,6 +367,12 @@ pub struct ResultsPage {
     /// How many results were dropped for lying outside the time range (or
     /// having no date), said in the reader's language, when any were.
     pub time_range_dropped: Option<String>,
+    /// Direct answers, above the results.
+    pub answers: Vec<AnswerView>,
+    /// Boxes about the entity the query names, beside the results.
+    pub infoboxes: Vec<InfoboxView>,
+    /// Every result is an image: the list is a grid of pictures.
+    pub image_grid: bool,
 }
 
 /// Page numbers shown: up to four before `page`, and after it up to `last`
@@ -341,19 +385,11 @@ pub fn page_numbers(page: u32, last: u32) -> std::ops::RangeInclusive<u32> {
 
 pub use super::compare_view::{ChangeView, ComparisonView, MemberView};
 
-/// The categories the enabled engines serve, each once, `general` first and
-/// the rest in name order: the tabs, the preferences and `/config` list these.
+/// The categories the enabled engines serve, each once, in SearXNG's order
+/// ([`crate::search::categories::served`]): the tabs, the preferences and
+/// `/config` list these.
 pub(super) fn served_categories(config: &Config) -> Vec<&str> {
-    let mut categories: Vec<&str> = Vec::new();
-    for e in config.engines.iter().filter(|e| e.enabled) {
-        for c in &e.categories {
-            if !categories.contains(&c.as_str()) {
-                categories.push(c);
-            }
-        }
-    }
-    categories.sort_by_key(|c| (*c != "general", *c));
-    categories
+    crate::search::categories::served(config)
 }
 
 /// The queries the recordings of the engines that had none of this one
@@ -427,6 +463,8 @@ impl ResultsPage {
             })
             .collect();
         let duplicate_count = results.iter().map(|r| r.duplicates.len()).sum();
+        let image_grid =
+            !results.is_empty() && results.iter().all(|r| r.card.class == "result-image");
 
         use crate::model::FailureKind;
         let not_recorded: Vec<String> = resp
@@ -643,6 +681,9 @@ impl ResultsPage {
             left_out,
             time_range_dropped: (resp.time_range_dropped > 0)
                 .then(|| tr.n("time-range-dropped", resp.time_range_dropped as u64)),
+            answers: super::cards::answers(&resp.answers, tr),
+            infoboxes: super::cards::infoboxes(&resp.infoboxes, tr, !params.no_thumbnails),
+            image_grid,
         }
     }
 
@@ -650,6 +691,8 @@ impl ResultsPage {
     /// asked.
     pub fn head(asked: &SearchAsked, config: &Config) -> ResultsPage {
         let mut page = ResultsPage::of(&SearchResponse::default(), asked, config);
+        // No answer yet: the tabs follow the search asked.
+        page.tabs = category_tabs(config, &asked.params, &asked.request.query, &asked.ui.tr);
         page.show_tail = false;
         page.streaming = true;
         page.asking = asked
@@ -694,8 +737,10 @@ fn choices(options: &[(&str, &str)], chosen: &str, tr: &Tr) -> Vec<(String, Stri
         .collect()
 }
 
-/// A tab per category the enabled engines serve (`general` first), each a
-/// link to the same search in that category; the current one marked.
+/// A tab per category the enabled engines serve (SearXNG's order), each a
+/// link to the same words in that category (the words that picked engines
+/// or a category, `!images`, `!arxiv`, left out: the tab picks); the
+/// current one marked.
 fn category_tabs(
     config: &Config,
     params: &SearchParams,
@@ -703,21 +748,24 @@ fn category_tabs(
     tr: &Tr,
 ) -> Vec<(String, String, bool)> {
     let categories = served_categories(config);
-    let asked: &[String] = if query.categories.is_empty() {
-        &params.categories
-    } else {
-        &query.categories
+    // The categories the search asked (unknown names were left out); none,
+    // and no engine named either: `general`.
+    let current = match query.categories.first() {
+        Some(c) => Some(c.as_str()),
+        None if query.engines.is_empty() => categories.first().copied(),
+        None => None,
     };
-    let current = asked.first().map_or("general", String::as_str);
+    let q = crate::search::categories::without_picks(config, &params.q);
     categories
         .into_iter()
         .map(|c| {
             let mut p = params.clone();
+            p.q = q.clone();
             p.categories = vec![c.to_string()];
             p.engines.clear();
             p.page = 1;
             let label = tr.category(c);
-            (label, p.link(1, Format::Html), c == current)
+            (label, p.link(1, Format::Html), Some(c) == current)
         })
         .collect()
 }
@@ -729,6 +777,9 @@ fn result_view(
     thumbnails: bool,
     favicons: Option<&crate::config::FaviconsConfig>,
 ) -> ResultView {
+    let card = super::cards::card(r, tr, thumbnails);
+    // An image's or a video's picture is its card's, not a thumbnail beside it.
+    let own_picture = matches!(card.class, "result-image" | "result-video");
     ResultView {
         id: format!("r{n}"),
         url: r.url.clone(),
@@ -762,7 +813,7 @@ fn result_view(
         thumbnail: r
             .thumbnail
             .as_deref()
-            .filter(|_| thumbnails)
+            .filter(|_| thumbnails && !own_picture)
             .and_then(super::image_proxy::link),
         favicon: favicons.and_then(|f| super::favicon::link(f, r.shown_url())),
         lang: text_lang(&format!("{} {}", r.title, r.content), tr.code()),
@@ -794,6 +845,7 @@ fn result_view(
                 snippet: d.snippet.clone(),
             })
             .collect(),
+        card,
     }
 }
 

@@ -77,8 +77,11 @@ pub struct SearchAsked {
     pub ui: super::ui::Ui,
 }
 
+/// The most `category_NAME` fields read from one request.
+const MAX_TICKED: usize = 32;
+
 /// Every parameter name `/search` reads.
-const NAMES: [&str; 16] = [
+const NAMES: [&str; 17] = [
     "q",
     "format",
     "page",
@@ -95,6 +98,7 @@ const NAMES: [&str; 16] = [
     "explain",
     "engines",
     "categories",
+    "category",
 ];
 
 impl SearchParams {
@@ -135,22 +139,34 @@ impl SearchParams {
 
     /// Reads a query string and an optional form body. A name's first
     /// value counts (the query string's before the body's); names
-    /// `/search` does not read are skipped.
+    /// `/search` does not read are skipped. SearXNG's own form ticks
+    /// categories as `category_NAME=on` (`off` unticks): read when there
+    /// is no `categories=`.
     pub fn from_request(query: Option<&str>, body: &[u8]) -> Result<SearchParams, AppError> {
         let mut found: [Option<Cow<'_, str>>; NAMES.len()] = std::array::from_fn(|_| None);
+        let mut ticked: Vec<String> = Vec::new();
         let pairs = form_urlencoded::parse(query.unwrap_or("").as_bytes())
             .chain(form_urlencoded::parse(body));
         for (k, v) in pairs {
-            if let Some(i) = NAMES.iter().position(|n| *n == k)
+            if let Some(c) = k.strip_prefix("category_").filter(|c| !c.is_empty()) {
+                ticked.retain(|t| t != c);
+                if v != "off" && ticked.len() < MAX_TICKED {
+                    ticked.push(c.to_string());
+                }
+            } else if let Some(i) = NAMES.iter().position(|n| *n == k)
                 && found[i].is_none()
             {
                 found[i] = Some(v);
             }
         }
-        SearchParams::from_values(|k| {
+        let mut params = SearchParams::from_values(|k| {
             let i = NAMES.iter().position(|n| *n == k)?;
             found[i].as_deref()
-        })
+        })?;
+        if params.categories.is_empty() {
+            params.categories = ticked;
+        }
+        Ok(params)
     }
 
     /// `value(name)`: the request's value of a name of [`NAMES`].
@@ -240,7 +256,8 @@ impl SearchParams {
             page,
             format,
             engines: list(get("engines")),
-            categories: list(get("categories")),
+            // `category=` as PyPI's `searxng_search` client sends it.
+            categories: list(get("categories").or(get("category"))),
             limit,
             method,
             os1,

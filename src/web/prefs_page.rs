@@ -90,7 +90,8 @@ impl PreferencesPage {
         let tr = &ui.tr;
         let categories = super::pages::served_categories(config);
         let default_categories = if prefs.categories.is_empty() {
-            vec!["general".to_string()]
+            // What a search that names none asks: the first served.
+            categories.iter().take(1).map(|c| c.to_string()).collect()
         } else {
             prefs.categories.clone()
         };

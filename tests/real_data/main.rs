@@ -15,6 +15,7 @@ mod real_data;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod apis;
 mod corpus;
 mod lab;
 mod lists;
@@ -25,6 +26,7 @@ mod quality;
 fn main() {
     let mut cases = real_data::Cases::new();
     parsers::cases(&mut cases);
+    apis::cases(&mut cases);
     pages::cases(&mut cases);
     corpus::cases(&mut cases);
     quality::cases(&mut cases);

@@ -23,6 +23,8 @@ use serde_json::{Value, json};
 
 #[path = "serve.rs"]
 mod serve;
+// Not every browser test starts `metasift serve` (browser_cards serves in-process).
+#[allow(unused_imports)]
 pub use serve::Server;
 
 /// Chromium for the test file `test`, or `None` after a loud skip message

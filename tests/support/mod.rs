@@ -394,6 +394,9 @@ pub fn point_at(config: &mut Config, name: &str, base: &str) {
         .find(|e| e.name == name)
         .unwrap_or_else(|| panic!("no engine {name:?} in the config"));
     engine.url = rehost(&engine.url, base);
+    if let Some(f) = &mut engine.follow {
+        f.url = rehost(&f.url, base);
+    }
     engine.enabled = true;
 }
 
@@ -520,6 +523,7 @@ impl Engine for TestEngine {
             hits,
             suggestions,
             estimate: None,
+            ..Parsed::default()
         })
     }
 }
