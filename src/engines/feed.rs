@@ -381,7 +381,9 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
                     n if item.is_none()
                         && spec.map_or(matches!(n, "item" | "entry"), |s| s.is_item(n)) =>
                     {
-                        saw_feed = true;
+                        // Any XML document is read when a parse table names
+                        // its items; without one, only a feed is.
+                        saw_feed |= spec.is_some();
                         item = Some(new_item());
                     }
                     _ if item.is_some() => {
