@@ -371,3 +371,41 @@ fn the_contact_fills_mailto_or_is_left_out() {
     let pubmed = c.engines.iter().find(|e| e.name == "pubmed").unwrap();
     assert!(!pubmed.follow.as_ref().unwrap().url.contains("email"));
 }
+
+/// A two-call engine's follow-up is recorded beside its first answer (as
+/// `<engine>.follow`) and replayed from there: the same box with the
+/// servers gone.
+#[tokio::test]
+async fn a_follow_up_is_recorded_and_replayed() {
+    use metasift::search::recording::Recording;
+    use metasift::search::{SearchOptions, Searcher};
+    let dir = std::env::temp_dir().join(format!("metasift-follow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let search = LoopbackEngine::spawn(own("wikidata_search.json")).await;
+    let entities = LoopbackEngine::spawn(own("wikidata_entities.json")).await;
+    let mut config = serving(&[("wikidata", &search)]);
+    let follow = config.engines[0].follow.as_mut().unwrap();
+    follow.url = support::rehost(&follow.url, &entities.base_url());
+    let searcher = Searcher::from_config(config).unwrap();
+    let query = searcher.parse_query("rust", 1);
+    let live = searcher
+        .clone()
+        .with_recording(Some(dir.clone()), None)
+        .search(&query, &SearchOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(live.infoboxes.len(), 1, "{:?}", live.engines);
+    let first = Recording::lookup(&dir, "wikidata", &query).unwrap();
+    assert!(first.request.url.contains("wbsearchentities"));
+    let second = Recording::lookup(&dir, "wikidata.follow", &query).unwrap();
+    assert!(second.request.url.contains("wbgetentities"));
+    drop((search, entities));
+    let replayed = searcher
+        .with_recording(None, Some(dir.clone()))
+        .search(&query, &SearchOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(replayed.infoboxes, live.infoboxes);
+    let _ = std::fs::remove_dir_all(&dir);
+}

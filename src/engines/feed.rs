@@ -209,46 +209,43 @@ impl FeedSpec {
 
     /// An element under the item opens: its attribute values are read,
     /// and the text paths it starts are collected until it ends.
-    fn open(&self, e: &BytesStart<'_>, stack: &mut Vec<(Open, Vec<usize>)>, item: &mut Item) {
-        let open = super::xml_path::open(e, self.keep_attrs);
-        let mut opened: Vec<(Open, Vec<usize>)> = std::mem::take(stack);
-        opened.push((open, Vec::new()));
-        let path: Vec<Open> = opened.iter().map(|(o, _)| o.clone()).collect();
-        let mut captures = Vec::new();
+    fn open(&self, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
+        stack.push(super::xml_path::open(e, self.keep_attrs));
+        let depth = stack.len();
         for (i, p) in self.paths.iter().enumerate() {
-            if !p.matches_exactly(&path) {
+            if !p.matches_exactly(stack) {
                 continue;
             }
             if p.reads_attribute() {
-                if let Some(v) = p.attribute(&path[path.len() - 1]) {
+                if let Some(v) = p.attribute(&stack[depth - 1])
+                    && item.fields[i].len() < MAX_VALUES
+                {
                     item.fields[i].push(v.to_string());
                 }
             } else {
-                captures.push(i);
-                item.texts.push((i, opened.len(), String::new()));
+                item.texts.push((i, depth, String::new()));
             }
         }
-        opened.last_mut().expect("just pushed").1 = captures;
-        *stack = opened;
     }
 
     /// An empty element under the item: only attributes to read.
-    fn empty(&self, e: &BytesStart<'_>, stack: &[(Open, Vec<usize>)], item: &mut Item) {
-        let mut path: Vec<Open> = stack.iter().map(|(o, _)| o.clone()).collect();
-        path.push(super::xml_path::open(e, self.keep_attrs));
+    fn empty(&self, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
+        stack.push(super::xml_path::open(e, self.keep_attrs));
         for (i, p) in self.paths.iter().enumerate() {
             if p.reads_attribute()
-                && p.matches_exactly(&path)
-                && let Some(v) = p.attribute(&path[path.len() - 1])
+                && p.matches_exactly(stack)
+                && let Some(v) = p.attribute(&stack[stack.len() - 1])
+                && item.fields[i].len() < MAX_VALUES
             {
                 item.fields[i].push(v.to_string());
             }
         }
+        stack.pop();
     }
 
     /// The element at the top of `stack` ends: the texts it collected are
     /// values.
-    fn close(stack: &mut Vec<(Open, Vec<usize>)>, item: &mut Item) {
+    fn close(stack: &mut Vec<Open>, item: &mut Item) {
         let depth = stack.len();
         stack.pop();
         let mut k = 0;
@@ -352,7 +349,7 @@ pub(crate) struct Item {
 fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String> {
     let mut reader = Reader::from_str(body.trim_start_matches('\u{feff}'));
     // The open elements under the item, each with the text paths it collects.
-    let mut stack: Vec<(Open, Vec<usize>)> = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
     let new_item = || Item {
         fields: vec![Vec::new(); spec.map_or(0, |s| s.paths.len())],
         ..Item::default()
@@ -384,7 +381,9 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
                     n if item.is_none()
                         && spec.map_or(matches!(n, "item" | "entry"), |s| s.is_item(n)) =>
                     {
-                        saw_feed = true;
+                        // Any XML document is read when a parse table names
+                        // its items; without one, only a feed is.
+                        saw_feed |= spec.is_some();
                         item = Some(new_item());
                     }
                     _ if item.is_some() => {
@@ -403,7 +402,7 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
             Event::Empty(e)
                 if spec.is_some() && item.is_some() && {
                     if let (Some(s), Some(it)) = (spec, item.as_mut()) {
-                        s.empty(&e, &stack, it);
+                        s.empty(&e, &mut stack, it);
                     }
                     false
                 } => {}

@@ -107,6 +107,22 @@ impl Follow {
             .trim_start_matches('\u{feff}')
             .trim_start()
             .starts_with(['{', '[']);
+        // An HTML page where an API answer was expected is a bot check or
+        // an error page, never "nothing found".
+        let head: String = first
+            .trim_start()
+            .chars()
+            .take(512)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if !looks_json && (head.starts_with("<!doctype html") || head.contains("<html")) {
+            return Err(
+                match super::generic_block_marker(&super::visible_text(first)) {
+                    Some(m) => ParseError::Blocked(format!("page says {m:?}")),
+                    None => ParseError::Invalid("the first answer is an HTML page".into()),
+                },
+            );
+        }
         let doc = if looks_json {
             Some(super::json::parse_json(first, engine)?)
         } else {

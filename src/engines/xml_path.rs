@@ -49,21 +49,19 @@ impl XmlPath {
         let mut depth = 0usize;
         let mut start = 0;
         let bytes = path.as_bytes();
-        for i in 0..=bytes.len() {
-            match bytes.get(i) {
-                Some(b'[') => depth += 1,
-                Some(b']') => depth = depth.saturating_sub(1),
-                Some(b'.') if depth == 0 => {
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'[' => depth += 1,
+                b']' => depth = depth.saturating_sub(1),
+                b'.' if depth == 0 => {
                     steps.push(step(&path[start..i], spec)?);
                     start = i + 1;
                 }
-                None => {
-                    if start < i || steps.is_empty() {
-                        steps.push(step(&path[start..i], spec)?);
-                    }
-                }
                 _ => {}
             }
+        }
+        if start < bytes.len() || steps.is_empty() {
+            steps.push(step(&path[start..], spec)?);
         }
         Ok(XmlPath {
             steps,

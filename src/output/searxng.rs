@@ -157,9 +157,12 @@ pub struct TemplateFields {
     /// packages: latest version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
-    /// packages: the licence's name.
+    /// packages: the licence's name (SearXNG's key).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license_name: Option<String>,
+    /// packages: the same, under the key metasift's design names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
     /// packages: home page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub homepage: Option<String>,
@@ -211,6 +214,7 @@ impl TemplateFields {
             package_name: e.package_name.clone(),
             version: e.version.clone(),
             license_name: e.license.clone(),
+            license: e.license.clone(),
             homepage: e.homepage.clone(),
             source_code_url: e.source_code_url.clone(),
             maintainer: e.maintainer.clone(),
@@ -612,6 +616,7 @@ mod tests {
         assert_eq!(r[3]["template"], "packages.html");
         assert_eq!(r[3]["package_name"], "serde");
         assert_eq!(r[3]["license_name"], "MIT OR Apache-2.0");
+        assert_eq!(r[3]["license"], "MIT OR Apache-2.0");
         assert_eq!(r[4]["template"], "map.html");
         assert_eq!(r[4]["latitude"], "48.8566");
         assert_eq!(r[4]["boundingbox"][3], "2.4");
