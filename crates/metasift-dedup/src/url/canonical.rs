@@ -165,6 +165,13 @@ pub(crate) fn key(normalized: &str, host_end: usize) -> Option<(UrlKey, &'static
     if !prefilter().may_match(host, path) {
         return None;
     }
+    matched_key(normalized, host_end)
+}
+
+/// [`key`] past the quick test: the rules tried (out of line, the rare case).
+#[cold]
+#[inline(never)]
+fn matched_key(normalized: &str, host_end: usize) -> Option<(UrlKey, &'static Rule)> {
     let mut out = String::new();
     let rule = rewrite(normalized, host_end, &mut out)?;
     Some((super::key_of_normalized(&out), rule))
@@ -546,9 +553,7 @@ fn push_wiki(raw: &str, in_query: bool, out: &mut String) -> bool {
     let Ok(decoded) = percent_encoding::percent_decode_str(&plus).decode_utf8() else {
         return false;
     };
-    let mut words = decoded
-        .split(|c: char| c == '_' || c == ' ')
-        .filter(|w| !w.is_empty());
+    let mut words = decoded.split(['_', ' ']).filter(|w| !w.is_empty());
     let Some(first) = words.next() else {
         return false;
     };
@@ -636,7 +641,7 @@ fn prefilter() -> &'static Prefilter {
 }
 
 impl Prefilter {
-    #[inline]
+    #[inline(always)]
     fn may_match(&self, host: &[u8], path: &[u8]) -> bool {
         let site = last_two_labels(host);
         let b = bucket(site);
@@ -652,21 +657,18 @@ impl Prefilter {
 }
 
 /// The host's last two labels (all of it when it has fewer).
-#[inline]
+#[inline(always)]
 fn last_two_labels(host: &[u8]) -> &[u8] {
-    let mut dots = 0;
-    for (i, &c) in host.iter().enumerate().rev() {
-        if c == b'.' {
-            dots += 1;
-            if dots == 2 {
-                return &host[i + 1..];
-            }
-        }
+    let Some(last) = host.iter().rposition(|&c| c == b'.') else {
+        return host;
+    };
+    match host[..last].iter().rposition(|&c| c == b'.') {
+        Some(i) => &host[i + 1..],
+        None => host,
     }
-    host
 }
 
-#[inline]
+#[inline(always)]
 fn bucket(site: &[u8]) -> usize {
     match site {
         [first, .., last] => {
