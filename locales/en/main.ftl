@@ -144,6 +144,7 @@ similar-results = { $n ->
    *[other] { $n } similar results
 }
 dup-why-url = same address
+dup-why-canonical = same { $rule } identifier
 dup-why-title = same title, similar snippet
 dup-why-snippet = similar snippet
 similarity = similarity

@@ -98,6 +98,7 @@ score-title = 融合得分：各引擎按融合方法（fusion=）投票之和
 score = 得分 { $s }
 similar-results = { $n } 条相似结果
 dup-why-url = 地址相同
+dup-why-canonical = { $rule } 标识符相同
 dup-why-title = 标题相同，摘要相似
 dup-why-snippet = 摘要相似
 similarity = 相似度

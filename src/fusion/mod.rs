@@ -271,12 +271,16 @@ struct Group {
     /// The kept record's URL key: only members with this key lend the
     /// group their title and snippet.
     key: dedup::UrlKey,
+    /// The own title and position of the record whose link is shown (the
+    /// kept one, or a member with the same key and a more useful link).
+    shown: (String, u32),
 }
 
 impl Group {
     fn new(rec: &EngineResult, key: dedup::UrlKey, contribution: f64) -> Self {
         Group {
             key,
+            shown: (rec.title.clone(), rec.position),
             result: MergedResult {
                 url: dedup::unwrap_redirect(&rec.url),
                 title: rec.title.clone(),
@@ -301,9 +305,20 @@ impl Group {
         rec: &EngineResult,
         key: dedup::UrlKey,
         contribution: f64,
-        dup: Duplicate,
+        mut dup: Duplicate,
     ) {
         let r = &mut self.result;
+        // One item under a more useful link (the abstract page over the
+        // PDF, the watch page over the embed): that link is shown, and the
+        // record it replaces is listed among the duplicates in its place.
+        if key == self.key && dedup::more_useful_link(rec.key(), r.key()) {
+            dup.url = std::mem::replace(&mut r.url, dedup::unwrap_redirect(&rec.url));
+            dup.engine = std::mem::replace(&mut r.engine, rec.engine.clone());
+            dup.title = std::mem::replace(&mut self.shown.0, rec.title.clone());
+            dup.position = std::mem::replace(&mut self.shown.1, rec.position);
+            r.key_url = rec.key_url.clone();
+            r.display_url = rec.key_url.clone().or_else(|| rec.display_url.clone());
+        }
         r.score += contribution;
         // One entry per engine, at its best (first met) position: an engine
         // listing the same page twice still "agrees" only once.

@@ -832,7 +832,11 @@ fn result_view(
                 engine: tr.engine(&d.engine),
                 stage: d.stage.as_str(),
                 why: match d.stage {
-                    metasift_dedup::Stage::Url => tr.t("dup-why-url"),
+                    // One item under two links: the rule that knew both.
+                    metasift_dedup::Stage::Url => match metasift_dedup::canonical_id(&d.url) {
+                        Some(id) => tr.s("dup-why-canonical", "rule", id.namespace),
+                        None => tr.t("dup-why-url"),
+                    },
                     metasift_dedup::Stage::Title => tr.t("dup-why-title"),
                     metasift_dedup::Stage::Snippet => tr.t("dup-why-snippet"),
                 },

@@ -9,7 +9,9 @@
 //! similarity that matched it (never silently dropped). The stages:
 //!
 //! 1. **URL**: [`url_key`] of the normalized link (redirect wrappers
-//!    unwrapped, see [`unwrap_redirect`]) compared exactly, or by a Bloom
+//!    unwrapped, see [`unwrap_redirect`]), or of its canonical identifier
+//!    when a rule of the table recognises the link ([`canonical_id`]: an
+//!    arXiv ID, a DOI, a video ID, …), compared exactly, or by a Bloom
 //!    filter for streams too large for an exact set ([`UrlFilter`],
 //!    [`ScalableBloom`]).
 //! 2. **Title**: [`normalize_title`]; equal titles select the looser snippet
@@ -28,7 +30,7 @@
 //! | --- | --- |
 //! | `pipeline` | the stages tied together: `Deduper`, `Verdict`, `PairScore`, `UrlFilter`, `dedup`, `similarity` |
 //! | `prepare` | what the stages compute from a record alone (`Preparer`, `Prepared`), so a stream can prepare on one core and decide on another |
-//! | `url` | the URL key and normalization; `url/redirect.rs` unwraps engine redirects |
+//! | `url` | the URL key and normalization; `url/redirect.rs` unwraps engine redirects; `url/canonical.rs` matches the canonical identifier rules of `url/canonical/rules.rs` |
 //! | `title` | title folding; `title/sites.txt` lists the site names a title loses |
 //! | `features` | the feature-code extractor and `FeatureCode` |
 //! | `patch` | `SettingsPatch`: values a request, a cookie or a command line lays over `Settings` |
@@ -77,7 +79,8 @@ pub use title::{
     normalize_into as normalize_title_into,
 };
 pub use url::{
-    UrlKey, host as url_host, key as url_key, normalize as normalize_url, unwrap_redirect,
+    CanonicalId, UrlKey, canonical_id, host as url_host, key as url_key, link_rank,
+    more_useful_link, normalize as normalize_url, unwrap_redirect,
 };
 
 /// One record as the dedup core sees it. Borrowed so a caller never copies

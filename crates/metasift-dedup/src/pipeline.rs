@@ -73,6 +73,11 @@ pub struct Verdict {
     pub cluster: usize,
     /// The rule that attached it, `None` when it is kept.
     pub stage: Option<Stage>,
+    /// For a record the URL stage attached by a canonical identifier (an
+    /// arXiv ID, a DOI, a video ID, …: see [`crate::canonical_id`]), the
+    /// identifier's namespace (`arxiv`, `doi`, `youtube`, …): what
+    /// `explain` names. `None` otherwise.
+    pub canonical: Option<&'static str>,
     /// The snippet similarity that matched, where a similarity applies.
     pub similarity: Option<f64>,
     /// Feature codes shared with the kept record (for `explain`).
@@ -92,6 +97,7 @@ impl Verdict {
         Verdict {
             cluster: index,
             stage: None,
+            canonical: None,
             similarity: None,
             shared_codes: Vec::new(),
             cluster_known: true,
@@ -389,6 +395,7 @@ impl Deduper {
                 return Some(Verdict {
                     cluster: idx,
                     stage: Some(Stage::Url),
+                    canonical: p.canon,
                     similarity: None,
                     shared_codes: Vec::new(),
                     cluster_known: false,
@@ -405,6 +412,7 @@ impl Deduper {
                     return Some(
                         Verdict {
                             cluster: c,
+                            canonical: p.canon,
                             ..Verdict::kept(c)
                         }
                         .with_stage(Stage::Url),
@@ -589,6 +597,7 @@ impl Deduper {
         Verdict {
             cluster: scope.kept[cand as usize].index,
             stage: Some(stage),
+            canonical: None,
             similarity: Some(sim),
             shared_codes,
             cluster_known: true,
@@ -651,6 +660,7 @@ impl Deduper {
         Verdict {
             cluster: index,
             stage: Some(Stage::Title),
+            canonical: None,
             similarity: Some(sim),
             shared_codes: if self.explain { shared } else { Vec::new() },
             cluster_known: true,

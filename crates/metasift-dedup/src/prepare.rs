@@ -33,6 +33,9 @@ pub struct Prepared {
     pub(crate) qkey: u64,
     pub(crate) has_url: bool,
     pub(crate) ukey: url::UrlKey,
+    /// The namespace of the link's canonical identifier, when a rule
+    /// recognises it (`ukey` is then the identifier's key).
+    pub(crate) canon: Option<&'static str>,
     pub(crate) host: u64,
     pub(crate) src: u64,
     /// Whether the fields below are filled.
@@ -115,7 +118,7 @@ impl Preparer {
     /// The query key, URL key, host and source key.
     pub(crate) fn url_half(&mut self, query: Option<&str>, doc: Doc<'_>, out: &mut Prepared) {
         out.qkey = query.map_or(NO_QUERY, |q| crate::hash::xxh3(q.as_bytes()));
-        (out.has_url, out.ukey, out.host) = url_key_host(doc.url, &mut self.scratch);
+        (out.has_url, out.ukey, out.host, out.canon) = url_key_host(doc.url, &mut self.scratch);
         out.src = source_key(doc.source, out.host);
         out.snippet_done = false;
     }

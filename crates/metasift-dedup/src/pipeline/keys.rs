@@ -180,27 +180,35 @@ fn hash_host(host: &[u8]) -> u64 {
 }
 
 /// Whether `link` is a link at all (not blank), its [`url::key`] (with the
-/// reused buffer `buf`), and the
-/// [`host_hash`] of its normalized form (`0` for a blank link). A link that
+/// reused buffer `buf`), the [`host_hash`] of its normalized form (`0` for
+/// a blank link), and the namespace of its canonical identifier when a rule
+/// recognises it (the key is then the identifier's). A link that
 /// is its own normal form ([`url::normal_host_end`], the common case) is
 /// hashed where it lies, not written to `buf` (which may then be left as it
 /// was).
-pub(crate) fn url_key_host(link: &str, buf: &mut String) -> (bool, url::UrlKey, u64) {
+pub(crate) fn url_key_host(
+    link: &str,
+    buf: &mut String,
+) -> (bool, url::UrlKey, u64, Option<&'static str>) {
     if let Some(end) = url::normal_host_end(link) {
-        return (
-            true,
-            url::key_of_normalized(link),
-            hash_host(&link.as_bytes()["https://".len()..end]),
-        );
+        let host = hash_host(&link.as_bytes()["https://".len()..end]);
+        return match url::canonical_key(link, end) {
+            Some((key, rule)) => (true, key, host, Some(rule.ns)),
+            None => (true, url::key_of_normalized(link), host, None),
+        };
     }
     buf.clear();
     if url::normalize_into(link, buf) {
         // An http(s) link is not blank.
-        (true, url::key_of_normalized(buf), host_hash(buf))
+        let host = host_hash(buf);
+        match url::canonical_key(buf, url::host_end(buf)) {
+            Some((key, rule)) => (true, key, host, Some(rule.ns)),
+            None => (true, url::key_of_normalized(buf), host, None),
+        }
     } else {
         let has_url = !link.trim().is_empty();
         let host = if has_url { host_hash(buf) } else { 0 };
-        (has_url, url::key_of_normalized(link.trim()), host)
+        (has_url, url::key_of_normalized(link.trim()), host, None)
     }
 }
 
@@ -249,7 +257,7 @@ mod tests {
             "https://a.com/x?b=1&a=2&utm_source=y",
             "https://a.com/x?b=1&&",
         ]) {
-            let (has_url, key, host) = url_key_host(link, &mut buf);
+            let (has_url, key, host, _) = url_key_host(link, &mut buf);
             assert_eq!(has_url, !link.trim().is_empty(), "{link:?}");
             assert_eq!(key, url::key(link), "{link:?}");
             let want = url::host(link).map_or(0, |h| hash_host(h.as_bytes()));

@@ -52,6 +52,7 @@ impl Deduper {
             return Verdict {
                 cluster: k.index,
                 stage: Some(stage),
+                canonical: None,
                 similarity: Some(1.0 - f64::from(d) / 64.0),
                 shared_codes: Vec::new(),
                 cluster_known: true,

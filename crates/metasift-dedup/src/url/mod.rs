@@ -50,11 +50,14 @@
 
 use std::borrow::Cow;
 
+mod canonical;
 mod normal;
 mod redirect;
 #[cfg(test)]
 mod reference;
 
+pub(crate) use canonical::key as canonical_key;
+pub use canonical::{CanonicalId, canonical_id, link_rank, more_useful_link};
 pub(crate) use normal::normal_host_end;
 pub use redirect::unwrap_redirect;
 pub(crate) use redirect::unwrapped;
@@ -102,19 +105,22 @@ enum Simple {
     No,
 }
 
-/// The 64-bit fingerprint of `normalize(link)`; links that do not parse get a
-/// fingerprint of their trimmed text so equal garbage still matches itself
+/// The 64-bit fingerprint of `normalize(link)`, or of the link's canonical
+/// identifier when a rule recognises it ([`canonical_id`]: every link form
+/// of one paper, video or repository has one key); links that do not parse
+/// get a fingerprint of their trimmed text so equal garbage still matches itself
 /// (so every empty link has the same key: callers that see empty links should
 /// not send them through the URL stage).
 pub fn key(link: &str) -> UrlKey {
     // A link that is its own normal form (the common case) is hashed as it
     // is: no copy, no buffer.
-    if normal_host_end(link).is_some() {
-        return key_of_normalized(link);
+    if let Some(end) = normal_host_end(link) {
+        return canonical_key(link, end).map_or_else(|| key_of_normalized(link), |(k, _)| k);
     }
     let with = |buf: &mut String| {
         if normalize_into(link, buf) {
-            key_of_normalized(buf)
+            let end = host_end(buf);
+            canonical_key(buf, end).map_or_else(|| key_of_normalized(buf), |(k, _)| k)
         } else {
             key_of_normalized(link.trim())
         }
@@ -148,6 +154,13 @@ thread_local! {
 #[inline]
 pub(crate) fn key_of_normalized(normalized: &str) -> UrlKey {
     UrlKey(crate::hash::xxh3(normalized.as_bytes()))
+}
+
+/// Where the host of a normalized link (`https://host…`) ends.
+#[inline]
+pub(crate) fn host_end(normalized: &str) -> usize {
+    let rest = normalized.get(8..).unwrap_or_default();
+    8 + find_byte(rest, b"/?#")
 }
 
 /// The normalized host of `link` (lower-case, punycode, `www.` / `m.` folded),
@@ -955,7 +968,12 @@ mod tests {
             "{link:?} is not its own normal form"
         );
         assert_eq!(host(link).as_deref(), Some(&link[8..end]), "{link:?}");
-        assert_eq!(key(link), key_of_normalized(&general(link).1), "{link:?}");
+        // The key of the normal form, or of the identifier a canonical
+        // rule reads in it.
+        let normal = general(link).1;
+        let want = canonical_key(&normal, host_end(&normal))
+            .map_or_else(|| key_of_normalized(&normal), |(k, _)| k);
+        assert_eq!(key(link), want, "{link:?}");
         true
     }
 
