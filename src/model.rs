@@ -168,6 +168,9 @@ pub enum FailureKind {
     /// Offline replay (`--replay`): the recording holds no answer of this
     /// engine to this query. Not the engine's fault; never counts for health.
     NotRecorded,
+    /// Not asked: its outbound budget (`max_per_minute`) is spent for now.
+    /// Not the engine's fault; never counts for health.
+    Budget,
 }
 
 impl FailureKind {
@@ -184,6 +187,7 @@ impl FailureKind {
             FailureKind::TooLarge => "too_large",
             FailureKind::Suspended => "suspended",
             FailureKind::NotRecorded => "not_recorded",
+            FailureKind::Budget => "budget",
         }
     }
 }
@@ -228,13 +232,34 @@ pub struct SearchResponse {
     pub elapsed_ms: u64,
     /// Served from the cache.
     pub cached: bool,
+    /// When the engine answers behind the page were fetched, in
+    /// milliseconds since the Unix epoch (0: unknown); how old an answer
+    /// is ([`SearchResponse::age_s`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fetched_at_ms: u64,
     /// The largest number of results an engine said it has for the query
     /// (its own estimate, as SearXNG reports), when any engine said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate: Option<u64>,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl SearchResponse {
+    /// Whole seconds since the engine answers behind the page were
+    /// fetched, at `now` (0 when unknown, or for a clock set back).
+    pub fn age_s(&self, now: std::time::SystemTime) -> u64 {
+        if self.fetched_at_ms == 0 {
+            return 0;
+        }
+        let now_ms = now
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        now_ms.saturating_sub(self.fetched_at_ms) / 1000
+    }
+
     /// The one number of results every format shows (the page's count,
     /// JSON's `number_of_results`, RSS's `opensearch:totalResults`): the
     /// fused results known, never fewer than this page holds. An engine's

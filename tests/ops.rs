@@ -200,6 +200,7 @@ fn response(text: &str, answered: bool) -> SearchResponse {
         suggestions: vec![],
         elapsed_ms: 12,
         cached: false,
+        fetched_at_ms: 0,
     }
 }
 

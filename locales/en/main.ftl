@@ -40,6 +40,9 @@ duplicates-folded = { $n ->
 }
 elapsed-ms = { $n } ms
 cached = cached
+answer-age-s = answers { $n } s old
+answer-age-min = answers { $n } min old
+answer-age-h = answers { $n } h old
 page-n = page { $n }
 estimate-line = about { $n } found by the engines
 only-from = Only from: { $engines }
@@ -153,6 +156,7 @@ failure-parse = unreadable answer
 failure-too_large = answer too large
 failure-suspended = suspended
 failure-not_recorded = not recorded
+failure-budget = resting: outbound budget
 
 language-label = Language
 time-label = Time

@@ -27,6 +27,9 @@ results-count = { $n } 条结果
 duplicates-folded = 合并了 { $n } 条重复
 elapsed-ms = { $n } 毫秒
 cached = 来自缓存
+answer-age-s = 回答取自 { $n } 秒前
+answer-age-min = 回答取自 { $n } 分钟前
+answer-age-h = 回答取自 { $n } 小时前
 page-n = 第 { $n } 页
 estimate-line = 引擎估计约有 { $n } 条
 only-from = 仅来自：{ $engines }
@@ -116,6 +119,7 @@ failure-parse = 无法解析的回答
 failure-too_large = 回答过大
 failure-suspended = 已暂停
 failure-not_recorded = 未录制
+failure-budget = 休息中：出站配额已用完
 
 language-label = 语言
 time-label = 时间

@@ -26,6 +26,9 @@ pub struct CacheConfig {
     pub url: String,
     /// Seconds a fused result (and the engine answers it came from) stays cached.
     pub ttl_s: u64,
+    /// Seconds past `ttl_s` the engine answers are still kept: such a stale
+    /// entry answers at once and is refreshed in the background; 0 = none.
+    pub stale_s: u64,
     /// Memory backend: approximate megabytes of results kept at most.
     pub memory_mb: u64,
     /// Redis backend: approximate megabytes of the in-process cache in
@@ -40,6 +43,7 @@ impl Default for CacheConfig {
             backend: CacheBackend::Memory,
             url: "redis://127.0.0.1:6379/".into(),
             ttl_s: 300,
+            stale_s: 3600,
             memory_mb: 64,
             front_mb: 16,
         }

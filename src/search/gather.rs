@@ -6,6 +6,12 @@
 //! An engine suspended after repeated failures is not asked and is reported
 //! as `suspended` with the time it comes back; every other outcome is
 //! recorded in the shared [`crate::ops::health::Health`].
+//!
+//! An engine with an outbound budget (`max_per_minute`) is asked only when
+//! its bucket ([`crate::ops::budget`]) has a request left; otherwise it is
+//! not asked and reported as resting (`budget`), which says nothing about
+//! its health — or, when the fan-out refreshes a cached answer, that
+//! engine's answer in the cached one is kept.
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant, SystemTime};
@@ -68,6 +74,7 @@ impl Gathered {
             suggestions: self.suggestions.clone(),
             elapsed_ms: 0,
             cached: false,
+            fetched_at_ms: self.fetched_at_ms,
         }
     }
 }
@@ -84,6 +91,11 @@ impl Cacheable for Gathered {
         let records: usize = self.answers.iter().map(|a| a.results.len()).sum();
         json_weight(self, records * 5 + self.reports.len() * 2)
     }
+
+    /// Engine answers may be served stale (`[cache] stale_s`).
+    fn made_at_ms(&self) -> Option<u64> {
+        (self.fetched_at_ms > 0).then_some(self.fetched_at_ms)
+    }
 }
 
 fn unix_millis(t: SystemTime) -> u64 {
@@ -93,12 +105,15 @@ fn unix_millis(t: SystemTime) -> u64 {
 
 impl Searcher {
     /// The fan-out alone: every selected engine's parsed answer (or why
-    /// there is none), before dedup and fusion.
+    /// there is none), before dedup and fusion. When it refreshes
+    /// `previous` (a stale cached answer to the same query), an engine
+    /// whose budget is spent keeps its answer there.
     pub(super) async fn gather(
         &self,
         query: &Query,
         selected: &[usize],
         progress: Option<super::Progress>,
+        previous: Option<&Gathered>,
     ) -> Gathered {
         let started = Instant::now();
         let config = self.config();
@@ -111,6 +126,25 @@ impl Searcher {
         let mut estimate: Option<u64> = None;
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
+            let kept = previous
+                .filter(|_| {
+                    outcome
+                        .result
+                        .as_ref()
+                        .is_err_and(|f| f.kind == FailureKind::Budget)
+                })
+                .and_then(|p| p.answers.iter().find(|a| a.engine == ec.name));
+            if let Some(kept) = kept {
+                reports.push(EngineReport {
+                    engine: ec.name.clone(),
+                    elapsed_ms: 0,
+                    results: kept.results.len(),
+                    failure: None,
+                    reason: Some("kept from the cached answer: outbound budget spent".to_string()),
+                });
+                answers.push(kept.clone());
+                continue;
+            }
             match outcome.result {
                 Ok(parsed) => {
                     reports.push(EngineReport {
@@ -235,6 +269,7 @@ impl Searcher {
         let deadline = Duration::from_millis(config.server.deadline_ms);
         let cap = config.server.max_body_bytes;
         let health = &self.inner.health;
+        let budgets = &self.inner.budgets;
         // Blocks another instance met rest these engines here too.
         let shared = health.shared();
         if let Some(shared) = &shared {
@@ -255,7 +290,7 @@ impl Searcher {
         let futures = selected.iter().map(|&i| {
             let ec = &config.engines[i];
             let engine = self.inner.engines.get(i).cloned().flatten();
-            let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
+            let timeout = Duration::from_millis(ec.timeout_ms).min(deadline);
             let client = self.inner.client.clone();
             let recording = Recording {
                 record: self.inner.record_dir.clone(),
@@ -265,9 +300,22 @@ impl Searcher {
             let admission = health.admission(&ec.name, SystemTime::now());
             let progress = progress.clone();
             let name = ec.name.clone();
+            let budget = ec.budget();
             async move {
+                // A suspended engine is not asked: it takes nothing from
+                // its budget either.
+                let refused = match budget {
+                    Some((per_minute, burst))
+                        if engine.is_some()
+                            && recording.replay.is_none()
+                            && matches!(admission, Admission::Allowed) =>
+                    {
+                        !budgets.take(&name, per_minute, burst).await
+                    }
+                    _ => false,
+                };
                 let started = Instant::now();
-                let parse_deadline = started + budget;
+                let parse_deadline = started + timeout;
                 let result = match engine {
                     _ if matches!(admission, Admission::Suspended { .. }) => {
                         let until = match admission {
@@ -286,9 +334,16 @@ impl Searcher {
                         FailureKind::Parse,
                         "engine could not be built from its configuration",
                     )),
+                    Some(_) if refused => Err(Failure {
+                        counts_for_health: false,
+                        ..Failure::new(
+                            FailureKind::Budget,
+                            "resting: outbound budget spent (max_per_minute)",
+                        )
+                    }),
                     Some(engine) => {
                         match tokio::time::timeout(
-                            budget,
+                            timeout,
                             fetch(
                                 &client,
                                 engine,
@@ -304,7 +359,7 @@ impl Searcher {
                             Ok(r) => r,
                             Err(_) => Err(Failure::new(
                                 FailureKind::Timeout,
-                                format!("no complete answer within {} ms", millis(budget)),
+                                format!("no complete answer within {} ms", millis(timeout)),
                             )),
                         }
                     }
@@ -331,6 +386,14 @@ impl Searcher {
             // not a failure: its suspension was logged when it began; nor
             // is a replayed engine without this query, which `replay`
             // logs at debug level).
+            if outcome
+                .result
+                .as_ref()
+                .is_err_and(|f| f.kind == FailureKind::Budget)
+            {
+                health.refused_for_budget(name);
+                continue;
+            }
             if let Err(f) = &outcome.result
                 && !matches!(f.kind, FailureKind::Suspended | FailureKind::NotRecorded)
             {

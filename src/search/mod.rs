@@ -40,6 +40,7 @@ use crate::config::{Config, EngineConfig};
 use crate::engines::Engine;
 use crate::fusion::compare::SettingsComparison;
 use crate::model::{Query, SearchResponse};
+use crate::ops::budget::Budgets;
 use crate::ops::cache::{Cache, Renders, SettingsJson, Source, answers_key, page_key};
 use crate::ops::health::{Counters, Health, HealthPolicy};
 use crate::ops::limit::{InFlight, Overloaded};
@@ -128,6 +129,8 @@ struct Inner {
     health: Health,
     /// Fused answers; coalescing of identical searches in flight.
     cache: Cache,
+    /// The outbound budgets of the engines (`max_per_minute`).
+    budgets: Budgets,
     /// The `[limits] max_in_flight` cap on fan-outs.
     in_flight: InFlight,
     /// Fingerprint of what shapes an answer besides the query (engines,
@@ -172,6 +175,7 @@ impl Inner {
             // Storage is opted into ([`Searcher::with_cache`]); identical
             // concurrent searches are coalesced regardless.
             cache: Cache::off(),
+            budgets: Budgets::local(),
             in_flight,
             config_tag,
         }
@@ -252,6 +256,18 @@ impl Searcher {
     pub fn with_cache(mut self, cache: Cache) -> Self {
         Arc::make_mut(&mut self.inner).cache = cache;
         self
+    }
+
+    /// The same searcher taking the engines' outbound budgets from
+    /// `budgets` (shared through Redis, or kept across a reload).
+    pub fn with_budgets(mut self, budgets: Budgets) -> Self {
+        Arc::make_mut(&mut self.inner).budgets = budgets;
+        self
+    }
+
+    /// The outbound budgets this searcher takes from.
+    pub fn budgets(&self) -> &Budgets {
+        &self.inner.budgets
     }
 
     /// The health book this searcher records into.
@@ -430,15 +446,20 @@ impl Searcher {
             Source::Produced if answer.as_ref().is_ok_and(|r| r.cached) => &counters.cache_hits,
             Source::Produced => &counters.cache_misses,
             Source::Coalesced => &counters.coalesced,
+            Source::Stale => &counters.cache_hits,
         });
-        counters.cache_errors.store(
-            self.inner
-                .cache
-                .stats()
-                .errors
-                .load(std::sync::atomic::Ordering::Relaxed),
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        let stats = self.inner.cache.stats();
+        for (to, from) in [
+            (&counters.cache_errors, &stats.errors),
+            (&counters.stale_served, &stats.stale),
+            (&counters.refreshes, &stats.refreshes),
+            (&counters.fleet_coalesced, &stats.fleet_joined),
+        ] {
+            to.store(
+                from.load(std::sync::atomic::Ordering::Relaxed),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
         match answer {
             Ok(r) => Ok((r, found.renders)),
             Err(Overloaded) => {
@@ -474,19 +495,30 @@ impl Searcher {
         let this = self.clone();
         let query = query.clone();
         let selected = selected.to_vec();
+        // Another instance's fan-out of the same query is awaited about as
+        // long as a fan-out takes (then fused and stored).
+        let lock_for = Duration::from_millis(self.config().server.deadline_ms)
+            .saturating_add(FLEET_LOCK_MARGIN);
         let found = self
             .inner
             .cache
-            .get_or_try_for(&key, move || async move {
-                let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
-                Ok((
-                    this.gather(&query, &selected, progress).await,
-                    Duration::MAX,
-                ))
-            })
+            .get_or_refresh(
+                &key,
+                lock_for,
+                move |previous: Option<Arc<Gathered>>| async move {
+                    let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
+                    // A refresh runs in the background: no one listens.
+                    let progress = if previous.is_some() { None } else { progress };
+                    Ok((
+                        this.gather(&query, &selected, progress, previous.as_deref())
+                            .await,
+                        Duration::MAX,
+                    ))
+                },
+            )
             .await;
-        let hit = found.source == Source::Hit;
-        found.answer.map(|g| (g, hit))
+        let cached = matches!(found.source, Source::Hit | Source::Stale);
+        found.answer.map(|g| (g, cached))
     }
 
     /// Finds the fused list `request.query.page` is a slice of: fuses
@@ -537,6 +569,10 @@ impl Searcher {
         }
     }
 }
+
+/// How much longer than the search deadline an instance waits for another
+/// one's fan-out of the same query (its fusion and its write to Redis).
+const FLEET_LOCK_MARGIN: Duration = Duration::from_millis(500);
 
 /// The time one engine page's dedup may take before the records left fold
 /// by URL alone ([`crate::fusion::fuse_until`]); far more than the dedup of
@@ -633,6 +669,7 @@ impl Walked {
             estimate: self.gathered.estimate,
             elapsed_ms: 0,
             cached: false,
+            fetched_at_ms: self.gathered.fetched_at_ms,
         }
     }
 }
