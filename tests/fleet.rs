@@ -15,7 +15,6 @@ mod redis_support;
 #[allow(dead_code)]
 mod serve;
 #[path = "support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::sync::Arc;

@@ -109,7 +109,7 @@ fn args() -> Result<Args, String> {
     if !(1..=8).contains(&a.instances) {
         return Err("--instances: 1 to 8".into());
     }
-    if !(1..=100_000).contains(&a.searches) || !(a.rate > 0.0 && a.rate <= 1000.0) {
+    if !((1..=100_000).contains(&a.searches) && a.rate > 0.0 && a.rate <= 1000.0) {
         return Err("--searches 1..100000, --rate above 0 and at most 1000".into());
     }
     if !(0.0..=1.0).contains(&a.tail) || a.popular == 0 || a.zipf < 0.0 {
