@@ -349,3 +349,78 @@ async fn a_stale_answer_in_memory_is_served_at_once_and_refreshed() {
 async fn a_stale_answer_in_redis_is_served_at_once_and_refreshed() {
     a_stale_answer_is_served_at_once_and_refreshed("fleet_stale_redis", true).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refresh_with_the_budget_spent_keeps_the_cached_answer_and_its_age() {
+    // One request a minute, one at once: the first search spends it.
+    let engine_at = old_then_new(Duration::ZERO).await;
+    let dir = temp_dir("kept");
+    let path = dir.join("engines.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "use_defaults = false\n[server]\ndeadline_ms = 3000\n[cache]\nbackend = \"memory\"\nttl_s = 1\nstale_s = 600\n[limits]\nper_minute = 0\n\n{}",
+            engine("e", &engine_at.base_url(), "max_per_minute = 1\nburst = 1")
+        ),
+    )
+    .unwrap();
+    let server = Server::start(&path);
+    let client = metasift::search::client_builder().build().unwrap();
+    let first = search(&client, &server.base, "kept q").await;
+    assert_eq!(first["results"][0]["title"], "Old", "{first}");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Stale: served, and a refresh starts, which finds the budget spent.
+    let stale = search(&client, &server.base, "kept q").await;
+    assert_eq!(stale["results"][0]["title"], "Old", "{stale}");
+    let stats_url = format!("{}/stats?format=json", server.base);
+    let mut stats = serde_json::Value::Null;
+    for _ in 0..100 {
+        stats = client
+            .get(&stats_url)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if stats["engines"][0]["errors"]["budget"]
+            .as_u64()
+            .unwrap_or(0)
+            >= 1
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(stats["engines"][0]["errors"]["budget"], 1, "{stats}");
+    assert_eq!(engine_at.requests(), 1, "the budget was spent");
+    // The engine's cached answer was kept, still as old as it was.
+    let after = search(&client, &server.base, "kept q").await;
+    assert_eq!(after["results"][0]["title"], "Old", "{after}");
+    assert!(after["age_s"].as_u64().unwrap() >= 1, "{after}");
+    assert_eq!(
+        after["unresponsive_engines"],
+        serde_json::json!([]),
+        "{after}"
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_zero_budget_or_a_burst_without_one_is_refused_by_name() {
+    for (lines, word) in [
+        ("max_per_minute = 0", "max_per_minute"),
+        ("burst = 0\nmax_per_minute = 5", "burst"),
+        ("burst = 5", "needs max_per_minute"),
+    ] {
+        let text = format!(
+            "use_defaults = false\n{}",
+            engine("e", "http://127.0.0.1:9", lines)
+        );
+        let err = metasift::config::Config::parse(&text, std::path::Path::new("fleet.toml"))
+            .expect_err(lines)
+            .to_string();
+        assert!(err.contains(word) && err.contains("fleet.toml"), "{err}");
+    }
+}

@@ -124,6 +124,7 @@ impl Searcher {
         let mut suggestions: Vec<String> = Vec::new();
         let mut seen_suggestions = BTreeSet::new();
         let mut estimate: Option<u64> = None;
+        let (mut kept_any, mut answered_afresh) = (false, false);
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
             let kept = previous
@@ -143,10 +144,12 @@ impl Searcher {
                     reason: Some("kept from the cached answer: outbound budget spent".to_string()),
                 });
                 answers.push(kept.clone());
+                kept_any = true;
                 continue;
             }
             match outcome.result {
                 Ok(parsed) => {
+                    answered_afresh = true;
                     reports.push(EngineReport {
                         engine: ec.name.clone(),
                         elapsed_ms: outcome.elapsed_ms,
@@ -206,11 +209,17 @@ impl Searcher {
             }
         }
 
+        // Answers all kept from the cached ones are as old as they were:
+        // the entry stays stale, and is refreshed again when budgets allow.
+        let fetched_at_ms = match previous {
+            Some(p) if kept_any && !answered_afresh => p.fetched_at_ms,
+            _ => unix_millis(SystemTime::now()),
+        };
         Gathered {
             answers,
             reports,
             suggestions,
-            fetched_at_ms: unix_millis(SystemTime::now()),
+            fetched_at_ms,
             elapsed_ms: millis(started.elapsed()),
             estimate,
         }

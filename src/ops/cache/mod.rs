@@ -574,13 +574,18 @@ impl Drop for LeaveOnDrop {
 }
 
 impl Inner {
-    /// The longest `value` may be kept: the TTL, plus the stale time for
-    /// values that know their age.
+    /// The longest `value` may be kept from now: the TTL, or — for values
+    /// that know their age — what is left of the TTL plus the stale time.
     fn keep_limit<V: Cacheable>(&self, value: &V) -> Duration {
-        if value.made_at_ms().is_some() {
-            self.ttl.saturating_add(self.stale)
-        } else {
-            self.ttl
+        match value.made_at_ms() {
+            Some(made) => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+                let age = Duration::from_millis(now.saturating_sub(made));
+                self.ttl.saturating_add(self.stale).saturating_sub(age)
+            }
+            None => self.ttl,
         }
     }
 

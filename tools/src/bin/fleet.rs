@@ -283,8 +283,39 @@ fn classify(status: u16, body: &str, ttl_s: u64) -> Outcome {
     }
 }
 
+/// Commands the Redis on `port` has processed (`INFO stats`).
+fn redis_commands(port: u16) -> Option<u64> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect_timeout(
+        &([127, 0, 0, 1], port).into(),
+        Duration::from_millis(500),
+    )
+    .ok()?;
+    s.set_read_timeout(Some(Duration::from_millis(500))).ok()?;
+    s.write_all(b"INFO stats\r\n").ok()?;
+    let mut text = String::new();
+    let mut buf = [0u8; 4096];
+    for _ in 0..64 {
+        let n = s.read(&mut buf).ok()?;
+        if n == 0 {
+            break;
+        }
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+        if let Some(line) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("total_commands_processed:"))
+            .filter(|_| text.contains("total_net_input_bytes"))
+        {
+            return line.trim().parse().ok();
+        }
+    }
+    None
+}
+
 struct Row {
     setup: Setup,
+    /// Redis commands per search, with Redis.
+    redis_per_search: Option<f64>,
     engine_requests: usize,
     blocks: usize,
     outcomes: Vec<Outcome>,
@@ -404,8 +435,13 @@ async fn run(a: &Args, setup: Setup, log: &[String]) -> Result<Row, String> {
         latencies_ms.push(ms);
     }
     latencies_ms.sort_by(f64::total_cmp);
+    let redis_per_search = redis
+        .as_ref()
+        .and_then(|r| redis_commands(r.port()))
+        .map(|n| n as f64 / log.len() as f64);
     let row = Row {
         setup,
+        redis_per_search,
         engine_requests: engines.iter().map(BlockingEngine::requests).sum(),
         blocks: engines.iter().map(BlockingEngine::blocked).sum(),
         outcomes,
@@ -439,14 +475,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         a.ttl_s
     );
     println!(
-        "| setup | engine requests / 1,000 searches | blocks met | fresh | stale | partial | empty | errors | p50 ms | p99 ms |"
+        "| setup | engine requests / 1,000 searches | blocks met | fresh | stale | partial | empty | errors | p50 ms | p99 ms | Redis commands / search |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for setup in SETUPS {
         let row = run(&a, setup, &log).await?;
         let count = |o: Outcome| row.outcomes.iter().filter(|x| **x == o).count();
         println!(
-            "| {} | {:.0} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |",
+            "| {} | {:.0} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |",
             row.setup.name,
             row.engine_requests as f64 * 1000.0 / log.len() as f64,
             row.blocks,
@@ -457,6 +493,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             count(Outcome::Error),
             percentile(&row.latencies_ms, 0.50),
             percentile(&row.latencies_ms, 0.99),
+            row.redis_per_search
+                .map_or("–".to_string(), |n| format!("{n:.1}")),
         );
     }
     Ok(())
