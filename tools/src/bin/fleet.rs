@@ -283,8 +283,19 @@ fn classify(status: u16, body: &str, ttl_s: u64) -> Outcome {
     }
 }
 
-/// Commands the Redis on `port` has processed (`INFO stats`).
-fn redis_commands(port: u16) -> Option<u64> {
+/// The integer after `name` (`total_commands_processed:`, `db0:keys=`)
+/// in the text of an `INFO` reply.
+fn info_field(text: &str, name: &str) -> Option<u64> {
+    let at = text.find(name)? + name.len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// The text of `INFO section` of the Redis on `port`.
+fn redis_info(port: u16, section: &str) -> Option<String> {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect_timeout(
         &([127, 0, 0, 1], port).into(),
@@ -292,7 +303,7 @@ fn redis_commands(port: u16) -> Option<u64> {
     )
     .ok()?;
     s.set_read_timeout(Some(Duration::from_millis(500))).ok()?;
-    s.write_all(b"INFO stats\r\n").ok()?;
+    s.write_all(format!("INFO {section}\r\n").as_bytes()).ok()?;
     let mut text = String::new();
     let mut buf = [0u8; 4096];
     for _ in 0..64 {
@@ -301,12 +312,14 @@ fn redis_commands(port: u16) -> Option<u64> {
             break;
         }
         text.push_str(&String::from_utf8_lossy(&buf[..n]));
-        if let Some(line) = text
-            .lines()
-            .find_map(|l| l.strip_prefix("total_commands_processed:"))
-            .filter(|_| text.contains("total_net_input_bytes"))
-        {
-            return line.trim().parse().ok();
+        // A bulk reply: `$len\r\n` then the text; read it whole.
+        let whole = text.split_once("\r\n").is_some_and(|(len, rest)| {
+            len.trim_start_matches('$')
+                .parse::<usize>()
+                .is_ok_and(|n| rest.len() >= n)
+        });
+        if whole {
+            return Some(text);
         }
     }
     None
@@ -437,8 +450,19 @@ async fn run(a: &Args, setup: Setup, log: &[String]) -> Result<Row, String> {
     latencies_ms.sort_by(f64::total_cmp);
     let redis_per_search = redis
         .as_ref()
-        .and_then(|r| redis_commands(r.port()))
+        .and_then(|r| redis_info(r.port(), "stats"))
+        .and_then(|t| info_field(&t, "total_commands_processed:"))
         .map(|n| n as f64 / log.len() as f64);
+    if let Some(r) = &redis {
+        let used = redis_info(r.port(), "memory").and_then(|t| info_field(&t, "used_memory:"));
+        let keys = redis_info(r.port(), "keyspace").and_then(|t| info_field(&t, "db0:keys="));
+        eprintln!(
+            "{}: Redis used_memory {} bytes, {} keys",
+            setup.name,
+            used.unwrap_or(0),
+            keys.unwrap_or(0)
+        );
+    }
     let row = Row {
         setup,
         redis_per_search,
