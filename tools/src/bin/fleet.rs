@@ -29,7 +29,7 @@
 //!
 //! ```text
 //! cargo build --release --bin metasift -p metasift-tools --bin fleet
-//! target/release/fleet --instances 3 --searches 600 --rate 20
+//! target/release/fleet --instances 3 --searches 480 --rate 8
 //! ```
 
 use std::io::{BufRead, BufReader};
@@ -74,8 +74,8 @@ fn args() -> Result<Args, String> {
     let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
     let mut a = Args {
         instances: 3,
-        searches: 600,
-        rate: 20.0,
+        searches: 480,
+        rate: 8.0,
         popular: 300,
         tail: 0.3,
         zipf: 1.0,
