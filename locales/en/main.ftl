@@ -249,6 +249,10 @@ stats-policy = Latency percentiles are exact over each engine's last { $ring } r
     [one] 1 failure
    *[other] { $n } failures
 } in a row, doubling up to { $max }; a CAPTCHA or HTTP 429 suspends it for { $blocked } at once. One success clears it.
+stats-proxies = Proxies
+stats-col-proxy = Proxy
+stats-col-proxy-failures = Failures
+stats-proxy-resting = resting ({ $n } s more)
 stats-refresh = This page refreshes every 30 s.
 stats-title = Engine health
 

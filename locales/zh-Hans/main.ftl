@@ -206,6 +206,10 @@ stats-failing = 失败中（连续 { $n } 次：{ $kind }）
 stats-not-asked = 尚未询问
 stats-disabled = 已停用（仅在搜索点名时询问）
 stats-policy = 延迟百分位数按每个引擎最近 { $ring } 次请求精确计算；可靠率是最近 { $window } 次中成功的比例。引擎连续失败 { $n } 次后暂停 { $backoff }，每次加倍，最长 { $max }；验证码或 HTTP 429 会立即暂停 { $blocked }。一次成功即恢复。
+stats-proxies = 代理
+stats-col-proxy = 代理
+stats-col-proxy-failures = 失败
+stats-proxy-resting = 暂停中（还有 { $n } 秒）
 stats-refresh = 本页每 30 秒刷新。
 stats-title = 引擎状态
 

@@ -145,6 +145,10 @@ pub struct EngineConfig {
     /// seconds' worth, at least 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub burst: Option<u32>,
+    /// The proxy (or proxies, taken in turn) this engine's requests go
+    /// through, instead of `[outgoing] proxies`; `[]`: always direct.
+    #[serde(default, skip_serializing_if = "OneOrMany::is_none")]
+    pub proxy: OneOrMany,
     /// Extra request headers.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
@@ -308,6 +312,15 @@ impl EngineConfig {
                 "burst",
                 format!("engine.burst of {who:?}: must be at least 1"),
             ));
+        }
+        for p in self.proxy.to_vec() {
+            if let Err(m) = super::outgoing::check_proxy_url(&p) {
+                out.push(Problem::engine(
+                    i,
+                    "proxy",
+                    format!("engine.proxy of {who:?}: {m}"),
+                ));
+            }
         }
         if self.burst.is_some() && self.max_per_minute.is_none() {
             out.push(Problem::engine(

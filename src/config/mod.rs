@@ -32,6 +32,7 @@ mod health;
 mod lab;
 mod layers;
 mod limits;
+mod outgoing;
 mod locate;
 mod server;
 
@@ -42,6 +43,7 @@ pub use health::HealthConfig;
 pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
+pub use outgoing::{OutgoingConfig, redact as redact_proxy};
 pub use server::{FORMATS, ServerConfig};
 
 use locate::{Doc, Step, locate, locate_in};
@@ -86,6 +88,8 @@ pub struct Config {
     pub dedup: dedup::Settings,
     /// `[cache]`
     pub cache: CacheConfig,
+    /// `[outgoing]`: the proxies engine requests go through.
+    pub outgoing: OutgoingConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
     pub limits: LimitsConfig,
     /// `[health]`: when failing engines are suspended, and for how long.
@@ -447,6 +451,7 @@ impl Config {
         }
         let mut problems = Vec::new();
         self.expand_header_vars(env, &mut problems);
+        self.expand_proxy_vars(env, &mut problems);
         self.problems(engine_check, &mut problems);
         if let Some(file) = serving {
             self.serving_problems(file, &mut problems);
@@ -513,6 +518,49 @@ impl Config {
         }
     }
 
+    /// Replaces `${VAR}` in the proxy URLs (`[outgoing] proxies`, each
+    /// engine's `proxy`), so their credentials stay out of the file. An
+    /// unset variable is a problem, named by the variable, never the URL.
+    fn expand_proxy_vars(&mut self, env: &dyn Fn(&str) -> Option<String>, out: &mut Vec<Problem>) {
+        for p in &mut self.outgoing.proxies {
+            match layers::expand_vars(p, env) {
+                Ok(v) => *p = v,
+                Err(layers::UnsetVar(var)) => out.push(Problem::at(
+                    &[&["outgoing", "proxies"], &["outgoing"]],
+                    format!("outgoing.proxies: needs the environment variable {var}, which is not set"),
+                )),
+            }
+        }
+        for (i, engine) in self.engines.iter_mut().enumerate() {
+            let mut proxies = engine.proxy.to_vec();
+            let mut missing = None;
+            for p in &mut proxies {
+                match layers::expand_vars(p, env) {
+                    Ok(v) => *p = v,
+                    Err(layers::UnsetVar(var)) => {
+                        missing = Some(format!(
+                            "proxy needs the environment variable {var}, which is not set"
+                        ));
+                        break;
+                    }
+                }
+            }
+            match missing {
+                None => {
+                    engine.proxy = match engine.proxy {
+                        OneOrMany::One(_) => OneOrMany::One(proxies.remove(0)),
+                        OneOrMany::Many(_) => OneOrMany::Many(proxies),
+                        OneOrMany::None => OneOrMany::None,
+                    }
+                }
+                Some(what) if engine.enabled && engine.replay.is_none() => out.push(
+                    Problem::engine(i, "proxy", format!("engine.proxy of {:?}: {what}", engine.name)),
+                ),
+                Some(what) => engine.unset_env = Some(what),
+            }
+        }
+    }
+
     /// Applies environment overrides: `METASIFT_BIND` (`[server] bind`) and
     /// `METASIFT_REDIS_URL` (`[cache] url`, and `backend = "redis"`: naming
     /// a Redis is asking for it), so secrets such as a Redis password stay
@@ -548,6 +596,7 @@ impl Config {
             ));
         }
         self.cache.problems(out);
+        self.outgoing.problems(out);
         for (key, message) in self.limits.problems() {
             out.push(Problem::at(&[&["limits", key], &["limits"]], message));
         }

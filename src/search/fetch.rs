@@ -52,7 +52,20 @@ pub fn client_builder() -> reqwest::ClientBuilder {
 /// so the headers an engine is configured with (API tokens) never reach
 /// another site.
 pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Error> {
-    client_builder()
+    http_client_via(server, None)
+}
+
+/// [`http_client`] through `proxy` (which then replaces any proxy of the
+/// environment, `HTTPS_PROXY` and the like).
+pub(super) fn http_client_via(
+    server: &ServerConfig,
+    proxy: Option<reqwest::Proxy>,
+) -> Result<reqwest::Client, reqwest::Error> {
+    let builder = match proxy {
+        Some(p) => client_builder().proxy(p),
+        None => client_builder(),
+    };
+    builder
         .user_agent(server.user_agent.as_str())
         .referer(false)
         .redirect(reqwest::redirect::Policy::custom(
@@ -173,6 +186,8 @@ pub(super) struct Failure {
     pub(super) counts_for_health: bool,
     /// How long the engine asked to be left alone (a 429's `Retry-After`).
     pub(super) retry_after: Option<Duration>,
+    /// The proxy the request went through failed it, not the engine.
+    pub(super) by_proxy: bool,
 }
 
 impl Failure {
@@ -182,6 +197,7 @@ impl Failure {
             reason: reason.into(),
             counts_for_health: true,
             retry_after: None,
+            by_proxy: false,
         }
     }
 }
@@ -221,6 +237,7 @@ pub(super) async fn fetch(
     recording: &Recording,
     parse_slots: Arc<tokio::sync::Semaphore>,
     deadline: Instant,
+    via_proxy: bool,
 ) -> Result<Parsed, Failure> {
     let spec = engine.build_request(query);
     let raw = match &recording.replay {
@@ -235,7 +252,19 @@ pub(super) async fn fetch(
                 ));
             }
             let started = Instant::now();
-            let raw = fetch_raw(client, &spec, cap).await?;
+            let raw = fetch_raw(client, &spec, cap)
+                .await
+                .map_err(|f| blame_proxy(f, via_proxy))?;
+            if via_proxy && matches!(raw.status, 407 | 502 | 503) {
+                return Err(Failure {
+                    by_proxy: true,
+                    counts_for_health: false,
+                    ..Failure::new(
+                        FailureKind::Network,
+                        format!("proxy: HTTP {}", raw.status),
+                    )
+                });
+            }
             if let Some(dir) = &recording.record {
                 save_recording(dir, engine.config(), query, &spec, &raw, started.elapsed()).await;
             }
@@ -480,6 +509,21 @@ fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     }
     let at = httpdate::parse_http_date(value).ok()?;
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// A failure met through a proxy that says more of the proxy than of the
+/// engine: no connection (to the proxy, or through it: a tunnel it
+/// refused). With a 407 (credentials refused) or a 502/503 (it could not
+/// reach the engine, or the engine refuses its address) answered through
+/// it (see [`fetch`]), the proxy rests, the engine's health is untouched.
+fn blame_proxy(mut f: Failure, via_proxy: bool) -> Failure {
+    let connect = f.kind == FailureKind::Network && f.reason.starts_with("cannot connect");
+    if via_proxy && connect {
+        f.by_proxy = true;
+        f.counts_for_health = false;
+        f.reason = format!("proxy: {}", f.reason);
+    }
+    f
 }
 
 fn transport_failure(e: &reqwest::Error) -> Failure {

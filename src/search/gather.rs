@@ -300,6 +300,12 @@ impl Searcher {
             let ec = &config.engines[i];
             let engine = self.inner.engines.get(i).cloned().flatten();
             let timeout = Duration::from_millis(ec.timeout_ms).min(deadline);
+            let route = if engine.is_some() && ec.replay.is_none() && self.inner.replay_dir.is_none() {
+                self.inner.proxies.route(i, SystemTime::now())
+            } else {
+                super::proxy::Route::Direct
+            };
+            let proxies = &self.inner.proxies;
             let client = self.inner.client.clone();
             let recording = Recording {
                 record: self.inner.record_dir.clone(),
@@ -343,6 +349,16 @@ impl Searcher {
                         FailureKind::Parse,
                         "engine could not be built from its configuration",
                     )),
+                    Some(_) if let super::proxy::Route::AllResting(until) = route => Err(Failure {
+                        counts_for_health: false,
+                        ..Failure::new(
+                            FailureKind::Network,
+                            format!(
+                                "not asked: every proxy of this engine rests until {}",
+                                httpdate::fmt_http_date(until)
+                            ),
+                        )
+                    }),
                     Some(_) if refused => Err(Failure {
                         counts_for_health: false,
                         ..Failure::new(
@@ -351,7 +367,11 @@ impl Searcher {
                         )
                     }),
                     Some(engine) => {
-                        match tokio::time::timeout(
+                        let (client, proxy) = match route {
+                            super::proxy::Route::Proxy(p, c) => (c, Some(p)),
+                            _ => (client, None),
+                        };
+                        let result = match tokio::time::timeout(
                             timeout,
                             fetch(
                                 &client,
@@ -361,6 +381,7 @@ impl Searcher {
                                 &recording,
                                 slots,
                                 parse_deadline,
+                                proxy.is_some(),
                             ),
                         )
                         .await
@@ -370,7 +391,12 @@ impl Searcher {
                                 FailureKind::Timeout,
                                 format!("no complete answer within {} ms", millis(timeout)),
                             )),
+                        };
+                        if let Some(p) = proxy {
+                            let blamed = result.as_ref().err().filter(|f| f.by_proxy);
+                            proxies.record(p, blamed.map_or(Ok(()), |f| Err(f.reason.as_str())), SystemTime::now());
                         }
+                        result
                     }
                 };
                 let elapsed_ms = millis(started.elapsed());

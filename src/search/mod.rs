@@ -49,12 +49,14 @@ use metasift_dedup as dedup;
 pub mod demo;
 mod fetch;
 mod gather;
+mod proxy;
 mod query;
 pub mod recording;
 mod request;
 
 pub use fetch::{MAX_REDIRECTS, client_builder, http_client, is_local_ip};
 pub use gather::Gathered;
+pub use proxy::ProxySnapshot;
 pub use query::asked_by;
 pub use request::{Asked, RequestError, SearchRequest};
 
@@ -131,6 +133,8 @@ struct Inner {
     cache: Cache,
     /// The outbound budgets of the engines (`max_per_minute`).
     budgets: Budgets,
+    /// The proxies engine requests go through, and their health.
+    proxies: Arc<proxy::Proxies>,
     /// The `[limits] max_in_flight` cap on fan-outs.
     in_flight: InFlight,
     /// Fingerprint of what shapes an answer besides the query (engines,
@@ -163,6 +167,7 @@ impl Inner {
             &serde_json::to_vec(&shape).unwrap_or_else(|_| format!("{shape:?}").into_bytes()),
         );
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let proxies = Arc::new(proxy::Proxies::build(&config));
         Inner {
             dedup_json: Arc::new(SettingsJson::of(&config.dedup)),
             record_dir: config.server.record_dir.clone(),
@@ -176,6 +181,7 @@ impl Inner {
             // concurrent searches are coalesced regardless.
             cache: Cache::off(),
             budgets: Budgets::local(),
+            proxies,
             in_flight,
             config_tag,
         }
@@ -268,6 +274,11 @@ impl Searcher {
     /// The outbound budgets this searcher takes from.
     pub fn budgets(&self) -> &Budgets {
         &self.inner.budgets
+    }
+
+    /// Every proxy's health at `now`, for `/stats` (no credentials).
+    pub fn proxies(&self, now: std::time::SystemTime) -> Vec<ProxySnapshot> {
+        self.inner.proxies.snapshot(now)
     }
 
     /// The health book this searcher records into.
