@@ -36,7 +36,7 @@ mod outgoing;
 mod locate;
 mod server;
 
-pub use cache::{CacheBackend, CacheConfig};
+pub use cache::{CacheBackend, CacheConfig, RedisTarget};
 pub use connections::ConnectionsConfig;
 pub use engine::{EngineConfig, EngineKind, OneOrMany, ParseConfig};
 pub use health::HealthConfig;

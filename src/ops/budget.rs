@@ -36,7 +36,7 @@ pub struct Budgets {
 struct Inner {
     /// The theoretical arrival time of each engine's bucket, this process.
     local: Mutex<HashMap<String, Instant>>,
-    redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
+    redis: Option<(crate::ops::redis::Conn, redis::Script)>,
     breaker: Breaker,
     warn: WarnGate,
 }

@@ -262,7 +262,7 @@ struct LimiterInner {
     scope: &'static str,
     local: LocalLimiter,
     key: ClientKey,
-    redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
+    redis: Option<(crate::ops::redis::Conn, redis::Script)>,
     /// Skips a Redis that just failed, so a dead one costs no timeout per
     /// request.
     breaker: super::redis::Breaker,
@@ -307,7 +307,7 @@ impl RateLimiter {
 
     fn build(
         config: &LimitsConfig,
-        manager: Option<redis::aio::ConnectionManager>,
+        manager: Option<crate::ops::redis::Conn>,
         scope: &'static str,
     ) -> Self {
         RateLimiter {

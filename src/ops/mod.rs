@@ -10,7 +10,8 @@
 //! - [`shared_health`]: block and 429 suspensions shared by the instances
 //!   on one Redis;
 //! - [`metrics`]: the Prometheus text of `/metrics`;
-//! - `redis`: the one Redis connection manager cache and limit share.
+//! - `redis`: the one Redis connection (one node, Sentinel or Cluster)
+//!   every user above goes through.
 //!
 //! These are mechanisms, not steps of a search: they take the numbers of
 //! [`crate::config`] and the records of [`crate::model`], and know nothing

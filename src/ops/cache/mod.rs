@@ -96,7 +96,7 @@ pub enum CacheError {
 enum Backend {
     Memory(Memory),
     Redis {
-        manager: redis::aio::ConnectionManager,
+        manager: crate::ops::redis::Conn,
         /// The in-process cache read before Redis and written with it.
         front: Option<Memory>,
         breaker: Breaker,
@@ -630,7 +630,7 @@ impl Inner {
     /// what Redis has left of its life (with that entry's [`Renders`]).
     async fn redis_get<V: Cacheable>(
         &self,
-        manager: &redis::aio::ConnectionManager,
+        manager: &crate::ops::redis::Conn,
         breaker: &Breaker,
         front: Option<&Memory>,
         key: &str,
