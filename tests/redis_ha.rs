@@ -29,7 +29,9 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
 }
 
 /// Two engines (one with an outbound budget), a client rate limit, all on
-/// the Redis at `url`.
+/// the Redis at `url`. One request a minute with a burst of 1000: never
+/// refused here, and each request moves the bucket a minute ahead, so its
+/// key lives on for the whole test and changes with every request.
 fn config(dir: &std::path::Path, url: &str, budgeted: &str, plain: &str) -> std::path::PathBuf {
     let path = dir.join("engines.toml");
     let engine = |name: &str, base: &str, extra: &str| {
@@ -38,8 +40,8 @@ fn config(dir: &std::path::Path, url: &str, budgeted: &str, plain: &str) -> std:
         )
     };
     let text = format!(
-        "use_defaults = false\n[server]\ndeadline_ms = 3000\n[cache]\nbackend = \"redis\"\nurl = \"{url}\"\nttl_s = 600\n[limits]\nper_minute = 100000\n\n{}{}",
-        engine("budgeted", budgeted, "max_per_minute = 100000\nburst = 100000"),
+        "use_defaults = false\n[server]\ndeadline_ms = 3000\n[cache]\nbackend = \"redis\"\nurl = \"{url}\"\nttl_s = 600\n[limits]\nper_minute = 1\nburst = 1000\n\n{}{}",
+        engine("budgeted", budgeted, "max_per_minute = 1\nburst = 1000"),
         engine("plain", plain, ""),
     );
     std::fs::write(&path, text).unwrap();
@@ -242,6 +244,7 @@ async fn a_three_primary_cluster_serves_searches_and_shares_the_cache() {
         .filter(|n| !values(n.port(), "metasift:answers:*").is_empty())
         .count();
     assert!(holding >= 2, "the answers are spread over the primaries ({holding})");
+    search(&b.base, "cluster fresh").await;
     let budget_keys: usize = cluster.nodes.iter().map(|n| values(n.port(), "metasift:budget:*").len()).sum();
     assert_eq!(budget_keys, 1, "one budget bucket for the fleet");
     drop((a, b, cluster));
