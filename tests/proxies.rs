@@ -35,7 +35,11 @@ fn engine(name: &str, base: &str, extra: &str) -> String {
 /// Starts `metasift serve` on `text`, with `env` set.
 fn serve(dir: &std::path::Path, text: &str, env: &[(&str, &str)]) -> Server {
     let path = dir.join("engines.toml");
-    std::fs::write(&path, format!("use_defaults = false\n[server]\ndeadline_ms = 3000\n{text}")).unwrap();
+    std::fs::write(
+        &path,
+        format!("use_defaults = false\n[server]\ndeadline_ms = 3000\n{text}"),
+    )
+    .unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_metasift"));
     command
         .args(["serve", "--config"])
@@ -49,7 +53,11 @@ fn serve(dir: &std::path::Path, text: &str, env: &[(&str, &str)]) -> Server {
 
 async fn get_json(base: &str, path_and_query: &str) -> serde_json::Value {
     let client = metasift::search::client_builder().build().unwrap();
-    let response = client.get(format!("{base}{path_and_query}")).send().await.unwrap();
+    let response = client
+        .get(format!("{base}{path_and_query}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200, "{path_and_query}");
     response.json().await.unwrap()
 }
@@ -83,31 +91,71 @@ async fn engines_go_through_their_proxy_with_credentials_from_the_environment() 
     let dir = temp_dir("through");
     let text = format!(
         "{}{}{}",
-        engine("viasocks", &a.base_url(), &format!("proxy = \"{}\"", socks.url(Some("ms:${MS_SOCKS_PW}")))),
-        engine("viahttp", &b.base_url(), &format!("proxy = \"{}\"", http.url(Some("ms:${MS_HTTP_PW}")))),
+        engine(
+            "viasocks",
+            &a.base_url(),
+            &format!("proxy = \"{}\"", socks.url(Some("ms:${MS_SOCKS_PW}")))
+        ),
+        engine(
+            "viahttp",
+            &b.base_url(),
+            &format!("proxy = \"{}\"", http.url(Some("ms:${MS_HTTP_PW}")))
+        ),
         engine("direct", &c.base_url(), ""),
     );
-    let server = serve(&dir, &text, &[("MS_SOCKS_PW", "s0cks-pw"), ("MS_HTTP_PW", "http-pw")]);
+    let server = serve(
+        &dir,
+        &text,
+        &[("MS_SOCKS_PW", "s0cks-pw"), ("MS_HTTP_PW", "http-pw")],
+    );
     let answer = get_json(&server.base, "/search?format=json&q=proxied").await;
-    assert_eq!(engines_of(&answer), ["direct", "viahttp", "viasocks"], "{answer}");
+    assert_eq!(
+        engines_of(&answer),
+        ["direct", "viahttp", "viasocks"],
+        "{answer}"
+    );
     // Each proxy saw its engine's request, and only that one.
     assert_eq!(socks.log(), [format!("CONNECT {}", a.addr)]);
     let seen = http.log();
     assert_eq!(seen.len(), 1, "{seen:?}");
-    assert!(seen[0].starts_with(&format!("GET {}/search?q=proxied", b.base_url())), "{seen:?}");
+    assert!(
+        seen[0].starts_with(&format!("GET {}/search?q=proxied", b.base_url())),
+        "{seen:?}"
+    );
     assert_eq!((a.requests(), b.requests(), c.requests()), (1, 1, 1));
     // `/stats` shows both proxies, never a password.
     let client = metasift::search::client_builder().build().unwrap();
-    let stats = client.get(format!("{}/stats?format=json", server.base)).send().await.unwrap().text().await.unwrap();
-    let html = client.get(format!("{}/stats", server.base)).send().await.unwrap().text().await.unwrap();
+    let stats = client
+        .get(format!("{}/stats?format=json", server.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let html = client
+        .get(format!("{}/stats", server.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     for shown in [&stats, &html] {
         assert!(!shown.contains("s0cks-pw") && !shown.contains("http-pw"));
-        assert!(shown.contains(&format!("socks5://{}", socks.addr)), "{shown}");
+        assert!(
+            shown.contains(&format!("socks5://{}", socks.addr)),
+            "{shown}"
+        );
         assert!(shown.contains(&format!("http://{}", http.addr)), "{shown}");
     }
     let stats: serde_json::Value = serde_json::from_str(&stats).unwrap();
     for p in stats["proxies"].as_array().unwrap() {
-        assert_eq!((p["requests"].as_u64(), p["failures"].as_u64()), (Some(1), Some(0)), "{p}");
+        assert_eq!(
+            (p["requests"].as_u64(), p["failures"].as_u64()),
+            (Some(1), Some(0)),
+            "{p}"
+        );
     }
     drop(server);
     let _ = std::fs::remove_dir_all(dir);
@@ -121,7 +169,11 @@ fn a_proxy_credential_the_environment_lacks_is_refused_at_start_by_name() {
         &path,
         format!(
             "use_defaults = false\n{}",
-            engine("e", "http://127.0.0.1:9", "proxy = \"socks5://u:${MS_UNSET_PROXY_PW}@127.0.0.1:1080\"")
+            engine(
+                "e",
+                "http://127.0.0.1:9",
+                "proxy = \"socks5://u:${MS_UNSET_PROXY_PW}@127.0.0.1:1080\""
+            )
         ),
     )
     .unwrap();
@@ -133,7 +185,10 @@ fn a_proxy_credential_the_environment_lacks_is_refused_at_start_by_name() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("MS_UNSET_PROXY_PW") && err.contains("engine.proxy"), "{err}");
+    assert!(
+        err.contains("MS_UNSET_PROXY_PW") && err.contains("engine.proxy"),
+        "{err}"
+    );
     assert!(err.contains("engines.toml:"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -173,12 +228,20 @@ async fn a_dead_proxy_rests_is_reported_and_the_pool_goes_on_without_it() {
     assert_eq!(direct.requests(), 6);
     let stats = get_json(&server.base, "/stats?format=json").await;
     let proxies = stats["proxies"].as_array().unwrap();
-    let dead_row = proxies.iter().find(|p| dead.ends_with(p["proxy"].as_str().unwrap().trim_start_matches("http://"))).unwrap();
+    let dead_row = proxies
+        .iter()
+        .find(|p| dead.ends_with(p["proxy"].as_str().unwrap().trim_start_matches("http://")))
+        .unwrap();
     assert_eq!(dead_row["failures"], 1, "{dead_row}");
     assert_eq!(dead_row["resting"], true, "{dead_row}");
     assert!(dead_row["resting_until"].is_string(), "{dead_row}");
     // A proxy's failure is not the engine's: it is not suspended.
-    let engine_row = stats["engines"].as_array().unwrap().iter().find(|e| e["name"] == "pooled").unwrap();
+    let engine_row = stats["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "pooled")
+        .unwrap();
     assert_eq!(engine_row["suspended"], false, "{engine_row}");
     drop(server);
     let _ = std::fs::remove_dir_all(dir);

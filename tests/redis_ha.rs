@@ -66,14 +66,22 @@ fn answered_by(answer: &serde_json::Value, engine: &str) -> bool {
 
 fn connection(port: u16) -> Option<redis::Connection> {
     let client = redis::Client::open(format!("redis://127.0.0.1:{port}/")).ok()?;
-    client.get_connection_with_timeout(Duration::from_millis(500)).ok()
+    client
+        .get_connection_with_timeout(Duration::from_millis(500))
+        .ok()
 }
 
 /// A field of `SENTINEL master mymaster` on the Sentinel at `port`.
 fn sentinel_field(port: u16, field: &str) -> Option<String> {
     let mut c = connection(port)?;
-    let flat: Vec<String> = redis::cmd("SENTINEL").arg("master").arg("mymaster").query(&mut c).ok()?;
-    flat.chunks(2).find(|kv| kv[0] == field).map(|kv| kv[1].clone())
+    let flat: Vec<String> = redis::cmd("SENTINEL")
+        .arg("master")
+        .arg("mymaster")
+        .query(&mut c)
+        .ok()?;
+    flat.chunks(2)
+        .find(|kv| kv[0] == field)
+        .map(|kv| kv[1].clone())
 }
 
 /// The primary's port as the Sentinel at `port` says.
@@ -92,7 +100,10 @@ fn values(port: u16, pattern: &str) -> Vec<(String, String)> {
     let Some(mut c) = connection(port) else {
         return Vec::new();
     };
-    let mut keys: Vec<String> = redis::cmd("KEYS").arg(pattern).query(&mut c).unwrap_or_default();
+    let mut keys: Vec<String> = redis::cmd("KEYS")
+        .arg(pattern)
+        .query(&mut c)
+        .unwrap_or_default();
     keys.sort();
     keys.into_iter()
         .filter_map(|k| {
@@ -112,7 +123,8 @@ async fn wait_for(what: &str, limit: Duration, mut ok: impl FnMut() -> bool) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn searches_go_on_through_a_sentinel_fail_over_and_limits_and_budgets_count_on_the_new_primary() {
+async fn searches_go_on_through_a_sentinel_fail_over_and_limits_and_budgets_count_on_the_new_primary()
+ {
     let test = "sentinel fail-over";
     let Some(primary) = RedisServer::start(test) else {
         return;
@@ -135,32 +147,55 @@ async fn searches_go_on_through_a_sentinel_fail_over_and_limits_and_budgets_coun
     // Sentinel knows it and the two other Sentinels.
     wait_for("the replica in sync", Duration::from_secs(20), || {
         connection(replica.port()).is_some_and(|mut c| {
-            redis::cmd("INFO").arg("replication").query::<String>(&mut c).is_ok_and(|i| i.contains("master_link_status:up"))
+            redis::cmd("INFO")
+                .arg("replication")
+                .query::<String>(&mut c)
+                .is_ok_and(|i| i.contains("master_link_status:up"))
         })
     })
     .await;
     for &port in &s {
-        wait_for("the Sentinels to know each other and the replica", Duration::from_secs(30), || {
-            sentinel_field(port, "num-other-sentinels").as_deref() == Some("2")
-                && sentinel_field(port, "num-slaves").as_deref() == Some("1")
-        })
+        wait_for(
+            "the Sentinels to know each other and the replica",
+            Duration::from_secs(30),
+            || {
+                sentinel_field(port, "num-other-sentinels").as_deref() == Some("2")
+                    && sentinel_field(port, "num-slaves").as_deref() == Some("1")
+            },
+        )
         .await;
     }
 
-    let budgeted = LoopbackEngine::spawn(test_page(&[("https://budgeted.example/a", "Budgeted", "A.")])).await;
-    let plain = LoopbackEngine::spawn(test_page(&[("https://plain.example/a", "Plain", "A.")])).await;
+    let budgeted = LoopbackEngine::spawn(test_page(&[(
+        "https://budgeted.example/a",
+        "Budgeted",
+        "A.",
+    )]))
+    .await;
+    let plain =
+        LoopbackEngine::spawn(test_page(&[("https://plain.example/a", "Plain", "A.")])).await;
     let dir = temp_dir("sentinel");
-    let url = format!("redis+sentinel://127.0.0.1:{},127.0.0.1:{},127.0.0.1:{}/mymaster", s[0], s[1], s[2]);
+    let url = format!(
+        "redis+sentinel://127.0.0.1:{},127.0.0.1:{},127.0.0.1:{}/mymaster",
+        s[0], s[1], s[2]
+    );
     let path = config(&dir, &url, &budgeted.base_url(), &plain.base_url());
     let (a, b) = (Server::start(&path), Server::start(&path));
 
     // Through the Sentinels' primary: a cached answer is the other
     // instance's hit, and the budget and the limit are kept there.
     let first = search(&a.base, "before").await;
-    assert!(answered_by(&first, "budgeted") && answered_by(&first, "plain"), "{first}");
+    assert!(
+        answered_by(&first, "budgeted") && answered_by(&first, "plain"),
+        "{first}"
+    );
     let again = search(&b.base, "before").await;
     assert!(answered_by(&again, "plain"), "{again}");
-    assert_eq!(budgeted.requests(), 1, "the second instance's search is a cache hit");
+    assert_eq!(
+        budgeted.requests(),
+        1,
+        "the second instance's search is a cache hit"
+    );
     assert_eq!(values(primary.port(), "metasift:budget:*").len(), 1);
     assert!(!values(primary.port(), "metasift:rl:*").is_empty());
 
@@ -173,12 +208,18 @@ async fn searches_go_on_through_a_sentinel_fail_over_and_limits_and_budgets_coun
         for base in [&a.base, &b.base] {
             during += 1;
             let answer = search(base, &format!("during {during}")).await;
-            assert!(answered_by(&answer, "plain"), "search {during} during the fail-over: {answer}");
+            assert!(
+                answered_by(&answer, "plain"),
+                "search {during} during the fail-over: {answer}"
+            );
         }
         if primary_of(s[0]) == Some(replica.port()) && primary_of(s[1]) == Some(replica.port()) {
             break;
         }
-        assert!(Instant::now() < deadline, "no fail-over in 40 s ({during} searches)");
+        assert!(
+            Instant::now() < deadline,
+            "no fail-over in 40 s ({during} searches)"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert_ne!(primary_of(s[2]), Some(old));
@@ -196,11 +237,15 @@ async fn searches_go_on_through_a_sentinel_fail_over_and_limits_and_budgets_coun
             assert!(answered_by(&answer, "plain"), "{answer}");
             let now = values(replica.port(), "metasift:budget:*");
             let now_limits = values(replica.port(), "metasift:rl:*");
-            let moved = !now.is_empty() && now != before && !now_limits.is_empty() && now_limits != limits;
+            let moved =
+                !now.is_empty() && now != before && !now_limits.is_empty() && now_limits != limits;
             if moved {
                 break;
             }
-            assert!(Instant::now() < deadline, "instance {who} never counted on the new primary");
+            assert!(
+                Instant::now() < deadline,
+                "instance {who} never counted on the new primary"
+            );
             before = now;
             limits = now_limits;
             tokio::time::sleep(Duration::from_millis(200)).await;
@@ -211,7 +256,11 @@ async fn searches_go_on_through_a_sentinel_fail_over_and_limits_and_budgets_coun
     let asked = budgeted.requests();
     let hit = search(&b.base, "shared after").await;
     assert!(answered_by(&hit, "budgeted"), "{hit}");
-    assert_eq!(budgeted.requests(), asked, "a cache hit across instances on the new primary");
+    assert_eq!(
+        budgeted.requests(),
+        asked,
+        "a cache hit across instances on the new primary"
+    );
 
     drop((a, b, sentinels, replica));
     let _ = std::fs::remove_dir_all(dir);
@@ -222,30 +271,55 @@ async fn a_three_primary_cluster_serves_searches_and_shares_the_cache() {
     let Some(cluster) = RedisCluster::start("redis cluster") else {
         return;
     };
-    let budgeted = LoopbackEngine::spawn(test_page(&[("https://budgeted.example/a", "Budgeted", "A.")])).await;
-    let plain = LoopbackEngine::spawn(test_page(&[("https://plain.example/a", "Plain", "A.")])).await;
+    let budgeted = LoopbackEngine::spawn(test_page(&[(
+        "https://budgeted.example/a",
+        "Budgeted",
+        "A.",
+    )]))
+    .await;
+    let plain =
+        LoopbackEngine::spawn(test_page(&[("https://plain.example/a", "Plain", "A.")])).await;
     let dir = temp_dir("cluster");
-    let path = config(&dir, &cluster.url(), &budgeted.base_url(), &plain.base_url());
+    let path = config(
+        &dir,
+        &cluster.url(),
+        &budgeted.base_url(),
+        &plain.base_url(),
+    );
     let (a, b) = (Server::start(&path), Server::start(&path));
     // Twelve queries: their keys fall on all three primaries' slots.
     for i in 0..12 {
         let answer = search(&a.base, &format!("cluster {i}")).await;
-        assert!(answered_by(&answer, "budgeted") && answered_by(&answer, "plain"), "{answer}");
+        assert!(
+            answered_by(&answer, "budgeted") && answered_by(&answer, "plain"),
+            "{answer}"
+        );
     }
     assert_eq!(budgeted.requests(), 12);
     for i in 0..12 {
         let answer = search(&b.base, &format!("cluster {i}")).await;
         assert!(answered_by(&answer, "plain"), "{answer}");
     }
-    assert_eq!(budgeted.requests(), 12, "every search on the second instance is a cache hit");
+    assert_eq!(
+        budgeted.requests(),
+        12,
+        "every search on the second instance is a cache hit"
+    );
     let holding = cluster
         .nodes
         .iter()
         .filter(|n| !values(n.port(), "metasift:answers:*").is_empty())
         .count();
-    assert!(holding >= 2, "the answers are spread over the primaries ({holding})");
+    assert!(
+        holding >= 2,
+        "the answers are spread over the primaries ({holding})"
+    );
     search(&b.base, "cluster fresh").await;
-    let budget_keys: usize = cluster.nodes.iter().map(|n| values(n.port(), "metasift:budget:*").len()).sum();
+    let budget_keys: usize = cluster
+        .nodes
+        .iter()
+        .map(|n| values(n.port(), "metasift:budget:*").len())
+        .sum();
     assert_eq!(budget_keys, 1, "one budget bucket for the fleet");
     drop((a, b, cluster));
     let _ = std::fs::remove_dir_all(dir);

@@ -119,11 +119,9 @@ impl RedisTarget {
                     .to_string();
                 let db = match parts.next() {
                     None => 0,
-                    Some(d) => d
-                        .parse::<i64>()
-                        .ok()
-                        .filter(|d| *d >= 0)
-                        .ok_or_else(|| format!("the database after /{service}/ is a number, got {d:?}"))?,
+                    Some(d) => d.parse::<i64>().ok().filter(|d| *d >= 0).ok_or_else(|| {
+                        format!("the database after /{service}/ is a number, got {d:?}")
+                    })?,
                 };
                 if parts.next().is_some() {
                     return Err("a redis+sentinel:// URL ends with /service or /service/db".into());
@@ -139,7 +137,9 @@ impl RedisTarget {
             "redis+cluster" => {
                 let (auth, hosts, path) = split_many(rest, 6379)?;
                 if !path.trim_matches('/').is_empty() {
-                    return Err("a redis+cluster:// URL has no path (a cluster has one database)".into());
+                    return Err(
+                        "a redis+cluster:// URL has no path (a cluster has one database)".into(),
+                    );
                 }
                 Ok(RedisTarget::Cluster {
                     nodes: hosts,
@@ -184,7 +184,9 @@ fn split_many(rest: &str, default_port: u16) -> Result<(Auth, Vec<(String, u16)>
     for h in hosts.split(',') {
         let h = h.trim();
         let (host, port) = match h.rsplit_once(':') {
-            Some((host, port)) if !host.ends_with(':') && (host.starts_with('[') || !host.contains(':')) => {
+            Some((host, port))
+                if !host.ends_with(':') && (host.starts_with('[') || !host.contains(':')) =>
+            {
                 let port = port
                     .parse::<u16>()
                     .ok()
@@ -236,7 +238,11 @@ mod tests {
         assert_eq!(
             RedisTarget::parse("redis+cluster://u:pw@h1:7000,h2:7001,h3"),
             Ok(RedisTarget::Cluster {
-                nodes: vec![("h1".into(), 7000), ("h2".into(), 7001), ("h3".into(), 6379)],
+                nodes: vec![
+                    ("h1".into(), 7000),
+                    ("h2".into(), 7001),
+                    ("h3".into(), 6379)
+                ],
                 username: Some("u".into()),
                 password: Some("pw".into()),
             })

@@ -32,8 +32,8 @@ mod health;
 mod lab;
 mod layers;
 mod limits;
-mod outgoing;
 mod locate;
+mod outgoing;
 mod server;
 
 pub use cache::{CacheBackend, CacheConfig, RedisTarget};
@@ -527,7 +527,9 @@ impl Config {
                 Ok(v) => *p = v,
                 Err(layers::UnsetVar(var)) => out.push(Problem::at(
                     &[&["outgoing", "proxies"], &["outgoing"]],
-                    format!("outgoing.proxies: needs the environment variable {var}, which is not set"),
+                    format!(
+                        "outgoing.proxies: needs the environment variable {var}, which is not set"
+                    ),
                 )),
             }
         }
@@ -553,9 +555,13 @@ impl Config {
                         OneOrMany::None => OneOrMany::None,
                     }
                 }
-                Some(what) if engine.enabled && engine.replay.is_none() => out.push(
-                    Problem::engine(i, "proxy", format!("engine.proxy of {:?}: {what}", engine.name)),
-                ),
+                Some(what) if engine.enabled && engine.replay.is_none() => {
+                    out.push(Problem::engine(
+                        i,
+                        "proxy",
+                        format!("engine.proxy of {:?}: {what}", engine.name),
+                    ))
+                }
                 Some(what) => engine.unset_env = Some(what),
             }
         }

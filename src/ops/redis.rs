@@ -138,7 +138,13 @@ const CONNECT_TIMEOUT: Duration = Duration::from_millis(250);
 /// a missing Redis neither blocks start-up nor stalls a search: one node,
 /// a Sentinel-managed primary or a Cluster, as `url` says.
 pub(crate) fn redis_manager(url: &str) -> Result<Conn, redis::RedisError> {
-    let invalid = |m: String| redis::RedisError::from((redis::ErrorKind::InvalidClientConfig, "invalid Redis URL", m));
+    let invalid = |m: String| {
+        redis::RedisError::from((
+            redis::ErrorKind::InvalidClientConfig,
+            "invalid Redis URL",
+            m,
+        ))
+    };
     match RedisTarget::parse(url).map_err(invalid)? {
         RedisTarget::Single(url) => {
             let client = redis::Client::open(url.as_str())?;
@@ -162,7 +168,11 @@ pub(crate) fn redis_manager(url: &str) -> Result<Conn, redis::RedisError> {
             let node = credentials(redis::RedisConnectionInfo::default(), &username, &password);
             let infos = sentinels
                 .into_iter()
-                .map(|(h, p)| Ok(ConnectionAddr::Tcp(h, p).into_connection_info()?.set_redis_settings(node.clone())))
+                .map(|(h, p)| {
+                    Ok(ConnectionAddr::Tcp(h, p)
+                        .into_connection_info()?
+                        .set_redis_settings(node.clone()))
+                })
                 .collect::<Result<Vec<ConnectionInfo>, redis::RedisError>>()?;
             let primary = redis::sentinel::SentinelNodeConnectionInfo::default()
                 .set_redis_connection_info(node.set_db(db));
@@ -253,7 +263,10 @@ pub(crate) struct Lazy<C, T> {
 
 impl<C, T: Clone> Lazy<C, T> {
     fn cached(&self) -> Option<T> {
-        self.current.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.current
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     fn keep(&self, t: &T) {

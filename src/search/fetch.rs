@@ -259,10 +259,7 @@ pub(super) async fn fetch(
                 return Err(Failure {
                     by_proxy: true,
                     counts_for_health: false,
-                    ..Failure::new(
-                        FailureKind::Network,
-                        format!("proxy: HTTP {}", raw.status),
-                    )
+                    ..Failure::new(FailureKind::Network, format!("proxy: HTTP {}", raw.status))
                 });
             }
             if let Some(dir) = &recording.record {

@@ -300,11 +300,12 @@ impl Searcher {
             let ec = &config.engines[i];
             let engine = self.inner.engines.get(i).cloned().flatten();
             let timeout = Duration::from_millis(ec.timeout_ms).min(deadline);
-            let route = if engine.is_some() && ec.replay.is_none() && self.inner.replay_dir.is_none() {
-                self.inner.proxies.route(i, SystemTime::now())
-            } else {
-                super::proxy::Route::Direct
-            };
+            let route =
+                if engine.is_some() && ec.replay.is_none() && self.inner.replay_dir.is_none() {
+                    self.inner.proxies.route(i, SystemTime::now())
+                } else {
+                    super::proxy::Route::Direct
+                };
             let proxies = &self.inner.proxies;
             let client = self.inner.client.clone();
             let recording = Recording {
@@ -394,7 +395,11 @@ impl Searcher {
                         };
                         if let Some(p) = proxy {
                             let blamed = result.as_ref().err().filter(|f| f.by_proxy);
-                            proxies.record(p, blamed.map_or(Ok(()), |f| Err(f.reason.as_str())), SystemTime::now());
+                            proxies.record(
+                                p,
+                                blamed.map_or(Ok(()), |f| Err(f.reason.as_str())),
+                                SystemTime::now(),
+                            );
                         }
                         result
                     }

@@ -183,7 +183,10 @@ impl Proxies {
                     resting: until.is_some(),
                     resting_until: until.map(httpdate::fmt_http_date),
                     resting_for_s: until.map(|u| {
-                        u.duration_since(now).unwrap_or_default().as_secs_f64().ceil() as u64
+                        u.duration_since(now)
+                            .unwrap_or_default()
+                            .as_secs_f64()
+                            .ceil() as u64
                     }),
                     last_error: s.last_error.clone(),
                 }

@@ -159,7 +159,10 @@ async fn http(
             .find(|(k, _)| k == "proxy-authorization")
             .map(|(_, v)| v.as_str());
         if given != Some(want.as_str()) {
-            note(log, format!("refused {method} {target}: no valid credentials"));
+            note(
+                log,
+                format!("refused {method} {target}: no valid credentials"),
+            );
             client
                 .write_all(b"HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                 .await?;
@@ -172,11 +175,15 @@ async fn http(
         let mut up = match upstream(host, port.parse().unwrap_or(443)).await {
             Ok(s) => s,
             Err(_) => {
-                client.write_all(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n").await?;
+                client
+                    .write_all(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+                    .await?;
                 return Ok(());
             }
         };
-        client.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n").await?;
+        client
+            .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            .await?;
         up.write_all(rest).await?;
         tokio::io::copy_bidirectional(&mut client, &mut up).await?;
         return Ok(());
@@ -184,7 +191,9 @@ async fn http(
     // Absolute form: `GET http://host:port/path HTTP/1.1`.
     note(log, format!("{method} {target}"));
     let Ok(url) = url::Url::parse(target) else {
-        client.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n").await?;
+        client
+            .write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+            .await?;
         return Ok(());
     };
     let host = url.host_str().unwrap_or("").to_string();
@@ -192,7 +201,9 @@ async fn http(
     let mut up = match upstream(&host, port).await {
         Ok(s) => s,
         Err(_) => {
-            client.write_all(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n").await?;
+            client
+                .write_all(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
+                .await?;
             return Ok(());
         }
     };
@@ -203,7 +214,10 @@ async fn http(
     // One request per connection: the upstream closes after its answer.
     let mut out = format!("{method} {path} HTTP/1.1\r\n");
     for (k, v) in &headers {
-        if !matches!(k.as_str(), "proxy-authorization" | "proxy-connection" | "connection") {
+        if !matches!(
+            k.as_str(),
+            "proxy-authorization" | "proxy-connection" | "connection"
+        ) {
             out.push_str(&format!("{k}: {v}\r\n"));
         }
     }
@@ -212,7 +226,10 @@ async fn http(
     up.write_all(rest).await?;
     let (mut cr, mut cw) = client.split();
     let (mut ur, mut uw) = up.split();
-    let _ = tokio::join!(tokio::io::copy(&mut ur, &mut cw), tokio::io::copy(&mut cr, &mut uw));
+    let _ = tokio::join!(
+        tokio::io::copy(&mut ur, &mut cw),
+        tokio::io::copy(&mut cr, &mut uw)
+    );
     Ok(())
 }
 

@@ -73,7 +73,14 @@ impl RedisCluster {
             nodes.push(RedisServer::start_with(
                 test,
                 port,
-                &["--cluster-enabled", "yes", "--cluster-config-file", &conf, "--cluster-node-timeout", "2000"],
+                &[
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    &conf,
+                    "--cluster-node-timeout",
+                    "2000",
+                ],
             )?);
         }
         let mut create = Command::new("redis-cli");
@@ -102,7 +109,10 @@ impl RedisCluster {
                 if String::from_utf8_lossy(&info.stdout).contains("cluster_state:ok") {
                     break;
                 }
-                assert!(Instant::now() < deadline, "{test}: the cluster did not come up in 20 s");
+                assert!(
+                    Instant::now() < deadline,
+                    "{test}: the cluster did not come up in 20 s"
+                );
                 std::thread::sleep(Duration::from_millis(100));
             }
         }
@@ -111,7 +121,11 @@ impl RedisCluster {
 
     /// `redis+cluster://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3`
     pub fn url(&self) -> String {
-        let hosts: Vec<String> = self.nodes.iter().map(|n| format!("127.0.0.1:{}", n.port())).collect();
+        let hosts: Vec<String> = self
+            .nodes
+            .iter()
+            .map(|n| format!("127.0.0.1:{}", n.port()))
+            .collect();
         format!("redis+cluster://{}", hosts.join(","))
     }
 }

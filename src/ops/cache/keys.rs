@@ -140,7 +140,10 @@ mod tests {
             explain,
         };
         let json = serde_json::to_vec(&parts).unwrap();
-        format!("metasift:v1:{{{:032x}}}", xxhash_rust::xxh3::xxh3_128(&json))
+        format!(
+            "metasift:v1:{{{:032x}}}",
+            xxhash_rust::xxh3::xxh3_128(&json)
+        )
     }
 
     #[test]
