@@ -157,9 +157,12 @@ impl RedisTarget {
 
 type Auth = (Option<String>, Option<String>);
 
+/// What [`split_many`] reads: credentials, `(host, port)`s and the path.
+type Parts<'a> = (Auth, Vec<(String, u16)>, &'a str);
+
 /// `[user[:password]@]h1[:p1],h2[:p2][/path]` into the credentials
 /// (percent-decoded), the hosts and the path.
-fn split_many(rest: &str, default_port: u16) -> Result<(Auth, Vec<(String, u16)>, &str), String> {
+fn split_many(rest: &str, default_port: u16) -> Result<Parts<'_>, String> {
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, ""),

@@ -451,7 +451,7 @@ impl Config {
         }
         let mut problems = Vec::new();
         self.expand_header_vars(env, &mut problems);
-        self.expand_proxy_vars(env, &mut problems);
+        outgoing::expand_proxy_vars(&mut self, env, &mut problems);
         self.problems(engine_check, &mut problems);
         if let Some(file) = serving {
             self.serving_problems(file, &mut problems);
@@ -511,55 +511,6 @@ impl Config {
                         i,
                         "headers",
                         format!("engine.headers of {:?}: {what}", engine.name),
-                    ))
-                }
-                Some(what) => engine.unset_env = Some(what),
-            }
-        }
-    }
-
-    /// Replaces `${VAR}` in the proxy URLs (`[outgoing] proxies`, each
-    /// engine's `proxy`), so their credentials stay out of the file. An
-    /// unset variable is a problem, named by the variable, never the URL.
-    fn expand_proxy_vars(&mut self, env: &dyn Fn(&str) -> Option<String>, out: &mut Vec<Problem>) {
-        for p in &mut self.outgoing.proxies {
-            match layers::expand_vars(p, env) {
-                Ok(v) => *p = v,
-                Err(layers::UnsetVar(var)) => out.push(Problem::at(
-                    &[&["outgoing", "proxies"], &["outgoing"]],
-                    format!(
-                        "outgoing.proxies: needs the environment variable {var}, which is not set"
-                    ),
-                )),
-            }
-        }
-        for (i, engine) in self.engines.iter_mut().enumerate() {
-            let mut proxies = engine.proxy.to_vec();
-            let mut missing = None;
-            for p in &mut proxies {
-                match layers::expand_vars(p, env) {
-                    Ok(v) => *p = v,
-                    Err(layers::UnsetVar(var)) => {
-                        missing = Some(format!(
-                            "proxy needs the environment variable {var}, which is not set"
-                        ));
-                        break;
-                    }
-                }
-            }
-            match missing {
-                None => {
-                    engine.proxy = match engine.proxy {
-                        OneOrMany::One(_) => OneOrMany::One(proxies.remove(0)),
-                        OneOrMany::Many(_) => OneOrMany::Many(proxies),
-                        OneOrMany::None => OneOrMany::None,
-                    }
-                }
-                Some(what) if engine.enabled && engine.replay.is_none() => {
-                    out.push(Problem::engine(
-                        i,
-                        "proxy",
-                        format!("engine.proxy of {:?}: {what}", engine.name),
                     ))
                 }
                 Some(what) => engine.unset_env = Some(what),

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Problem;
+use super::{Config, OneOrMany, Problem, layers};
 
 /// `[outgoing]`
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +50,55 @@ pub(crate) fn check_proxy_url(u: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Replaces `${VAR}` in the proxy URLs (`[outgoing] proxies`, each
+/// engine's `proxy`), so their credentials stay out of the file. An
+/// unset variable is a problem, named by the variable, never the URL.
+pub(super) fn expand_proxy_vars(
+    config: &mut Config,
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut Vec<Problem>,
+) {
+    for p in &mut config.outgoing.proxies {
+        match layers::expand_vars(p, env) {
+            Ok(v) => *p = v,
+            Err(layers::UnsetVar(var)) => out.push(Problem::at(
+                &[&["outgoing", "proxies"], &["outgoing"]],
+                format!("outgoing.proxies: needs the environment variable {var}, which is not set"),
+            )),
+        }
+    }
+    for (i, engine) in config.engines.iter_mut().enumerate() {
+        let mut proxies = engine.proxy.to_vec();
+        let mut missing = None;
+        for p in &mut proxies {
+            match layers::expand_vars(p, env) {
+                Ok(v) => *p = v,
+                Err(layers::UnsetVar(var)) => {
+                    missing = Some(format!(
+                        "proxy needs the environment variable {var}, which is not set"
+                    ));
+                    break;
+                }
+            }
+        }
+        match missing {
+            None => {
+                engine.proxy = match engine.proxy {
+                    OneOrMany::One(_) => OneOrMany::One(proxies.remove(0)),
+                    OneOrMany::Many(_) => OneOrMany::Many(proxies),
+                    OneOrMany::None => OneOrMany::None,
+                }
+            }
+            Some(what) if engine.enabled && engine.replay.is_none() => out.push(Problem::engine(
+                i,
+                "proxy",
+                format!("engine.proxy of {:?}: {what}", engine.name),
+            )),
+            Some(what) => engine.unset_env = Some(what),
+        }
+    }
 }
 
 /// `u` without its credentials (`scheme://host:port`), to show or log.

@@ -209,6 +209,14 @@ pub(super) struct Recording {
     pub(super) replay: Option<PathBuf>,
 }
 
+/// The client a request leaves through, and whether it is a proxy's
+/// (whose failures are then the proxy's, see [`blame_proxy`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Via<'a> {
+    pub(super) client: &'a reqwest::Client,
+    pub(super) proxy: bool,
+}
+
 /// An answer as received: status, headers and the body's bytes.
 #[derive(Debug)]
 struct RawAnswer {
@@ -230,15 +238,18 @@ impl RawAnswer {
 /// parse, which stops at `deadline` (the search has stopped waiting then,
 /// and the blocking pool would go on parsing for no one).
 pub(super) async fn fetch(
-    client: &reqwest::Client,
+    via: Via<'_>,
     engine: Arc<dyn Engine>,
     query: &Query,
     cap: usize,
     recording: &Recording,
     parse_slots: Arc<tokio::sync::Semaphore>,
     deadline: Instant,
-    via_proxy: bool,
 ) -> Result<Parsed, Failure> {
+    let Via {
+        client,
+        proxy: via_proxy,
+    } = via;
     let spec = engine.build_request(query);
     let raw = match &recording.replay {
         Some(dir) => replay(dir, engine.config().name.clone(), query).await?,

@@ -16,7 +16,7 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant, SystemTime};
 
-use super::fetch::{Failure, Outcome, Recording, fetch};
+use super::fetch::{Failure, Outcome, Recording, Via, fetch};
 use super::{Searcher, millis};
 use crate::fusion::EngineAnswer;
 use crate::model::{EngineReport, EngineResult, FailureKind, Query, SearchResponse};
@@ -375,14 +375,16 @@ impl Searcher {
                         let result = match tokio::time::timeout(
                             timeout,
                             fetch(
-                                &client,
+                                Via {
+                                    client: &client,
+                                    proxy: proxy.is_some(),
+                                },
                                 engine,
                                 query,
                                 cap,
                                 &recording,
                                 slots,
                                 parse_deadline,
-                                proxy.is_some(),
                             ),
                         )
                         .await
