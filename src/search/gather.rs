@@ -319,12 +319,13 @@ impl Searcher {
             let budget = ec.budget();
             async move {
                 // A suspended engine is not asked: it takes nothing from
-                // its budget either.
+                // its budget either (nor one whose proxies all rest).
                 let refused = match budget {
                     Some((per_minute, burst))
                         if engine.is_some()
                             && recording.replay.is_none()
-                            && matches!(admission, Admission::Allowed) =>
+                            && matches!(admission, Admission::Allowed)
+                            && !matches!(route, super::proxy::Route::AllResting(_)) =>
                     {
                         !budgets.take(&name, per_minute, burst).await
                     }
