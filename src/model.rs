@@ -257,6 +257,9 @@ pub enum FailureKind {
     /// Left out of a search with a time range: the engine can neither be
     /// asked for one nor gives dates to check. Never counts for health.
     NoTimeRange,
+    /// Not asked: its outbound budget (`max_per_minute`) is spent for now.
+    /// Not the engine's fault; never counts for health.
+    Budget,
 }
 
 impl FailureKind {
@@ -275,6 +278,7 @@ impl FailureKind {
             FailureKind::NotRecorded => "not_recorded",
             FailureKind::NoSafeSearch => "no_safesearch",
             FailureKind::NoTimeRange => "no_time_range",
+            FailureKind::Budget => "budget",
         }
     }
 }
@@ -319,6 +323,11 @@ pub struct SearchResponse {
     pub elapsed_ms: u64,
     /// Served from the cache.
     pub cached: bool,
+    /// When the engine answers behind the page were fetched, in
+    /// milliseconds since the Unix epoch (0: unknown); how old an answer
+    /// is ([`SearchResponse::age_s`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fetched_at_ms: u64,
     /// The largest number of results an engine said it has for the query
     /// (its own estimate, as SearXNG reports), when any engine said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -346,11 +355,23 @@ pub struct SearchResponse {
     pub time_range_dropped: usize,
 }
 
-fn is_zero(n: &usize) -> bool {
-    *n == 0
+fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 impl SearchResponse {
+    /// Whole seconds since the engine answers behind the page were
+    /// fetched, at `now` (0 when unknown, or for a clock set back).
+    pub fn age_s(&self, now: std::time::SystemTime) -> u64 {
+        if self.fetched_at_ms == 0 {
+            return 0;
+        }
+        let now_ms = now
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        now_ms.saturating_sub(self.fetched_at_ms) / 1000
+    }
+
     /// The one number of results every format shows (the page's count,
     /// JSON's `number_of_results`, RSS's `opensearch:totalResults`): the
     /// fused results known, never fewer than this page holds. An engine's

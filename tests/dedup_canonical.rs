@@ -91,6 +91,7 @@ fn rec(engine: &str, url: &str, title: &str) -> EngineResult {
         thumbnail: None,
         key_url: None,
         display_url: None,
+        extra: None,
         url: url.into(),
         title: title.into(),
         snippet: format!("{title}: what {engine} says of it."),
@@ -140,6 +141,7 @@ fn the_kept_result_shows_the_most_useful_link_and_lists_the_others() {
                 rec("second", better, "Abstract"),
             ),
             &s,
+            &metasift::config::FusionSettings::default(),
             false,
         );
         assert_eq!(fused.len(), 1, "{fused:?}");
@@ -158,6 +160,7 @@ fn the_kept_result_shows_the_most_useful_link_and_lists_the_others() {
                 rec("second", worse, "PDF"),
             ),
             &s,
+            &metasift::config::FusionSettings::default(),
             false,
         );
         assert_eq!(fused[0].url, better);

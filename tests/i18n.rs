@@ -143,6 +143,7 @@ fn every_key_asked_for_exists() {
         "too_large",
         "suspended",
         "not_recorded",
+        "budget",
     ] {
         assert!(en.contains(&format!("failure-{kind}")), "{kind}");
     }

@@ -206,6 +206,7 @@ fn response(text: &str, answered: bool) -> SearchResponse {
         time_range_dropped: 0,
         infoboxes: vec![],
         answers: vec![],
+        fetched_at_ms: 0,
     }
 }
 

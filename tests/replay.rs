@@ -38,6 +38,10 @@ fn comparable(resp: &SearchResponse) -> serde_json::Value {
     let mut v = serde_json::to_value(resp).unwrap();
     v["elapsed_ms"] = 0.into();
     v["cached"] = false.into();
+    // When the answers were fetched is the run's, not the recording's.
+    if let Some(o) = v.as_object_mut() {
+        o.remove("fetched_at_ms");
+    }
     for e in v["engines"].as_array_mut().unwrap() {
         e["elapsed_ms"] = 0.into();
     }

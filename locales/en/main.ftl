@@ -57,6 +57,9 @@ hostnames-removed = { $n ->
 }
 elapsed-ms = { $n } ms
 cached = cached
+answer-age-s = answers { $n } s old
+answer-age-min = answers { $n } min old
+answer-age-h = answers { $n } h old
 page-n = page { $n }
 estimate-line = about { $n } found by the engines
 only-from = Only from: { $engines }
@@ -189,6 +192,7 @@ time-range-dropped = { $n ->
     [one] 1 result was left out: dated before the time range, or undated, from an engine that cannot be asked for one.
    *[other] { $n } results were left out: dated before the time range, or undated, from engines that cannot be asked for one.
 }
+failure-budget = resting: outbound budget
 
 language-label = Language
 time-label = Time
@@ -342,6 +346,10 @@ stats-policy = Latency percentiles are exact over each engine's last { $ring } r
     [one] 1 failure
    *[other] { $n } failures
 } in a row, doubling up to { $max }; a CAPTCHA or HTTP 429 suspends it for { $blocked } at once. One success clears it.
+stats-proxies = Proxies
+stats-col-proxy = Proxy
+stats-col-proxy-failures = Failures
+stats-proxy-resting = resting ({ $n } s more)
 stats-refresh = This page refreshes every 30 s.
 stats-title = Engine health
 

@@ -156,6 +156,19 @@ pub struct EngineConfig {
     /// out of its query. Results are checked against every operator.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub operators: Vec<super::OperatorKind>,
+    /// Outbound budget: requests a minute on average, shared by every
+    /// instance on one Redis (`None`: no budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_per_minute: Option<u32>,
+    /// Outbound budget: requests at once before the pace of
+    /// `max_per_minute` applies (`None`: a sixth of `max_per_minute`, ten
+    /// seconds' worth, at least 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst: Option<u32>,
+    /// The proxy (or proxies, taken in turn) this engine's requests go
+    /// through, instead of `[outgoing] proxies`; `[]`: always direct.
+    #[serde(default, skip_serializing_if = "OneOrMany::is_none")]
+    pub proxy: OneOrMany,
     /// Extra request headers.
     #[serde(default)]
     pub headers: BTreeMap<String, String>,
@@ -193,6 +206,15 @@ pub struct EngineConfig {
     /// the network, even by name.
     #[serde(skip)]
     pub unset_env: Option<String>,
+}
+
+impl EngineConfig {
+    /// The outbound budget, `(per_minute, burst)`, when one is set.
+    pub fn budget(&self) -> Option<(u32, u32)> {
+        let per_minute = self.max_per_minute.filter(|&n| n > 0)?;
+        let burst = self.burst.unwrap_or(per_minute.div_ceil(6)).max(1);
+        Some((per_minute, burst))
+    }
 }
 
 fn default_weight() -> f64 {
@@ -328,6 +350,38 @@ impl EngineConfig {
                 i,
                 "page_size",
                 format!("engine.page_size of {who:?}: must be at least 1"),
+            ));
+        }
+        if self.max_per_minute == Some(0) {
+            out.push(Problem::engine(
+                i,
+                "max_per_minute",
+                format!("engine.max_per_minute of {who:?}: must be at least 1 (leave it out for no budget)"),
+            ));
+        }
+        if self.burst == Some(0) {
+            out.push(Problem::engine(
+                i,
+                "burst",
+                format!("engine.burst of {who:?}: must be at least 1"),
+            ));
+        }
+        for p in self.proxy.to_vec() {
+            if let Err(m) = super::outgoing::check_proxy_url(&p) {
+                out.push(Problem::engine(
+                    i,
+                    "proxy",
+                    format!("engine.proxy of {who:?}: {m}"),
+                ));
+            }
+        }
+        if self.burst.is_some() && self.max_per_minute.is_none() {
+            out.push(Problem::engine(
+                i,
+                "burst",
+                format!(
+                    "engine.burst of {who:?}: needs max_per_minute (the budget it is the burst of)"
+                ),
             ));
         }
         if self.categories.is_empty()

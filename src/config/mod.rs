@@ -39,11 +39,12 @@ mod layers;
 mod limits;
 mod locate;
 mod operators;
+mod outgoing;
 mod server;
 mod template;
 
 pub use bangs::{BangName, BangUrl, BangsConfig, bang_target};
-pub use cache::{CacheBackend, CacheConfig};
+pub use cache::{CacheBackend, CacheConfig, RedisTarget};
 pub use connections::ConnectionsConfig;
 pub use controls::{Carrier, SafeSearchMap, TIME_RANGES, TimeRangeMap, fill_dates, range_start};
 pub(crate) use engine::PLACEHOLDERS;
@@ -56,6 +57,7 @@ pub use lab::{DEFAULT_PRECISION_FLOOR, LabConfig};
 pub use layers::{BUILT_IN, ConfigOrigin, ConfigSource, SYSTEM_CONFIG};
 pub use limits::LimitsConfig;
 pub use operators::OperatorKind;
+pub use outgoing::{OutgoingConfig, redact as redact_proxy};
 pub(crate) use server::check_http_url;
 pub use server::{FORMATS, ServerConfig};
 pub use template::{
@@ -107,6 +109,8 @@ pub struct Config {
     pub fusion: FusionSettings,
     /// `[cache]`
     pub cache: CacheConfig,
+    /// `[outgoing]`: the proxies engine requests go through.
+    pub outgoing: OutgoingConfig,
     /// `[limits]`: per-client rate limit and the cap on searches in flight.
     pub limits: LimitsConfig,
     /// `[health]`: when failing engines are suspended, and for how long.
@@ -476,6 +480,7 @@ impl Config {
         let mut problems = Vec::new();
         self.expand_header_vars(env, &mut problems);
         self.fill_contact();
+        outgoing::expand_proxy_vars(&mut self, env, &mut problems);
         self.problems(engine_check, &mut problems);
         if let Some(file) = serving {
             self.serving_problems(file, &mut problems);
@@ -600,6 +605,7 @@ impl Config {
             out.push(Problem::at(&[&["fusion", key], &["fusion"]], message));
         }
         self.cache.problems(out);
+        self.outgoing.problems(out);
         for (key, message) in self.limits.problems() {
             out.push(Problem::at(&[&["limits", key], &["limits"]], message));
         }

@@ -48,7 +48,7 @@ pub(crate) const LATENCY_BUCKETS_MS: [u64; 11] =
 pub(crate) const LATENCY_RING: usize = 256;
 
 /// Every failure kind, in a fixed order (for arrays and stable output).
-pub(crate) const FAILURE_KINDS: [FailureKind; 12] = [
+pub(crate) const FAILURE_KINDS: [FailureKind; 13] = [
     FailureKind::Timeout,
     FailureKind::Network,
     FailureKind::TooManyRequests,
@@ -61,6 +61,7 @@ pub(crate) const FAILURE_KINDS: [FailureKind; 12] = [
     FailureKind::NoSafeSearch,
     FailureKind::NoTimeRange,
     FailureKind::Suspended,
+    FailureKind::Budget,
 ];
 
 fn kind_index(kind: FailureKind) -> usize {
@@ -325,6 +326,12 @@ pub struct Counters {
     pub rate_limited: AtomicU64,
     /// Requests refused with 503 because too many searches were in flight.
     pub overloaded: AtomicU64,
+    /// Engine answers served stale (`[cache] stale_s`) while refreshed.
+    pub stale_served: AtomicU64,
+    /// Background refreshes of stale answers this process ran.
+    pub refreshes: AtomicU64,
+    /// Fan-outs left to another instance on the same Redis (its lock).
+    pub fleet_coalesced: AtomicU64,
 }
 
 impl Counters {
@@ -469,6 +476,17 @@ impl Health {
             .last_message = Some((now, m));
     }
 
+    /// Counts a search that left `engine` out because its outbound budget
+    /// was spent: shown under `budget` on `/stats` and `/metrics`, never a
+    /// request or a failure (the engine did nothing wrong).
+    pub fn refused_for_budget(&self, engine: &str) {
+        let mut engines = self.lock();
+        let e = engines
+            .entry(engine.to_string())
+            .or_insert_with(EngineState::new);
+        e.errors[kind_index(FailureKind::Budget)] += 1;
+    }
+
     /// Records one outcome of `engine` at `now`. A `Suspended` outcome counts
     /// as skipped, not as a request or a failure. Returns the end of the
     /// suspension this outcome starts, if it starts one.
@@ -544,6 +562,9 @@ impl Health {
             cache_errors: load(&c.cache_errors),
             rate_limited: load(&c.rate_limited),
             overloaded: load(&c.overloaded),
+            stale_served: load(&c.stale_served),
+            refreshes: load(&c.refreshes),
+            fleet_coalesced: load(&c.fleet_coalesced),
             policy: PolicySnapshot::from(&self.policy()),
             engines,
         }
@@ -573,6 +594,12 @@ pub struct HealthSnapshot {
     pub rate_limited: u64,
     /// Refused with 503.
     pub overloaded: u64,
+    /// Engine answers served stale while refreshed in the background.
+    pub stale_served: u64,
+    /// Background refreshes run.
+    pub refreshes: u64,
+    /// Fan-outs left to another instance on the same Redis.
+    pub fleet_coalesced: u64,
     /// The suspension rules in force (`[health]`).
     pub policy: PolicySnapshot,
     /// One entry per engine, by name.

@@ -135,7 +135,12 @@ pub(crate) fn client_ip(
 }
 
 /// Pure GCRA step: the new TAT if allowed, or how long to wait.
-fn gcra(tat: Option<Instant>, now: Instant, t: Duration, burst: u32) -> Result<Instant, Duration> {
+pub(super) fn gcra(
+    tat: Option<Instant>,
+    now: Instant,
+    t: Duration,
+    burst: u32,
+) -> Result<Instant, Duration> {
     let start = tat.map_or(now, |tat| tat.max(now));
     let new_tat = start + t;
     let allowance = t * burst.max(1);
@@ -208,7 +213,7 @@ impl LocalLimiter {
 /// GCRA over Redis: `KEYS[1]` client key, `ARGV[1]` T in µs, `ARGV[2]`
 /// burst. Returns `{1, 0}` when allowed, `{0, wait_µs}` when not. Uses the
 /// server's clock so processes with skewed clocks still agree.
-const GCRA_LUA: &str = r"
+pub(super) const GCRA_LUA: &str = r"
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local interval = tonumber(ARGV[1])
@@ -257,7 +262,7 @@ struct LimiterInner {
     scope: &'static str,
     local: LocalLimiter,
     key: ClientKey,
-    redis: Option<(redis::aio::ConnectionManager, redis::Script)>,
+    redis: Option<(crate::ops::redis::Conn, redis::Script)>,
     /// Skips a Redis that just failed, so a dead one costs no timeout per
     /// request.
     breaker: super::redis::Breaker,
@@ -302,7 +307,7 @@ impl RateLimiter {
 
     fn build(
         config: &LimitsConfig,
-        manager: Option<redis::aio::ConnectionManager>,
+        manager: Option<crate::ops::redis::Conn>,
         scope: &'static str,
     ) -> Self {
         RateLimiter {

@@ -19,7 +19,7 @@ impl Health {
     pub fn render_prometheus(&self, now: SystemTime) -> String {
         let mut out = String::with_capacity(4096);
         let c = self.counters();
-        let process: [(&str, &str, &AtomicU64); 7] = [
+        let process: [(&str, &str, &AtomicU64); 10] = [
             (
                 "metasift_searches_total",
                 "Searches asked for, cached or not.",
@@ -54,6 +54,21 @@ impl Health {
                 "metasift_overloaded_total",
                 "Requests refused with 503 because too many searches were in flight.",
                 &c.overloaded,
+            ),
+            (
+                "metasift_stale_served_total",
+                "Engine answers served stale while a background refresh asked again.",
+                &c.stale_served,
+            ),
+            (
+                "metasift_refreshes_total",
+                "Background refreshes of stale engine answers.",
+                &c.refreshes,
+            ),
+            (
+                "metasift_fleet_coalesced_total",
+                "Fan-outs left to another instance on the same Redis.",
+                &c.fleet_coalesced,
             ),
         ];
         for (name, help, value) in process {

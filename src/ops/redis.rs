@@ -1,13 +1,25 @@
-//! The Redis connection shared by the cache and the rate limiter.
+//! The Redis connection every Redis user of `ops` goes through (cache,
+//! fan-out lock, limits, budgets, shared health): [`Conn`], one node, a
+//! primary found through Sentinel, or a Cluster, as `[cache] url` says
+//! ([`RedisTarget`]).
 //!
 //! Redis is an optimisation, never a dependency: the manager connects
 //! lazily and gives up quickly, so a missing Redis neither blocks start-up
 //! nor stalls a search, and a Redis outage under load is logged once every
-//! [`WARN_EVERY`] instead of once per request.
+//! [`WARN_EVERY`] instead of once per request. Behind Sentinel, a call that
+//! fails drops the connection and the next one asks the Sentinels where
+//! the primary is now, so a fail-over costs the calls made while it runs
+//! (they fall back to this process alone), nothing after. A Cluster
+//! connection follows slot moves and fail-overs itself.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use redis::aio::{ConnectionLike, MultiplexedConnection};
+use redis::{Cmd, ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisFuture, Value};
+
+use crate::config::RedisTarget;
 
 /// Shortest interval between two warnings about a failing backend.
 pub(crate) const WARN_EVERY: Duration = Duration::from_secs(30);
@@ -119,17 +131,241 @@ impl WarnGate {
     }
 }
 
+/// How long connecting to one node may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_millis(250);
+
 /// A Redis connection manager that connects lazily and retries briefly, so
-/// a missing Redis neither blocks start-up nor stalls a search.
-pub(crate) fn redis_manager(url: &str) -> Result<redis::aio::ConnectionManager, redis::RedisError> {
-    let client = redis::Client::open(url)?;
-    let config = redis::aio::ConnectionManagerConfig::new()
-        .set_number_of_retries(1)
-        .set_min_delay(Duration::from_millis(50))
-        .set_max_delay(Duration::from_millis(500))
-        .set_connection_timeout(Some(Duration::from_millis(250)))
-        .set_response_timeout(Some(REDIS_TIMEOUT));
-    redis::aio::ConnectionManager::new_lazy_with_config(client, config)
+/// a missing Redis neither blocks start-up nor stalls a search: one node,
+/// a Sentinel-managed primary or a Cluster, as `url` says.
+pub(crate) fn redis_manager(url: &str) -> Result<Conn, redis::RedisError> {
+    let invalid = |m: String| {
+        redis::RedisError::from((
+            redis::ErrorKind::InvalidClientConfig,
+            "invalid Redis URL",
+            m,
+        ))
+    };
+    match RedisTarget::parse(url).map_err(invalid)? {
+        RedisTarget::Single(url) => {
+            let client = redis::Client::open(url.as_str())?;
+            let config = redis::aio::ConnectionManagerConfig::new()
+                .set_number_of_retries(1)
+                .set_min_delay(Duration::from_millis(50))
+                .set_max_delay(Duration::from_millis(500))
+                .set_connection_timeout(Some(CONNECT_TIMEOUT))
+                .set_response_timeout(Some(REDIS_TIMEOUT));
+            Ok(Conn::Single(
+                redis::aio::ConnectionManager::new_lazy_with_config(client, config)?,
+            ))
+        }
+        RedisTarget::Sentinel {
+            sentinels,
+            service,
+            db,
+            username,
+            password,
+        } => {
+            let node = credentials(redis::RedisConnectionInfo::default(), &username, &password);
+            let infos = sentinels
+                .into_iter()
+                .map(|(h, p)| {
+                    Ok(ConnectionAddr::Tcp(h, p)
+                        .into_connection_info()?
+                        .set_redis_settings(node.clone()))
+                })
+                .collect::<Result<Vec<ConnectionInfo>, redis::RedisError>>()?;
+            let primary = redis::sentinel::SentinelNodeConnectionInfo::default()
+                .set_redis_connection_info(node.set_db(db));
+            let client = redis::sentinel::SentinelClient::build(
+                infos,
+                service,
+                Some(primary),
+                redis::sentinel::SentinelServerType::Master,
+            )?;
+            Ok(Conn::Sentinel(Arc::new(Lazy {
+                connector: tokio::sync::Mutex::new(client),
+                current: Mutex::new(None),
+            })))
+        }
+        RedisTarget::Cluster {
+            nodes,
+            username,
+            password,
+        } => {
+            let infos = nodes
+                .into_iter()
+                .map(|(h, p)| ConnectionAddr::Tcp(h, p).into_connection_info())
+                .collect::<Result<Vec<ConnectionInfo>, redis::RedisError>>()?;
+            let mut builder = redis::cluster::ClusterClient::builder(infos)
+                .connection_timeout(CONNECT_TIMEOUT)
+                .response_timeout(REDIS_TIMEOUT)
+                .retries(1)
+                .min_retry_wait(20)
+                .max_retry_wait(200);
+            if let Some(u) = username {
+                builder = builder.username(u);
+            }
+            if let Some(p) = password {
+                builder = builder.password(p);
+            }
+            Ok(Conn::Cluster(Arc::new(Lazy {
+                connector: tokio::sync::Mutex::new(builder.build()?),
+                current: Mutex::new(None),
+            })))
+        }
+    }
+}
+
+fn credentials(
+    info: redis::RedisConnectionInfo,
+    username: &Option<String>,
+    password: &Option<String>,
+) -> redis::RedisConnectionInfo {
+    let info = match username {
+        Some(u) => info.set_username(u),
+        None => info,
+    };
+    match password {
+        Some(p) => info.set_password(p),
+        None => info,
+    }
+}
+
+/// The one Redis connection of every user in `ops`: cheap to clone, and a
+/// [`ConnectionLike`], so commands, pipelines and scripts run on it as on
+/// any connection of the `redis` crate.
+#[derive(Clone)]
+pub(crate) enum Conn {
+    /// One node, reconnected by the crate's manager.
+    Single(redis::aio::ConnectionManager),
+    /// The primary the Sentinels name, looked up again after a failure.
+    Sentinel(Arc<Lazy<redis::sentinel::SentinelClient, MultiplexedConnection>>),
+    /// A Cluster, connected at first use.
+    Cluster(Arc<Lazy<redis::cluster::ClusterClient, redis::cluster_async::ClusterConnection>>),
+}
+
+impl std::fmt::Debug for Conn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Conn::Single(_) => "Conn::Single",
+            Conn::Sentinel(_) => "Conn::Sentinel",
+            Conn::Cluster(_) => "Conn::Cluster",
+        })
+    }
+}
+
+/// A connection made at first use by `connector` (one attempt at a time)
+/// and kept until a failure says it is gone.
+pub(crate) struct Lazy<C, T> {
+    connector: tokio::sync::Mutex<C>,
+    current: Mutex<Option<T>>,
+}
+
+impl<C, T: Clone> Lazy<C, T> {
+    fn cached(&self) -> Option<T> {
+        self.current
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn keep(&self, t: &T) {
+        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(t.clone());
+    }
+
+    fn forget(&self) {
+        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+}
+
+impl Lazy<redis::sentinel::SentinelClient, MultiplexedConnection> {
+    async fn connection(&self) -> redis::RedisResult<MultiplexedConnection> {
+        if let Some(c) = self.cached() {
+            return Ok(c);
+        }
+        let mut client = self.connector.lock().await;
+        if let Some(c) = self.cached() {
+            return Ok(c);
+        }
+        let config = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_response_timeout(Some(REDIS_TIMEOUT));
+        let c = client.get_async_connection_with_config(&config).await?;
+        self.keep(&c);
+        Ok(c)
+    }
+}
+
+impl Lazy<redis::cluster::ClusterClient, redis::cluster_async::ClusterConnection> {
+    async fn connection(&self) -> redis::RedisResult<redis::cluster_async::ClusterConnection> {
+        if let Some(c) = self.cached() {
+            return Ok(c);
+        }
+        let client = self.connector.lock().await;
+        if let Some(c) = self.cached() {
+            return Ok(c);
+        }
+        let c = client.get_async_connection().await?;
+        self.keep(&c);
+        Ok(c)
+    }
+}
+
+/// Whether a failed call says the primary is no longer where the
+/// connection points: anything but an answer of the server about the
+/// command itself (a script not loaded yet is asked for again at once).
+fn lost_primary(e: &redis::RedisError) -> bool {
+    !matches!(e.code(), Some("NOSCRIPT"))
+}
+
+impl ConnectionLike for Conn {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Conn::Single(m) => m.req_packed_command(cmd),
+            Conn::Sentinel(lazy) => Box::pin(async move {
+                let mut c = lazy.connection().await?;
+                let r = c.req_packed_command(cmd).await;
+                if r.as_ref().is_err_and(lost_primary) {
+                    lazy.forget();
+                }
+                r
+            }),
+            Conn::Cluster(lazy) => Box::pin(async move {
+                let mut c = lazy.connection().await?;
+                c.req_packed_command(cmd).await
+            }),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Conn::Single(m) => m.req_packed_commands(pipeline, offset, count),
+            Conn::Sentinel(lazy) => Box::pin(async move {
+                let mut c = lazy.connection().await?;
+                let r = c.req_packed_commands(pipeline, offset, count).await;
+                if r.as_ref().is_err_and(lost_primary) {
+                    lazy.forget();
+                }
+                r
+            }),
+            Conn::Cluster(lazy) => Box::pin(async move {
+                let mut c = lazy.connection().await?;
+                c.req_packed_commands(pipeline, offset, count).await
+            }),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Conn::Single(m) => m.get_db(),
+            Conn::Sentinel(_) | Conn::Cluster(_) => 0,
+        }
+    }
 }
 
 #[cfg(test)]

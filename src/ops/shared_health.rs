@@ -13,8 +13,10 @@
 //! saw the failure. Ordinary failures (timeouts, 5xx, parse errors) stay
 //! local: they may be one instance's network path.
 //!
-//! Keys are `metasift:health:suspended:{engine}` holding
+//! Keys are `metasift:{health}:suspended:ENGINE` holding
 //! `"{until_unix_ms} {kind} {instance}"` and expiring with the suspension,
+//! all hash-tagged `{health}` so the one `MGET` finds them on one Redis
+//! Cluster slot;
 //! so Redis holds nothing stale. Redis is an optimisation: when it fails
 //! (one warning per 30 s) each instance goes on with its own book; after a
 //! Redis restart the keys are gone, instances that had adopted a
@@ -39,7 +41,7 @@ pub struct SharedSuspension {
 
 /// The suspensions in Redis, seen as one instance.
 pub struct SharedHealth {
-    manager: redis::aio::ConnectionManager,
+    manager: crate::ops::redis::Conn,
     instance: String,
     warn: WarnGate,
 }
@@ -53,7 +55,7 @@ impl std::fmt::Debug for SharedHealth {
 }
 
 fn key(engine: &str) -> String {
-    format!("metasift:health:suspended:{engine}")
+    format!("metasift:{{health}}:suspended:{engine}")
 }
 
 fn unix_ms(t: SystemTime) -> u64 {

@@ -7,7 +7,10 @@
 //! (`url`, `title`, `content`, `engine`, `engines`, `positions`, `score`,
 //! `category`, `parsed_url` as Python's 6-part `urlparse`), plus metasift's
 //! own `duplicates`, `operators` and `dropped_by_operators` (the search
-//! operators read and the results left out for breaking them), and — only when a request asks for dedup settings other
+//! operators read and the results left out for breaking them), `age_s`
+//! (seconds since the engine answers were fetched, put in front of the
+//! rendered bytes by [`with_age`], since it changes while the rendering is
+//! kept), and — only when a request asks for dedup settings other
 //! than `[dedup]` — a top-level `comparison` (see [`crate::fusion::compare`]), which
 //! SearXNG clients ignore.
 
@@ -279,6 +282,25 @@ pub struct SearxngDuplicate {
     pub snippet: String,
 }
 
+/// The JSON object `body` with metasift's `age_s` (seconds since the
+/// engine answers behind it were fetched) as its first key, when known.
+pub fn with_age(body: bytes::Bytes, age_s: Option<u64>) -> bytes::Bytes {
+    match (age_s, body.first()) {
+        (Some(age), Some(b'{')) => {
+            let head = format!("{{\"age_s\":{age}");
+            let rest = &body[1..];
+            let mut out = Vec::with_capacity(head.len() + body.len() + 1);
+            out.extend_from_slice(head.as_bytes());
+            if rest.first().is_some_and(|&c| c != b'}') {
+                out.push(b',');
+            }
+            out.extend_from_slice(rest);
+            bytes::Bytes::from(out)
+        }
+        _ => body,
+    }
+}
+
 impl SearxngResponse {
     /// The SearXNG shape of a response.
     pub fn from_response(response: &SearchResponse) -> Self {
@@ -467,6 +489,19 @@ fn path_written(link: &str) -> bool {
 mod tests {
     use super::*;
     use crate::output::test_data::sample;
+
+    #[test]
+    fn the_age_goes_in_front_of_the_rendered_object() {
+        let body = bytes::Bytes::from(to_json(&sample(), None, None).unwrap());
+        let aged = with_age(body.clone(), Some(42));
+        let v: serde_json::Value = serde_json::from_slice(&aged).unwrap();
+        assert_eq!(v["age_s"], 42);
+        let plain: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["results"], plain["results"]);
+        assert_eq!(with_age(body.clone(), None), body);
+        let empty = with_age(bytes::Bytes::from_static(b"{}"), Some(1));
+        assert_eq!(&empty[..], b"{\"age_s\":1}");
+    }
 
     #[test]
     fn urlparse_parts() {

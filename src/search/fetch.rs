@@ -52,7 +52,20 @@ pub fn client_builder() -> reqwest::ClientBuilder {
 /// so the headers an engine is configured with (API tokens) never reach
 /// another site.
 pub fn http_client(server: &ServerConfig) -> Result<reqwest::Client, reqwest::Error> {
-    client_builder()
+    http_client_via(server, None)
+}
+
+/// [`http_client`] through `proxy` (which then replaces any proxy of the
+/// environment, `HTTPS_PROXY` and the like).
+pub(super) fn http_client_via(
+    server: &ServerConfig,
+    proxy: Option<reqwest::Proxy>,
+) -> Result<reqwest::Client, reqwest::Error> {
+    let builder = match proxy {
+        Some(p) => client_builder().proxy(p),
+        None => client_builder(),
+    };
+    builder
         .user_agent(server.user_agent_header())
         .referer(false)
         .redirect(reqwest::redirect::Policy::custom(
@@ -173,6 +186,8 @@ pub(super) struct Failure {
     pub(super) counts_for_health: bool,
     /// How long the engine asked to be left alone (a 429's `Retry-After`).
     pub(super) retry_after: Option<Duration>,
+    /// The proxy the request went through failed it, not the engine.
+    pub(super) by_proxy: bool,
 }
 
 impl Failure {
@@ -182,6 +197,7 @@ impl Failure {
             reason: reason.into(),
             counts_for_health: true,
             retry_after: None,
+            by_proxy: false,
         }
     }
 
@@ -200,6 +216,14 @@ impl Failure {
 pub(super) struct Recording {
     pub(super) record: Option<PathBuf>,
     pub(super) replay: Option<PathBuf>,
+}
+
+/// The client a request leaves through, and whether it is a proxy's
+/// (whose failures are then the proxy's, see [`blame_proxy`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Via<'a> {
+    pub(super) client: &'a reqwest::Client,
+    pub(super) proxy: bool,
 }
 
 /// An answer as received: status, headers and the body's bytes.
@@ -226,7 +250,7 @@ impl RawAnswer {
 // the others for the time range's dates); a struct would only rename them.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn fetch(
-    client: &reqwest::Client,
+    via: Via<'_>,
     engine: Arc<dyn Engine>,
     query: &Query,
     cap: usize,
@@ -242,7 +266,7 @@ pub(super) async fn fetch(
         now,
     );
     let name = engine.config().name.clone();
-    let mut raw = answer(client, &*engine, query, &spec, &name, cap, recording).await?;
+    let mut raw = answer(via, &*engine, query, &spec, &name, cap, recording).await?;
     // A two-step API: the first answer only says what to ask next. One
     // follow-up, under the same deadline (the caller's timeout covers both)
     // and the same size cap.
@@ -263,7 +287,7 @@ pub(super) async fn fetch(
             return Ok(Parsed::default());
         };
         let follow_name = format!("{name}.follow");
-        raw = answer(client, &*engine, query, &next, &follow_name, cap, recording).await?;
+        raw = answer(via, &*engine, query, &next, &follow_name, cap, recording).await?;
     }
     let content_type = raw.header("content-type").map(str::to_string);
     // Never closed, so acquiring only waits. The slot goes with the parse:
@@ -283,7 +307,7 @@ pub(super) async fn fetch(
 /// the engine's, or `<engine>.follow` for a follow-up), with a status of
 /// success.
 async fn answer(
-    client: &reqwest::Client,
+    via: Via<'_>,
     engine: &dyn Engine,
     query: &Query,
     spec: &crate::engines::RequestSpec,
@@ -302,8 +326,21 @@ async fn answer(
                     format!("not asked: {missing}"),
                 ));
             }
+            let Via {
+                client,
+                proxy: via_proxy,
+            } = via;
             let started = Instant::now();
-            let raw = fetch_raw(client, spec, cap).await?;
+            let raw = fetch_raw(client, spec, cap)
+                .await
+                .map_err(|f| blame_proxy(f, via_proxy))?;
+            if via_proxy && matches!(raw.status, 407 | 502 | 503) {
+                return Err(Failure {
+                    by_proxy: true,
+                    counts_for_health: false,
+                    ..Failure::new(FailureKind::Network, format!("proxy: HTTP {}", raw.status))
+                });
+            }
             if let Some(dir) = &recording.record {
                 save_recording(
                     dir,
@@ -547,6 +584,21 @@ fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     }
     let at = httpdate::parse_http_date(value).ok()?;
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// A failure met through a proxy that says more of the proxy than of the
+/// engine: no connection (to the proxy, or through it: a tunnel it
+/// refused). With a 407 (credentials refused) or a 502/503 (it could not
+/// reach the engine, or the engine refuses its address) answered through
+/// it (see [`fetch`]), the proxy rests, the engine's health is untouched.
+fn blame_proxy(mut f: Failure, via_proxy: bool) -> Failure {
+    let connect = f.kind == FailureKind::Network && f.reason.starts_with("cannot connect");
+    if via_proxy && connect {
+        f.by_proxy = true;
+        f.counts_for_health = false;
+        f.reason = format!("proxy: {}", f.reason);
+    }
+    f
 }
 
 fn transport_failure(e: &reqwest::Error) -> Failure {

@@ -6,11 +6,17 @@
 //! An engine suspended after repeated failures is not asked and is reported
 //! as `suspended` with the time it comes back; every other outcome is
 //! recorded in the shared [`crate::ops::health::Health`].
+//!
+//! An engine with an outbound budget (`max_per_minute`) is asked only when
+//! its bucket ([`crate::ops::budget`]) has a request left; otherwise it is
+//! not asked and reported as resting (`budget`), which says nothing about
+//! its health — or, when the fan-out refreshes a cached answer, that
+//! engine's answer in the cached one is kept.
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant, SystemTime};
 
-use super::fetch::{Failure, Outcome, Recording, fetch};
+use super::fetch::{Failure, Outcome, Recording, Via, fetch};
 use super::operators::OperatorCheck;
 use super::{Searcher, millis};
 use crate::fusion::EngineAnswer;
@@ -92,6 +98,7 @@ impl Gathered {
             hostnames_removed: 0,
             infoboxes: merge_infoboxes(self.infoboxes.clone()),
             answers: self.direct_answers.clone(),
+            fetched_at_ms: self.fetched_at_ms,
         }
     }
 }
@@ -108,6 +115,11 @@ impl Cacheable for Gathered {
         let records: usize = self.answers.iter().map(|a| a.results.len()).sum();
         json_weight(self, records * 5 + self.reports.len() * 2)
     }
+
+    /// Engine answers may be served stale (`[cache] stale_s`).
+    fn made_at_ms(&self) -> Option<u64> {
+        (self.fetched_at_ms > 0).then_some(self.fetched_at_ms)
+    }
 }
 
 fn unix_millis(t: SystemTime) -> u64 {
@@ -117,12 +129,15 @@ fn unix_millis(t: SystemTime) -> u64 {
 
 impl Searcher {
     /// The fan-out alone: every selected engine's parsed answer (or why
-    /// there is none), before dedup and fusion.
+    /// there is none), before dedup and fusion. When it refreshes
+    /// `previous` (a stale cached answer to the same query), an engine
+    /// whose budget is spent keeps its answer there.
     pub(super) async fn gather(
         &self,
         query: &Query,
         selected: &[usize],
         progress: Option<super::Progress>,
+        previous: Option<&Gathered>,
     ) -> Gathered {
         let started = Instant::now();
         let config = self.config();
@@ -139,10 +154,32 @@ impl Searcher {
         let mut broke_operators = 0;
         let mut infoboxes: Vec<Infobox> = Vec::new();
         let mut direct_answers: Vec<Answer> = Vec::new();
+        let (mut kept_any, mut answered_afresh) = (false, false);
         for (i, outcome) in selected.iter().copied().zip(outcomes) {
             let ec = &config.engines[i];
+            let kept = previous
+                .filter(|_| {
+                    outcome
+                        .result
+                        .as_ref()
+                        .is_err_and(|f| f.kind == FailureKind::Budget)
+                })
+                .and_then(|p| p.answers.iter().find(|a| a.engine == ec.name));
+            if let Some(kept) = kept {
+                reports.push(EngineReport {
+                    engine: ec.name.clone(),
+                    elapsed_ms: 0,
+                    results: kept.results.len(),
+                    failure: None,
+                    reason: Some("kept from the cached answer: outbound budget spent".to_string()),
+                });
+                answers.push(kept.clone());
+                kept_any = true;
+                continue;
+            }
             match outcome.result {
                 Ok(mut parsed) => {
+                    answered_afresh = true;
                     let dropped;
                     (parsed.hits, dropped) = crate::engines::restrict::keep_in_range(
                         ec,
@@ -257,11 +294,17 @@ impl Searcher {
             }
         }
 
+        // Answers all kept from the cached ones are as old as they were:
+        // the entry stays stale, and is refreshed again when budgets allow.
+        let fetched_at_ms = match previous {
+            Some(p) if kept_any && !answered_afresh => p.fetched_at_ms,
+            _ => unix_millis(SystemTime::now()),
+        };
         Gathered {
             answers,
             reports,
             suggestions,
-            fetched_at_ms: unix_millis(SystemTime::now()),
+            fetched_at_ms,
             elapsed_ms: millis(started.elapsed()),
             estimate,
             broke_operators,
@@ -320,6 +363,7 @@ impl Searcher {
         selected: &[usize],
         progress: Option<super::Progress>,
     ) -> Vec<Outcome> {
+        let budgets = &self.inner.budgets;
         let config = self.config();
         let deadline = Duration::from_millis(config.server.deadline_ms);
         let cap = config.server.max_body_bytes;
@@ -345,7 +389,14 @@ impl Searcher {
         let futures = selected.iter().map(|&i| {
             let ec = &config.engines[i];
             let engine = self.inner.engines.get(i).cloned().flatten();
-            let budget = Duration::from_millis(ec.timeout_ms).min(deadline);
+            let timeout = Duration::from_millis(ec.timeout_ms).min(deadline);
+            let route =
+                if engine.is_some() && ec.replay.is_none() && self.inner.replay_dir.is_none() {
+                    self.inner.proxies.route(i, SystemTime::now())
+                } else {
+                    super::proxy::Route::Direct
+                };
+            let proxies = &self.inner.proxies;
             let client = self.inner.client.clone();
             let recording = Recording {
                 record: self.inner.record_dir.clone(),
@@ -356,9 +407,24 @@ impl Searcher {
             let progress = progress.clone();
             let name = ec.name.clone();
             let left_out = crate::engines::restrict::left_out(ec, query);
+            let budget = ec.budget();
             async move {
+                // A suspended engine is not asked: it takes nothing from
+                // its budget either (nor one whose proxies all rest).
+                let refused = match budget {
+                    Some((per_minute, burst))
+                        if engine.is_some()
+                            && left_out.is_none()
+                            && recording.replay.is_none()
+                            && matches!(admission, Admission::Allowed)
+                            && !matches!(route, super::proxy::Route::AllResting(_)) =>
+                    {
+                        !budgets.take(&name, per_minute, burst).await
+                    }
+                    _ => false,
+                };
                 let started = Instant::now();
-                let parse_deadline = started + budget;
+                let parse_deadline = started + timeout;
                 let result = match (engine, left_out) {
                     (_, Some((kind, why))) => Err(Failure::left_out(kind, why)),
                     _ if matches!(admission, Admission::Suspended { .. }) => {
@@ -378,11 +444,37 @@ impl Searcher {
                         FailureKind::Parse,
                         "engine could not be built from its configuration",
                     )),
+                    (Some(_), None) if let super::proxy::Route::AllResting(until) = route => {
+                        Err(Failure {
+                            counts_for_health: false,
+                            ..Failure::new(
+                                FailureKind::Network,
+                                format!(
+                                    "not asked: every proxy of this engine rests until {}",
+                                    httpdate::fmt_http_date(until)
+                                ),
+                            )
+                        })
+                    }
+                    (Some(_), None) if refused => Err(Failure {
+                        counts_for_health: false,
+                        ..Failure::new(
+                            FailureKind::Budget,
+                            "resting: outbound budget spent (max_per_minute)",
+                        )
+                    }),
                     (Some(engine), None) => {
-                        match tokio::time::timeout(
-                            budget,
+                        let (client, proxy) = match route {
+                            super::proxy::Route::Proxy(p, c) => (c, Some(p)),
+                            _ => (client, None),
+                        };
+                        let result = match tokio::time::timeout(
+                            timeout,
                             fetch(
-                                &client,
+                                Via {
+                                    client: &client,
+                                    proxy: proxy.is_some(),
+                                },
                                 engine,
                                 query,
                                 cap,
@@ -397,9 +489,18 @@ impl Searcher {
                             Ok(r) => r,
                             Err(_) => Err(Failure::new(
                                 FailureKind::Timeout,
-                                format!("no complete answer within {} ms", millis(budget)),
+                                format!("no complete answer within {} ms", millis(timeout)),
                             )),
+                        };
+                        if let Some(p) = proxy {
+                            let blamed = result.as_ref().err().filter(|f| f.by_proxy);
+                            proxies.record(
+                                p,
+                                blamed.map_or(Ok(()), |f| Err(f.reason.as_str())),
+                                SystemTime::now(),
+                            );
                         }
+                        result
                     }
                 };
                 let elapsed_ms = millis(started.elapsed());
@@ -424,6 +525,14 @@ impl Searcher {
             // not a failure: its suspension was logged when it began; nor
             // is a replayed engine without this query, which `replay`
             // logs at debug level).
+            if outcome
+                .result
+                .as_ref()
+                .is_err_and(|f| f.kind == FailureKind::Budget)
+            {
+                health.refused_for_budget(name);
+                continue;
+            }
             if let Err(f) = &outcome.result
                 && !matches!(f.kind, FailureKind::Suspended | FailureKind::NotRecorded)
                 && !f.kind.is_left_out()

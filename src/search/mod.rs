@@ -40,6 +40,7 @@ use crate::config::{Config, EngineConfig};
 use crate::engines::Engine;
 use crate::fusion::compare::SettingsComparison;
 use crate::model::{Query, SearchResponse};
+use crate::ops::budget::Budgets;
 use crate::ops::cache::{Cache, Renders, SettingsJson, Source, answers_key, page_key};
 use crate::ops::health::{Counters, Health, HealthPolicy};
 use crate::ops::limit::{InFlight, Overloaded};
@@ -51,12 +52,14 @@ mod fetch;
 mod gather;
 mod hostnames;
 mod operators;
+mod proxy;
 mod query;
 pub mod recording;
 mod request;
 
 pub use fetch::{MAX_REDIRECTS, client_builder, http_client, is_local_ip};
 pub use gather::Gathered;
+pub use proxy::ProxySnapshot;
 pub use query::{MAX_OPERATOR_CHARS, MAX_OPERATORS, asked_by, engine_text};
 pub use request::{Asked, RequestError, SearchRequest};
 
@@ -139,6 +142,10 @@ struct Inner {
     health: Health,
     /// Fused answers; coalescing of identical searches in flight.
     cache: Cache,
+    /// The outbound budgets of the engines (`max_per_minute`).
+    budgets: Budgets,
+    /// The proxies engine requests go through, and their health.
+    proxies: Arc<proxy::Proxies>,
     /// The `[limits] max_in_flight` cap on fan-outs.
     in_flight: InFlight,
     /// Fingerprint of what shapes an answer besides the query (engines,
@@ -182,6 +189,7 @@ impl Inner {
         for e in refused {
             tracing::warn!(rule = %e, "hostname rule left out");
         }
+        let proxies = Arc::new(proxy::Proxies::build(&config));
         Inner {
             hosts: Arc::new(hosts),
             dedup_json: Arc::new(SettingsJson::of(&config.dedup)),
@@ -195,6 +203,8 @@ impl Inner {
             // Storage is opted into ([`Searcher::with_cache`]); identical
             // concurrent searches are coalesced regardless.
             cache: Cache::off(),
+            budgets: Budgets::local(),
+            proxies,
             in_flight,
             config_tag,
             fixed_now: None,
@@ -290,6 +300,23 @@ impl Searcher {
     pub fn with_cache(mut self, cache: Cache) -> Self {
         Arc::make_mut(&mut self.inner).cache = cache;
         self
+    }
+
+    /// The same searcher taking the engines' outbound budgets from
+    /// `budgets` (shared through Redis, or kept across a reload).
+    pub fn with_budgets(mut self, budgets: Budgets) -> Self {
+        Arc::make_mut(&mut self.inner).budgets = budgets;
+        self
+    }
+
+    /// The outbound budgets this searcher takes from.
+    pub fn budgets(&self) -> &Budgets {
+        &self.inner.budgets
+    }
+
+    /// Every proxy's health at `now`, for `/stats` (no credentials).
+    pub fn proxies(&self, now: std::time::SystemTime) -> Vec<ProxySnapshot> {
+        self.inner.proxies.snapshot(now)
     }
 
     /// The health book this searcher records into.
@@ -486,15 +513,20 @@ impl Searcher {
             Source::Produced if answer.as_ref().is_ok_and(|r| r.cached) => &counters.cache_hits,
             Source::Produced => &counters.cache_misses,
             Source::Coalesced => &counters.coalesced,
+            Source::Stale => &counters.cache_hits,
         });
-        counters.cache_errors.store(
-            self.inner
-                .cache
-                .stats()
-                .errors
-                .load(std::sync::atomic::Ordering::Relaxed),
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        let stats = self.inner.cache.stats();
+        for (to, from) in [
+            (&counters.cache_errors, &stats.errors),
+            (&counters.stale_served, &stats.stale),
+            (&counters.refreshes, &stats.refreshes),
+            (&counters.fleet_coalesced, &stats.fleet_joined),
+        ] {
+            to.store(
+                from.load(std::sync::atomic::Ordering::Relaxed),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+        }
         match answer {
             Ok(r) => Ok((r, found.renders)),
             Err(Overloaded) => {
@@ -530,19 +562,30 @@ impl Searcher {
         let this = self.clone();
         let query = query.clone();
         let selected = selected.to_vec();
+        // Another instance's fan-out of the same query is awaited about as
+        // long as a fan-out takes (then fused and stored).
+        let lock_for = Duration::from_millis(self.config().server.deadline_ms)
+            .saturating_add(FLEET_LOCK_MARGIN);
         let found = self
             .inner
             .cache
-            .get_or_try_for(&key, move || async move {
-                let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
-                Ok((
-                    this.gather(&query, &selected, progress).await,
-                    Duration::MAX,
-                ))
-            })
+            .get_or_refresh(
+                &key,
+                lock_for,
+                move |previous: Option<Arc<Gathered>>| async move {
+                    let _permit = this.inner.in_flight.try_enter().ok_or(Overloaded)?;
+                    // A refresh runs in the background: no one listens.
+                    let progress = if previous.is_some() { None } else { progress };
+                    Ok((
+                        this.gather(&query, &selected, progress, previous.as_deref())
+                            .await,
+                        Duration::MAX,
+                    ))
+                },
+            )
             .await;
-        let hit = found.source == Source::Hit;
-        found.answer.map(|g| (g, hit))
+        let cached = matches!(found.source, Source::Hit | Source::Stale);
+        found.answer.map(|g| (g, cached))
     }
 
     /// Finds the fused list `request.query.page` is a slice of: fuses
@@ -603,6 +646,10 @@ impl Searcher {
         }
     }
 }
+
+/// How much longer than the search deadline an instance waits for another
+/// one's fan-out of the same query (its fusion and its write to Redis).
+const FLEET_LOCK_MARGIN: Duration = Duration::from_millis(500);
 
 /// The time one engine page's dedup may take before the records left fold
 /// by URL alone ([`crate::fusion::fuse_until`]); far more than the dedup of
@@ -722,6 +769,7 @@ impl Walked {
             // The whole search's boxes and answers, on every page of it.
             infoboxes: crate::model::merge_infoboxes(self.gathered.infoboxes.clone()),
             answers: self.gathered.direct_answers.clone(),
+            fetched_at_ms: self.gathered.fetched_at_ms,
         }
     }
 }

@@ -309,6 +309,46 @@ pub(super) struct StatsPage {
     pub engines: Vec<EngineRow>,
     /// The suspension rules in force, in words (they come from `[health]`).
     pub policy: String,
+    /// One row per proxy (`[outgoing]`, `proxy =`): never its credentials.
+    pub proxies: Vec<ProxyRow>,
+}
+
+/// One proxy's row on `/stats`.
+pub(super) struct ProxyRow {
+    /// `scheme://host:port`.
+    pub proxy: String,
+    /// "resting (25 s more)", "ok", "not used yet".
+    pub status: String,
+    /// Requests sent through it.
+    pub requests: u64,
+    /// Requests it failed.
+    pub failures: u64,
+    /// What its last failure said.
+    pub last_error: Option<String>,
+    /// Whether it rests now.
+    pub resting: bool,
+}
+
+impl StatsPage {
+    /// The same page with the proxies' rows.
+    pub(super) fn with_proxies(mut self, proxies: &[crate::search::ProxySnapshot]) -> StatsPage {
+        self.proxies = proxies
+            .iter()
+            .map(|p| ProxyRow {
+                proxy: p.proxy.clone(),
+                status: match p.resting_for_s {
+                    Some(n) => self.tr.with_n("stats-proxy-resting", n, &[]),
+                    None if p.requests == 0 => self.tr.t("stats-not-asked"),
+                    None => "ok".into(),
+                },
+                requests: p.requests,
+                failures: p.failures,
+                last_error: p.last_error.clone(),
+                resting: p.resting,
+            })
+            .collect();
+        self
+    }
 }
 
 /// "30 s", "10 min", "1 h 30 min", "0.3 s".
@@ -383,6 +423,7 @@ impl StatsPage {
                     ],
                 )
             },
+            proxies: Vec::new(),
         }
     }
 }
@@ -393,13 +434,27 @@ pub(super) async fn stats(
     RawQuery(raw): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let snapshot = state.searcher().health().snapshot(SystemTime::now());
+    let now = SystemTime::now();
+    let snapshot = state.searcher().health().snapshot(now);
+    let proxies = state.searcher().proxies(now);
     let no_store = (header::CACHE_CONTROL, "no-store");
     if wanted_format(raw.as_deref(), b"", &HeaderMap::new()) == Format::Json {
-        return ([no_store], axum::Json(snapshot)).into_response();
+        #[derive(serde::Serialize)]
+        struct Stats {
+            #[serde(flatten)]
+            health: crate::ops::health::HealthSnapshot,
+            proxies: Vec<crate::search::ProxySnapshot>,
+        }
+        let body = Stats {
+            health: snapshot,
+            proxies,
+        };
+        return ([no_store], axum::Json(body)).into_response();
     }
     let ui = super::prefs::Prefs::from_headers(&headers).ui(&headers);
-    let page = StatsPage::new(&snapshot, &ui).with_disabled(state.searcher().config());
+    let page = StatsPage::new(&snapshot, &ui)
+        .with_disabled(state.searcher().config())
+        .with_proxies(&proxies);
     match page.render() {
         Ok(html) => (
             [(header::CONTENT_TYPE, "text/html; charset=utf-8"), no_store],

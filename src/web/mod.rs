@@ -364,6 +364,12 @@ impl Rendered<'_> {
                         rendered(&|| crate::output::searxng::to_json(resp, params.limit, None))?
                     }
                 };
+                // How old the answers are changes with every second, so it
+                // is put in front of the kept bytes, not rendered into them.
+                let body = crate::output::searxng::with_age(
+                    body,
+                    (resp.fetched_at_ms > 0).then(|| resp.age_s(std::time::SystemTime::now())),
+                );
                 ([(header::CONTENT_TYPE, "application/json"), no_store], body).into_response()
             }
             Document::Csv => {

@@ -281,6 +281,9 @@ pub struct ResultsPage {
     pub elapsed_ms: u64,
     /// Served from the cache.
     pub cached: bool,
+    /// How old the engine answers of a page from the cache are ("answers
+    /// 12 min old"), shown after "cached".
+    pub age: Option<String>,
     /// Suggestions with their search links.
     pub suggestions: Vec<(String, String)>,
     /// Current page.
@@ -612,6 +615,10 @@ impl ResultsPage {
             failed_count,
             elapsed_ms: resp.elapsed_ms,
             cached: resp.cached,
+            age: resp
+                .cached
+                .then(|| answer_age(resp.age_s(std::time::SystemTime::now()), tr))
+                .flatten(),
             suggestions,
             page: params.page,
             total_results: resp.total_results,
@@ -726,6 +733,17 @@ impl ResultsPage {
     ) -> ResultsPage {
         self.comparison = Some(ComparisonView::new(c, &self.tr));
         self
+    }
+}
+
+/// "answers N s / min / h old" for answers `age_s` seconds old; `None`
+/// under a second.
+fn answer_age(age_s: u64, tr: &Tr) -> Option<String> {
+    match age_s {
+        0 => None,
+        s if s < 120 => Some(tr.n("answer-age-s", s)),
+        s if s < 2 * 3600 => Some(tr.n("answer-age-min", s / 60)),
+        s => Some(tr.n("answer-age-h", s / 3600)),
     }
 }
 

@@ -125,12 +125,14 @@ impl Live {
                 old.ttl_s,
                 old.memory_mb,
                 old.front_mb,
+                old.stale_s,
             ) == (
                 config.cache.backend,
                 &config.cache.url,
                 config.cache.ttl_s,
                 config.cache.memory_mb,
                 config.cache.front_mb,
+                config.cache.stale_s,
             )
         });
         let cache = match previous {
@@ -199,9 +201,25 @@ impl Live {
                 ))
             }
         };
+        // Outbound budgets: one bucket per engine for every instance on the
+        // Redis; kept across a reload (a reload must not refill them).
+        let budgets = match previous {
+            Some(p) if same_cache => p.searcher.budgets().clone(),
+            _ if config.cache.backend == CacheBackend::Redis => {
+                crate::ops::budget::Budgets::redis(&config.cache.url).map_err(|source| {
+                    crate::ops::cache::CacheError::RedisUrl {
+                        url: config.cache.url.clone(),
+                        source,
+                    }
+                })?
+            }
+            Some(p) if !p.searcher.budgets().shared() => p.searcher.budgets().clone(),
+            _ => crate::ops::budget::Budgets::local(),
+        };
         let searcher = Searcher::from_config(config)?
             .with_health(health.clone())
-            .with_cache(cache);
+            .with_cache(cache)
+            .with_budgets(budgets);
         // Only now that nothing can fail: a refused reload changes nothing.
         health.set_policy(policy);
         match shared {

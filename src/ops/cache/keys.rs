@@ -119,8 +119,9 @@ pub(crate) fn answers_key(query: &Query, tag: Option<u64>) -> String {
     hashed_key("metasift:answers:v1:", &json, tag)
 }
 
-/// `prefix`, the 128-bit xxh3 of `bytes` in 32 hex digits, and `:tag` in
-/// 16 when given.
+/// `prefix`, the 128-bit xxh3 of `bytes` in 32 hex digits between braces,
+/// and `:tag` in 16 when given. The braces are a Redis Cluster hash tag:
+/// the key and the fan-out lock beside it (`KEY:lock`) live on one slot.
 fn hashed_key(prefix: &str, bytes: &[u8], tag: Option<u64>) -> String {
     fn hex(out: &mut String, value: u128, digits: u32) {
         for i in (0..digits).rev() {
@@ -128,9 +129,11 @@ fn hashed_key(prefix: &str, bytes: &[u8], tag: Option<u64>) -> String {
             out.push(char::from(b"0123456789abcdef"[nibble as usize]));
         }
     }
-    let mut key = String::with_capacity(prefix.len() + 32 + 17);
+    let mut key = String::with_capacity(prefix.len() + 34 + 17);
     key.push_str(prefix);
+    key.push('{');
     hex(&mut key, xxhash_rust::xxh3::xxh3_128(bytes), 32);
+    key.push('}');
     if let Some(tag) = tag {
         key.push(':');
         hex(&mut key, u128::from(tag), 16);
@@ -166,7 +169,10 @@ mod tests {
             explain,
         };
         let json = serde_json::to_vec(&parts).unwrap();
-        format!("metasift:v1:{:032x}", xxhash_rust::xxh3::xxh3_128(&json))
+        format!(
+            "metasift:v1:{{{:032x}}}",
+            xxhash_rust::xxh3::xxh3_128(&json)
+        )
     }
 
     #[test]
@@ -208,7 +214,7 @@ mod tests {
             assert_eq!(
                 answers_key(&queries[1], Some(u64::MAX)),
                 format!(
-                    "metasift:answers:v1:{:032x}:{:016x}",
+                    "metasift:answers:v1:{{{:032x}}}:{:016x}",
                     xxhash_rust::xxh3::xxh3_128(&json),
                     u64::MAX
                 )

@@ -38,11 +38,25 @@
 //! burst of the same popular query from multiplying the load on member
 //! engines (and their rate limits) by the number of users.
 //!
+//! **Across instances.** With Redis, the engine answers are also coalesced
+//! across the processes sharing it ([`Cache::get_or_refresh`]): the first
+//! process to miss takes a short lock in Redis (`SET {key}:lock NX PX`,
+//! about the search deadline), the others poll for its answer instead of
+//! asking the engines, and fan out themselves only when the lock goes
+//! without an answer or outlives its time — a lost lock holder costs them at
+//! most one deadline (see `fleet`).
+//!
+//! **Stale while revalidate.** Engine answers are kept `[cache] stale_s`
+//! past their TTL: such a stale entry is served at once while one
+//! background refresh per key (and, with Redis, per fleet) asks the
+//! engines again. Fused pages are never served stale: one fused from stale
+//! answers is not stored, so it is fused again until the refresh lands.
+//!
 //! Responses (and answer sets) in which no engine answered are returned but
 //! not stored, so an outage is not remembered for a whole TTL.
 
 use std::any::Any;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,6 +70,7 @@ use super::redis::{Breaker, REDIS_TIMEOUT, WarnGate, redis_manager};
 use crate::config::{CacheBackend, CacheConfig};
 use crate::model::SearchResponse;
 
+mod fleet;
 mod keys;
 mod store;
 
@@ -81,7 +96,7 @@ pub enum CacheError {
 enum Backend {
     Memory(Memory),
     Redis {
-        manager: redis::aio::ConnectionManager,
+        manager: crate::ops::redis::Conn,
         /// The in-process cache read before Redis and written with it.
         front: Option<Memory>,
         breaker: Breaker,
@@ -97,7 +112,11 @@ type InFlightMap = Mutex<HashMap<String, Box<dyn Any + Send>>>;
 struct Inner {
     backend: Backend,
     ttl: Duration,
+    /// How long past `ttl` values that know their age are kept, stale.
+    stale: Duration,
     in_flight: InFlightMap,
+    /// Keys whose stale entry is being refreshed by this process.
+    refreshing: Mutex<HashSet<String>>,
     warn: WarnGate,
     stats: CacheStats,
 }
@@ -115,6 +134,12 @@ pub struct CacheStats {
     pub produced: AtomicU64,
     /// Backend calls that failed or timed out.
     pub errors: AtomicU64,
+    /// Stale entries served while a refresh was due.
+    pub stale: AtomicU64,
+    /// Background refreshes of stale entries run by this process.
+    pub refreshes: AtomicU64,
+    /// Misses answered by another instance's fan-out (the Redis lock).
+    pub fleet_joined: AtomicU64,
 }
 
 /// How a response was obtained.
@@ -124,8 +149,11 @@ pub enum Source {
     Hit,
     /// This call ran the search.
     Produced,
-    /// Joined an identical search in flight.
+    /// Joined an identical search in flight (in this process, or another
+    /// instance's through Redis).
     Coalesced,
+    /// A stale entry, served while a background refresh asks again.
+    Stale,
 }
 
 /// The cache of fused pages and engine answers. Cheap to clone.
@@ -154,7 +182,9 @@ impl Cache {
             inner: Arc::new(Inner {
                 backend,
                 ttl,
+                stale: Duration::ZERO,
                 in_flight: Mutex::new(HashMap::new()),
+                refreshing: Mutex::new(HashSet::new()),
                 warn: WarnGate::default(),
                 stats: CacheStats::default(),
             }),
@@ -169,17 +199,29 @@ impl Cache {
         if config.ttl_s == 0 {
             return Ok(Cache::off());
         }
-        match config.backend {
-            CacheBackend::Memory => Ok(Cache::memory(
-                ttl,
-                config.memory_mb.saturating_mul(1024 * 1024),
-            )),
+        let cache = match config.backend {
+            CacheBackend::Memory => {
+                Cache::memory(ttl, config.memory_mb.saturating_mul(1024 * 1024))
+            }
             CacheBackend::Redis => Cache::redis_with_front(
                 &config.url,
                 ttl,
                 config.front_mb.saturating_mul(1024 * 1024),
-            ),
+            )?,
+        };
+        Ok(cache.with_stale(Duration::from_secs(config.stale_s)))
+    }
+
+    /// The same cache keeping values that know their age `stale` past the
+    /// TTL, served stale and refreshed ([`Cache::get_or_refresh`]). Only on
+    /// a cache not shared yet (as built); otherwise unchanged.
+    pub fn with_stale(mut self, stale: Duration) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner)
+            && !matches!(inner.backend, Backend::Off)
+        {
+            inner.stale = stale;
         }
+        self
     }
 
     /// An in-process cache holding at most about `max_bytes` of responses.
@@ -306,13 +348,33 @@ impl Cache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<(V, Duration), Overloaded>> + Send + 'static,
     {
-        if let Some((hit, renders)) = self.inner.get::<V>(key).await {
+        if let Some((hit, renders)) = self.inner.get::<V>(key).await
+            && !self.inner.is_stale(&*hit)
+        {
             return Found {
                 answer: Ok(hit),
                 source: Source::Hit,
                 renders,
             };
         }
+        self.join_or_produce(key, None, produce).await
+    }
+
+    /// Joins the search in flight under `key`, or runs `produce` in a task
+    /// of its own (stored when worth it); with `fleet_lock`, the run first
+    /// takes the fleet's lock of the key or waits for the instance that
+    /// holds it (see `fleet`).
+    async fn join_or_produce<V, F, Fut>(
+        &self,
+        key: &str,
+        fleet_lock: Option<Duration>,
+        produce: F,
+    ) -> Found<V>
+    where
+        V: Cacheable,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<(V, Duration), Overloaded>> + Send + 'static,
+    {
         let (shared, source) = {
             let mut in_flight = self
                 .inner
@@ -337,15 +399,32 @@ impl Cache {
                             inner: inner.clone(),
                             key: owned_key.clone(),
                         };
-                        inner.stats.produced.fetch_add(1, Ordering::Relaxed);
-                        let (value, keep_for) = match search.await {
-                            Ok((v, keep_for)) => (Arc::new(v), keep_for),
-                            Err(Overloaded) => return Err(Overloaded),
+                        let claim = match fleet_lock {
+                            Some(lock_for) => {
+                                match inner.claim_or_wait::<V>(&owned_key, lock_for).await {
+                                    fleet::Claim::Answered(v) => {
+                                        inner.stats.fleet_joined.fetch_add(1, Ordering::Relaxed);
+                                        return Ok(v);
+                                    }
+                                    claim => claim,
+                                }
+                            }
+                            None => fleet::Claim::Alone,
                         };
-                        if value.worth_storing() {
-                            inner.put(&owned_key, value.clone(), keep_for).await;
-                        }
-                        Ok(value)
+                        inner.stats.produced.fetch_add(1, Ordering::Relaxed);
+                        let produced = search.await;
+                        let value = match produced {
+                            Ok((v, keep_for)) => {
+                                let value = Arc::new(v);
+                                if value.worth_storing() {
+                                    inner.put(&owned_key, value.clone(), keep_for).await;
+                                }
+                                Ok(value)
+                            }
+                            Err(Overloaded) => Err(Overloaded),
+                        };
+                        inner.release(&owned_key, claim).await;
+                        value
                     });
                     // A producer that panicked is answered like a refusal
                     // (503), never a hang.
@@ -368,6 +447,102 @@ impl Cache {
             source,
             renders: None,
         }
+    }
+}
+
+impl Cache {
+    /// The value under `key` for values that know their age: a fresh one
+    /// from the backend; a stale one (older than the TTL, younger than
+    /// TTL + `stale_s`) at once, while one background run of `produce`
+    /// (given the stale value) refreshes it; else from an identical search
+    /// in flight here or — with Redis — in another instance (the fleet's
+    /// lock, held at most `lock_for`), or by running `produce` (given
+    /// `None`).
+    pub(crate) async fn get_or_refresh<V, F, Fut>(
+        &self,
+        key: &str,
+        lock_for: Duration,
+        produce: F,
+    ) -> Found<V>
+    where
+        V: Cacheable,
+        F: FnOnce(Option<Arc<V>>) -> Fut,
+        Fut: Future<Output = Result<(V, Duration), Overloaded>> + Send + 'static,
+    {
+        match self.inner.get::<V>(key).await {
+            Some((hit, renders)) if !self.inner.is_stale(&*hit) => Found {
+                answer: Ok(hit),
+                source: Source::Hit,
+                renders,
+            },
+            Some((stale, renders)) => {
+                self.inner.stats.stale.fetch_add(1, Ordering::Relaxed);
+                self.refresh(key, lock_for, produce(Some(stale.clone())));
+                Found {
+                    answer: Ok(stale),
+                    source: Source::Stale,
+                    renders,
+                }
+            }
+            None => {
+                self.join_or_produce(key, Some(lock_for), move || produce(None))
+                    .await
+            }
+        }
+    }
+
+    /// Runs `search` in the background and stores its value under `key`,
+    /// unless a refresh of `key` already runs here or, with Redis, in
+    /// another instance (whoever holds the fleet's lock refreshes).
+    fn refresh<V, Fut>(&self, key: &str, lock_for: Duration, search: Fut)
+    where
+        V: Cacheable,
+        Fut: Future<Output = Result<(V, Duration), Overloaded>> + Send + 'static,
+    {
+        {
+            let mut refreshing = self
+                .inner
+                .refreshing
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            if !refreshing.insert(key.to_string()) {
+                return;
+            }
+        }
+        let inner = self.inner.clone();
+        let key = key.to_string();
+        tokio::spawn(async move {
+            let _done = RefreshDone {
+                inner: inner.clone(),
+                key: key.clone(),
+            };
+            let Some(claim) = inner.claim_refresh::<V>(&key, lock_for).await else {
+                return;
+            };
+            inner.stats.refreshes.fetch_add(1, Ordering::Relaxed);
+            if let Ok((value, keep_for)) = search.await
+                && value.worth_storing()
+            {
+                inner.put(&key, Arc::new(value), keep_for).await;
+            }
+            inner.release(&key, claim).await;
+        });
+    }
+}
+
+/// Takes a key out of the refreshing set when its refresh ends.
+struct RefreshDone {
+    inner: Arc<Inner>,
+    key: String,
+}
+
+impl Drop for RefreshDone {
+    fn drop(&mut self) {
+        self.inner
+            .refreshing
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.key);
     }
 }
 
@@ -399,6 +574,32 @@ impl Drop for LeaveOnDrop {
 }
 
 impl Inner {
+    /// The longest `value` may be kept from now: the TTL, or — for values
+    /// that know their age — what is left of the TTL plus the stale time.
+    fn keep_limit<V: Cacheable>(&self, value: &V) -> Duration {
+        match value.made_at_ms() {
+            Some(made) => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+                let age = Duration::from_millis(now.saturating_sub(made));
+                self.ttl.saturating_add(self.stale).saturating_sub(age)
+            }
+            None => self.ttl,
+        }
+    }
+
+    /// Whether `value` is older than the TTL (only values that know their
+    /// age ever are).
+    fn is_stale<V: Cacheable>(&self, value: &V) -> bool {
+        value.made_at_ms().is_some_and(|made| {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+            Duration::from_millis(now.saturating_sub(made)) >= self.ttl
+        })
+    }
+
     async fn get<V: Cacheable>(&self, key: &str) -> Option<(Arc<V>, Option<Renders>)> {
         let in_process = |(v, r)| (v, Some(r));
         let found = match &self.backend {
@@ -429,7 +630,7 @@ impl Inner {
     /// what Redis has left of its life (with that entry's [`Renders`]).
     async fn redis_get<V: Cacheable>(
         &self,
-        manager: &redis::aio::ConnectionManager,
+        manager: &crate::ops::redis::Conn,
         breaker: &Breaker,
         front: Option<&Memory>,
         key: &str,
@@ -450,9 +651,10 @@ impl Inner {
                 v.mark_cached();
                 let mut renders = None;
                 if let Some(front) = front {
+                    let limit = self.keep_limit(&v);
                     let left = u64::try_from(left_ms)
-                        .map_or(self.ttl, Duration::from_millis)
-                        .min(self.ttl);
+                        .map_or(limit, Duration::from_millis)
+                        .min(limit);
                     if left >= Duration::from_millis(1) {
                         renders = Some(memory_put(front, key, &v, left).await);
                     }
@@ -479,7 +681,7 @@ impl Inner {
     /// Stores `value` for `keep_for`, at most the TTL; a value with less
     /// than a millisecond left is not stored.
     async fn put<V: Cacheable>(&self, key: &str, value: Arc<V>, keep_for: Duration) {
-        let keep_for = keep_for.min(self.ttl);
+        let keep_for = keep_for.min(self.keep_limit(&*value));
         if keep_for < Duration::from_millis(1) {
             return;
         }

@@ -55,6 +55,13 @@ pub(crate) trait Cacheable:
     fn render_weight(&self) -> u32 {
         0
     }
+    /// When the value was made, in milliseconds since the Unix epoch, for
+    /// values that may be served stale (`[cache] stale_s`): such a value
+    /// is kept past the TTL, and is stale once older than it. `None`: kept
+    /// for the TTL at most, never stale.
+    fn made_at_ms(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl Cacheable for SearchResponse {
