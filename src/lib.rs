@@ -20,6 +20,7 @@
 //! | [`files`] | input files read with a size cap |
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
 //! | [`jsonl`] | `metasift dedup`: JSON Lines through the dedup crate |
+//! | [`mcp`] | the MCP server: `search` and `engines` tools over stdio and Streamable HTTP |
 
 #![warn(unreachable_pub)]
 
@@ -29,6 +30,7 @@ pub mod files;
 pub mod fusion;
 pub mod jsonl;
 pub mod lab;
+pub mod mcp;
 pub mod model;
 pub mod ops;
 pub mod output;

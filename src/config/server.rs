@@ -56,6 +56,9 @@ pub struct ServerConfig {
     /// This instance's name on `/stats` when engine health is shared
     /// through Redis (who saw a block); default `HOSTNAME:PORT`.
     pub instance_id: Option<String>,
+    /// The MCP server at `/mcp` (Streamable HTTP): unset = on, except on a
+    /// `public` instance, where only `mcp = true` opens it.
+    pub mcp: Option<bool>,
 }
 
 /// `[server] max_results_per_page` when unset (and `results_per_page` is
@@ -82,11 +85,19 @@ impl Default for ServerConfig {
             public: false,
             formats: FORMATS.iter().map(|f| f.to_string()).collect(),
             instance_id: None,
+            mcp: None,
         }
     }
 }
 
 impl ServerConfig {
+    /// Whether `serve` answers MCP at `/mcp`: as `mcp` says, else only on a
+    /// private instance (an agent's searches on a public one are the
+    /// operator's choice to offer).
+    pub fn mcp_enabled(&self) -> bool {
+        self.mcp.unwrap_or(!self.public)
+    }
+
     /// Values of `[server]` that parse but cannot work.
     pub(super) fn problems(&self, out: &mut Vec<Problem>) {
         let s = self;
