@@ -320,3 +320,94 @@ async fn mcp_refuses_a_browser_page_and_a_foreign_host() {
     let status = app.oneshot(post("localhost:8888", None)).await.unwrap().status();
     assert_eq!(status, StatusCode::OK);
 }
+
+// ---- the `mcp` package from PyPI ------------------------------------------
+
+/// The Python SDK's client (`mcp` on PyPI, installed by `.ci/run` into
+/// `.ci/venv`): over stdio (`stdio COMMAND ARGS…`) or Streamable HTTP
+/// (`http URL`), it lists the tools, searches, and makes one bad call.
+const PYTHON_CLIENT: &str = r#"
+import asyncio, json, sys
+from mcp import Client, StdioServerParameters
+
+async def main():
+    kind, target = sys.argv[1], sys.argv[2]
+    server = StdioServerParameters(command=target, args=sys.argv[3:]) if kind == "stdio" else target
+    async with Client(server) as client:
+        tools = await client.list_tools()
+        found = await client.call_tool("search", {"query": "rust book"})
+        bad = await client.call_tool("search", {"query": "rust", "page": 99})
+        print(json.dumps({
+            "tools": sorted(t.name for t in tools.tools),
+            "found": found.model_dump(by_alias=True, mode="json"),
+            "bad": bad.model_dump(by_alias=True, mode="json"),
+        }))
+
+asyncio.run(main())
+"#;
+
+fn venv_python() -> Option<PathBuf> {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".ci/venv/bin/python");
+    let has_mcp = std::process::Command::new(&python)
+        .args(["-c", "import mcp"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has_mcp {
+        return Some(python);
+    }
+    if support::services_required() {
+        panic!("the `mcp` package is required (METASIFT_REQUIRE_SERVICES=1) but not in .ci/venv");
+    }
+    eprintln!("SKIPPED: no .ci/venv with the `mcp` package (bash .ci/run installs it)");
+    None
+}
+
+async fn run_python(python: &Path, args: &[&str]) -> serde_json::Value {
+    let out = tokio::process::Command::new(python)
+        .arg("-c")
+        .arg(PYTHON_CLIENT)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .output()
+        .await
+        .expect("run the python client");
+    assert!(
+        out.status.success(),
+        "python client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the client prints JSON")
+}
+
+fn check_python_answer(v: &serde_json::Value) {
+    assert_eq!(v["tools"], serde_json::json!(["engines", "search"]), "{v}");
+    let found = &v["found"];
+    assert_ne!(found["isError"], true, "{found}");
+    let results = found["structuredContent"]["results"].as_array().expect("results");
+    let book: Vec<_> = results
+        .iter()
+        .filter(|r| r["url"].as_str().unwrap().starts_with(BOOK))
+        .collect();
+    assert_eq!(book.len(), 1, "{found}");
+    assert_eq!(book[0]["duplicates"].as_array().unwrap().len(), 1, "{found}");
+    let text = found["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("duplicate ("), "{text}");
+    assert_eq!(v["bad"]["isError"], true, "{v}");
+    assert!(v["bad"]["content"][0]["text"].as_str().unwrap().starts_with("page: 99"), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_client_reads_both_transports() {
+    let Some(python) = venv_python() else { return };
+    let (alpha, beta) = engines().await;
+    let path = temp_config("python", &config_text(&alpha, &beta, "[server]\ndeadline_ms = 5000"));
+    let bin = env!("CARGO_BIN_EXE_metasift");
+    let config = path.to_str().unwrap();
+    let v = run_python(&python, &["stdio", bin, "mcp", "--config", config]).await;
+    check_python_answer(&v);
+    let server = serve::Server::start(&path);
+    let v = run_python(&python, &["http", &format!("{}/mcp", server.base)]).await;
+    check_python_answer(&v);
+    drop(server);
+    cleanup(&path);
+}
