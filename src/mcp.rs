@@ -190,7 +190,14 @@ impl SearchAnswer {
             if self.number_of_results == 1 { "" } else { "s" },
         );
         for (i, r) in self.results.iter().enumerate() {
-            let _ = write!(out, "\n{}. {}\n   {}\n   engines: {}", i + 1, r.title, r.url, r.engines.join(", "));
+            let _ = write!(
+                out,
+                "\n{}. {}\n   {}\n   engines: {}",
+                i + 1,
+                r.title,
+                r.url,
+                r.engines.join(", ")
+            );
             if let Some(date) = &r.date {
                 let _ = write!(out, "; date: {date}");
             }
@@ -385,9 +392,7 @@ pub fn read_search_args(arguments: JsonObject) -> Result<Asked, String> {
     };
     let language = match args.language.as_deref().map(str::trim) {
         None | Some("" | "all" | "auto") => None,
-        Some(l)
-            if l.len() <= 16 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') =>
-        {
+        Some(l) if l.len() <= 16 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') => {
             Some(l.to_string())
         }
         Some(other) => {
@@ -398,10 +403,7 @@ pub fn read_search_args(arguments: JsonObject) -> Result<Asked, String> {
     };
     let names = |what: &str, list: Vec<String>| -> Result<Vec<String>, String> {
         if list.len() > MAX_NAMES {
-            return Err(format!(
-                "{what}: {} named, at most {MAX_NAMES}",
-                list.len()
-            ));
+            return Err(format!("{what}: {} named, at most {MAX_NAMES}", list.len()));
         }
         Ok(list
             .into_iter()
@@ -599,9 +601,8 @@ pub enum McpError {
 /// policy, as `serve` would build them (without the rate limits: one user).
 pub fn searcher_for(config: crate::config::Config) -> Result<Searcher, McpError> {
     let cache = crate::ops::cache::Cache::from_config(&config.cache)?;
-    let health = crate::ops::health::Health::new(crate::ops::health::HealthPolicy::from(
-        &config.health,
-    ));
+    let health =
+        crate::ops::health::Health::new(crate::ops::health::HealthPolicy::from(&config.health));
     Ok(Searcher::from_config(config)?
         .with_health(health)
         .with_cache(cache))

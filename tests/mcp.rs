@@ -8,6 +8,8 @@
 
 #[path = "support/mod.rs"]
 mod support;
+// `signal` is for the tests that send signals.
+#[allow(dead_code)]
 #[path = "support/serve.rs"]
 mod serve;
 
@@ -17,10 +19,10 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use metasift::config::Config;
 use metasift::web::{self, AppState};
+use rmcp::ServiceExt as _;
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt as _, TokioChildProcess};
-use rmcp::ServiceExt as _;
 use support::{Behavior, LoopbackEngine};
 use tower::ServiceExt as _;
 
@@ -118,17 +120,30 @@ fn text_of(result: &CallToolResult) -> String {
 async fn lists_tools_and_gets_fused_results(client: &RunningService<RoleClient, ()>) {
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert!(names.contains(&"search") && names.contains(&"engines"), "{names:?}");
+    assert!(
+        names.contains(&"search") && names.contains(&"engines"),
+        "{names:?}"
+    );
     let search = tools.iter().find(|t| t.name == "search").unwrap();
     let schema = serde_json::Value::Object((*search.input_schema).clone());
-    for arg in ["query", "categories", "engines", "page", "time_range", "language"] {
+    for arg in [
+        "query",
+        "categories",
+        "engines",
+        "page",
+        "time_range",
+        "language",
+    ] {
         assert!(schema["properties"].get(arg).is_some(), "{arg}: {schema}");
     }
     assert_eq!(schema["required"], serde_json::json!(["query"]), "{schema}");
 
     let result = call(client, "search", serde_json::json!({"query": "rust book"})).await;
     assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
-    let answer = result.structured_content.clone().expect("structured content");
+    let answer = result
+        .structured_content
+        .clone()
+        .expect("structured content");
     let results = answer["results"].as_array().expect("results");
     assert_eq!(results.len(), 3, "{answer}");
     let books: Vec<_> = results
@@ -154,11 +169,20 @@ async fn lists_tools_and_gets_fused_results(client: &RunningService<RoleClient, 
     assert_eq!(duplicate["stage"], "url");
     let shown = book["url"].as_str().unwrap();
     let other = duplicate["url"].as_str().unwrap();
-    assert!(other.starts_with(BOOK) && other != shown, "{shown} / {other}");
+    assert!(
+        other.starts_with(BOOK) && other != shown,
+        "{shown} / {other}"
+    );
     // The readable text carries the same: the duplicate's link included.
     let text = text_of(&result);
     assert!(text.contains("The Rust Programming Language"), "{text}");
-    assert!(text.contains(&format!("duplicate ({}, url): {other}", duplicate["engine"].as_str().unwrap())), "{text}");
+    assert!(
+        text.contains(&format!(
+            "duplicate ({}, url): {other}",
+            duplicate["engine"].as_str().unwrap()
+        )),
+        "{text}"
+    );
     assert!(text.contains("https://alpha.example/only"), "{text}");
 
     let listed = call(client, "engines", serde_json::json!({})).await;
@@ -172,12 +196,27 @@ async fn lists_tools_and_gets_fused_results(client: &RunningService<RoleClient, 
     }
 
     for (args, says) in [
-        (serde_json::json!({"query": "rust", "engines": ["nowhere"]}), "engines: none of nowhere"),
+        (
+            serde_json::json!({"query": "rust", "engines": ["nowhere"]}),
+            "engines: none of nowhere",
+        ),
         (serde_json::json!({"query": "   "}), "query: empty"),
-        (serde_json::json!({"query": "rust", "page": 51}), "page: 51 is out of range"),
-        (serde_json::json!({"query": "rust", "time_range": "hour"}), "time_range:"),
-        (serde_json::json!({"query": "rust", "pages": 2}), "unknown field `pages`"),
-        (serde_json::json!({"query": "x".repeat(1001)}), "query: 1001 characters"),
+        (
+            serde_json::json!({"query": "rust", "page": 51}),
+            "page: 51 is out of range",
+        ),
+        (
+            serde_json::json!({"query": "rust", "time_range": "hour"}),
+            "time_range:",
+        ),
+        (
+            serde_json::json!({"query": "rust", "pages": 2}),
+            "unknown field `pages`",
+        ),
+        (
+            serde_json::json!({"query": "x".repeat(1001)}),
+            "query: 1001 characters",
+        ),
     ] {
         let refused = call(client, "search", args.clone()).await;
         assert_eq!(refused.is_error, Some(true), "{args}");
@@ -189,14 +228,20 @@ async fn lists_tools_and_gets_fused_results(client: &RunningService<RoleClient, 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_over_stdio_lists_the_tools_and_gets_fused_results() {
     let (alpha, beta) = engines().await;
-    let path = temp_config("stdio", &config_text(&alpha, &beta, "[server]\ndeadline_ms = 5000"));
+    let path = temp_config(
+        "stdio",
+        &config_text(&alpha, &beta, "[server]\ndeadline_ms = 5000"),
+    );
     let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_metasift")).configure(|c| {
-        c.args(["mcp", "--config"]).arg(&path).env("RUST_LOG", "warn");
+        c.args(["mcp", "--config"])
+            .arg(&path)
+            .env("RUST_LOG", "warn");
     });
     let transport = TokioChildProcess::new(command).expect("start metasift mcp");
     let client = ().serve(transport).await.expect("initialize over stdio");
     let info = client.peer_info().expect("the server said who it is");
-    assert_eq!(info.server_info.name, "metasift");
+    let name = info.server_info.as_ref().map(|s| s.name.as_str());
+    assert_eq!(name, Some("metasift"));
     lists_tools_and_gets_fused_results(&client).await;
     // Each engine was asked once: the refused calls asked none.
     assert_eq!((alpha.requests(), beta.requests()), (1, 1));
@@ -220,10 +265,10 @@ async fn a_client_over_http_gets_fused_results_under_the_search_rate_limit() {
     let extra = "[server]\ndeadline_ms = 5000\n[limits]\nper_minute = 1\nburst = 2\n";
     let path = temp_config("http", &config_text(&alpha, &beta, extra));
     let server = serve::Server::start(&path);
-    let client = ()
-        .serve(http_client(format!("{}/mcp", server.base)))
-        .await
-        .expect("initialize over HTTP");
+    let client =
+        ().serve(http_client(format!("{}/mcp", server.base)))
+            .await
+            .expect("initialize over HTTP");
     lists_tools_and_gets_fused_results(&client).await;
 
     // The same search again comes from the cache: refunded, as on /search.
@@ -234,7 +279,11 @@ async fn a_client_over_http_gets_fused_results_under_the_search_rate_limit() {
     assert_ne!(second.is_error, Some(true), "{}", text_of(&second));
     let third = call(&client, "search", serde_json::json!({"query": "clippy"})).await;
     assert_eq!(third.is_error, Some(true), "{}", text_of(&third));
-    assert!(text_of(&third).contains("too many searches"), "{}", text_of(&third));
+    assert!(
+        text_of(&third).contains("too many searches"),
+        "{}",
+        text_of(&third)
+    );
     // /search shares the budget: it is spent there too.
     let refused = metasift::search::client_builder()
         .build()
@@ -297,7 +346,14 @@ async fn mcp_is_off_on_a_public_instance_unless_the_operator_opens_it() {
 async fn mcp_refuses_a_browser_page_and_a_foreign_host() {
     let config = "use_defaults = false\n[[engine]]\nname = \"e\"\nkind = \"searxng\"\n\
                   url = \"http://127.0.0.1:9/search?q={query}\"\n";
-    let app = web::router(AppState::serving(Config::parse(config, Path::new("t.toml")).unwrap(), None, None).unwrap());
+    let app = web::router(
+        AppState::serving(
+            Config::parse(config, Path::new("t.toml")).unwrap(),
+            None,
+            None,
+        )
+        .unwrap(),
+    );
     let post = |host: &str, origin: Option<&str>| {
         let mut r = Request::post("/mcp")
             .header(header::HOST, host)
@@ -312,12 +368,26 @@ async fn mcp_refuses_a_browser_page_and_a_foreign_host() {
         .unwrap()
     };
     // A page on another site, in the user's browser.
-    let status = app.clone().oneshot(post("127.0.0.1", Some("https://evil.example"))).await.unwrap().status();
+    let status = app
+        .clone()
+        .oneshot(post("127.0.0.1", Some("https://evil.example")))
+        .await
+        .unwrap()
+        .status();
     assert!(status.is_client_error(), "{status}");
     // DNS rebinding: a foreign name resolving to loopback.
-    let status = app.clone().oneshot(post("evil.example", None)).await.unwrap().status();
+    let status = app
+        .clone()
+        .oneshot(post("evil.example", None))
+        .await
+        .unwrap()
+        .status();
     assert!(status.is_client_error(), "{status}");
-    let status = app.oneshot(post("localhost:8888", None)).await.unwrap().status();
+    let status = app
+        .oneshot(post("localhost:8888", None))
+        .await
+        .unwrap()
+        .status();
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -383,24 +453,39 @@ fn check_python_answer(v: &serde_json::Value) {
     assert_eq!(v["tools"], serde_json::json!(["engines", "search"]), "{v}");
     let found = &v["found"];
     assert_ne!(found["isError"], true, "{found}");
-    let results = found["structuredContent"]["results"].as_array().expect("results");
+    let results = found["structuredContent"]["results"]
+        .as_array()
+        .expect("results");
     let book: Vec<_> = results
         .iter()
         .filter(|r| r["url"].as_str().unwrap().starts_with(BOOK))
         .collect();
     assert_eq!(book.len(), 1, "{found}");
-    assert_eq!(book[0]["duplicates"].as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(
+        book[0]["duplicates"].as_array().unwrap().len(),
+        1,
+        "{found}"
+    );
     let text = found["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("duplicate ("), "{text}");
     assert_eq!(v["bad"]["isError"], true, "{v}");
-    assert!(v["bad"]["content"][0]["text"].as_str().unwrap().starts_with("page: 99"), "{v}");
+    assert!(
+        v["bad"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("page: 99"),
+        "{v}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_client_reads_both_transports() {
     let Some(python) = venv_python() else { return };
     let (alpha, beta) = engines().await;
-    let path = temp_config("python", &config_text(&alpha, &beta, "[server]\ndeadline_ms = 5000"));
+    let path = temp_config(
+        "python",
+        &config_text(&alpha, &beta, "[server]\ndeadline_ms = 5000"),
+    );
     let bin = env!("CARGO_BIN_EXE_metasift");
     let config = path.to_str().unwrap();
     let v = run_python(&python, &["stdio", bin, "mcp", "--config", config]).await;
