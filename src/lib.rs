@@ -21,6 +21,7 @@
 //! | [`hosts`] | hostname rules: host suffixes or anchored regexes to remove, replace, boost, lower |
 //! | [`ops`] | cache (memory, Redis), limits, engine health, metrics |
 //! | [`jsonl`] | `metasift dedup`: JSON Lines through the dedup crate |
+//! | [`mcp`] | the MCP server: `search` and `engines` tools over stdio and Streamable HTTP |
 
 #![warn(unreachable_pub)]
 
@@ -31,6 +32,7 @@ pub mod fusion;
 pub mod hosts;
 pub mod jsonl;
 pub mod lab;
+pub mod mcp;
 pub mod model;
 pub mod ops;
 pub mod output;

@@ -72,6 +72,13 @@ enum Command {
         #[arg(long)]
         replay: Option<PathBuf>,
     },
+    /// An MCP server over stdio for an agent or an editor to start (tools:
+    /// `search`, `engines`); `serve` offers the same at `/mcp`.
+    Mcp {
+        /// The configuration file (looked for as `serve` does).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
     /// Deduplicate a JSON Lines stream of records.
     Dedup(metasift::jsonl::DedupArgs),
     /// Compare dedup methods and thresholds on labeled data.
@@ -378,6 +385,14 @@ fn main() -> anyhow::Result<()> {
                 config
             };
             serve(config.as_deref(), bind, record, replay)?
+        }
+        Command::Mcp { config } => {
+            let (config, _) = load_config(config.as_deref())?;
+            let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+            runtime.block_on(async {
+                let searcher = metasift::mcp::searcher_for(config)?;
+                metasift::mcp::serve_stdio(searcher).await
+            })?;
         }
         Command::Search {
             query,

@@ -61,6 +61,9 @@ pub struct ServerConfig {
     /// engine URLs (Crossref's and OpenAlex's `mailto=`, PubMed's
     /// `email=`); unset, a `name={contact}` parameter is left out.
     pub contact: Option<String>,
+    /// The MCP server at `/mcp` (Streamable HTTP): unset = on, except on a
+    /// `public` instance, where only `mcp = true` opens it.
+    pub mcp: Option<bool>,
 }
 
 impl ServerConfig {
@@ -103,11 +106,19 @@ impl Default for ServerConfig {
             public: false,
             formats: FORMATS.iter().map(|f| f.to_string()).collect(),
             instance_id: None,
+            mcp: None,
         }
     }
 }
 
 impl ServerConfig {
+    /// Whether `serve` answers MCP at `/mcp`: as `mcp` says, else only on a
+    /// private instance (an agent's searches on a public one are the
+    /// operator's choice to offer).
+    pub fn mcp_enabled(&self) -> bool {
+        self.mcp.unwrap_or(!self.public)
+    }
+
     /// Values of `[server]` that parse but cannot work.
     pub(super) fn problems(&self, out: &mut Vec<Problem>) {
         let s = self;

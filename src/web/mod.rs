@@ -18,6 +18,7 @@
 //! | `GET /stats`, `/stats?format=json` | per-engine health (see [`admin`]) |
 //! | `GET /metrics` | Prometheus text |
 //! | `POST /admin/reload` | re-read `engines.toml` (only with `METASIFT_ADMIN_TOKEN`) |
+//! | `POST /mcp` | the MCP server over Streamable HTTP (see [`mcp_route`]; off on a public instance unless `[server] mcp = true`) |
 //! | `GET /static/style.css`, `/static/favicon.svg`, `/favicon.ico` | embedded assets |
 //!
 //! The HTML results page is streamed (see [`streamed`]): its head, search box
@@ -37,6 +38,7 @@ mod favicon;
 mod i18n;
 mod image_proxy;
 mod lab;
+mod mcp_route;
 pub mod pages;
 mod params;
 mod prefs;
@@ -85,6 +87,7 @@ pub fn router(state: AppState) -> Router {
     if state.ops.admin_token.is_some() {
         app = app.route("/admin/reload", post(admin::admin_reload));
     }
+    app = mcp_route::mount(app, &state);
     app.route("/search", get(search).post(search).route_layer(limited))
         // SearXNG clients: `/` with a `q` is a search (308 to /search);
         // `/config` describes the instance.
