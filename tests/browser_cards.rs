@@ -55,7 +55,7 @@ async fn every_template_in_both_languages_on_desktop_and_phone() {
         let mut b = Browser::launch(&chromium);
         let mut saved = Vec::new();
         for locale in ["en", "zh-Hans"] {
-            b.navigate(&format!("{base}/preferences?save=1&locale={locale}"));
+            b.navigate(&format!("{base}/preferences?save=1&locale={locale}&favicons=0"));
             for (device, width, height, mobile) in
                 [("desktop", 1280, 1000, false), ("phone", 390, 844, true)]
             {
@@ -143,7 +143,7 @@ async fn every_template_in_both_languages_on_desktop_and_phone() {
             b.call("Emulation.clearDeviceMetricsOverride", json!({}));
         }
         // The dark theme: the cards read on it too.
-        b.navigate(&format!("{base}/preferences?save=1&locale=en&theme=dark"));
+        b.navigate(&format!("{base}/preferences?save=1&locale=en&theme=dark&favicons=0"));
         for (category, query, _) in [PAGES[0], PAGES[2], PAGES[3]] {
             b.navigate(&format!("{base}/search?q={query}&categories={category}"));
             let file = shots.join(format!("cards-{category}-en-dark-desktop.png"));

@@ -40,6 +40,7 @@ mod image_proxy;
 mod lab;
 mod mcp_route;
 pub mod pages;
+mod result_view;
 mod params;
 mod prefs;
 mod prefs_hosts;
