@@ -9,15 +9,15 @@ use askama::Template;
 use url::Url;
 
 use crate::config::Config;
-use crate::model::{MergedResult, SearchResponse};
+use crate::model::SearchResponse;
 use metasift_dedup::Method;
 
-use super::cards::{AnswerView, Card, InfoboxView};
-use super::i18n::{Tr, text_lang};
+use super::cards::{AnswerView, InfoboxView};
+use super::i18n::Tr;
 use super::params::{SearchAsked, SearchParams};
-use super::ui::{Format, Layout, Ui, safe_href};
-pub use super::result_view::{DuplicateView, ResultView, display_url};
 use super::result_view::result_view;
+pub use super::result_view::{DuplicateView, ResultView, display_url};
+use super::ui::{Format, Layout, Ui};
 
 /// An engine with its `!shortcut`s, for the home page's list.
 #[derive(Debug, Clone)]
@@ -748,7 +748,7 @@ mod tests {
 
     #[test]
     fn only_web_links_are_linked() {
-        use super::safe_href;
+        use super::super::ui::safe_href;
         assert!(safe_href("https://a.example/").is_some());
         assert!(safe_href("HTTP://a.example/").is_some());
         for bad in [

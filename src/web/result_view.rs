@@ -5,6 +5,7 @@ use url::Url;
 
 use crate::model::MergedResult;
 
+use super::cards::Card;
 use super::i18n::{Tr, text_lang};
 use super::ui::safe_href;
 
