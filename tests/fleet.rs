@@ -24,13 +24,6 @@ use blocking_engine::{Block, BlockingEngine, json_results};
 use serve::Server;
 use support::{Behavior, LoopbackEngine, test_page};
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("metasift-fleet-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// An `[[engine]]` of the SearXNG kind at `base`, with `extra` lines.
 fn engine(name: &str, base: &str, extra: &str) -> String {
     format!(
@@ -117,7 +110,7 @@ async fn burst_on_two_instances(
         "Always here.",
     )]))
     .await;
-    let dir = temp_dir(tag);
+    let dir = support::fresh_dir(&format!("fleet-{tag}"));
     let engines = format!(
         "{}{}",
         engine("limited", &limited.base_url(), budget),
@@ -215,7 +208,7 @@ async fn ten_identical_new_searches_on_two_instances_ask_each_engine_once() {
     };
     let one = LoopbackEngine::spawn(slow("One")).await;
     let two = LoopbackEngine::spawn(slow("Two")).await;
-    let dir = temp_dir("coalesce");
+    let dir = support::fresh_dir("fleet-coalesce");
     let engines = format!(
         "{}{}",
         engine("one", &one.base_url(), ""),
@@ -282,7 +275,7 @@ async fn a_stale_answer_is_served_at_once_and_refreshed(tag: &str, redis_backend
         None
     };
     let engine_at = old_then_new(Duration::from_millis(300)).await;
-    let dir = temp_dir(tag);
+    let dir = support::fresh_dir(&format!("fleet-{tag}"));
     let cache = match &redis {
         Some(r) => format!(
             "backend = \"redis\"\nurl = \"{}\"\nttl_s = 1\nstale_s = 600",
@@ -354,7 +347,7 @@ async fn a_stale_answer_in_redis_is_served_at_once_and_refreshed() {
 async fn a_refresh_with_the_budget_spent_keeps_the_cached_answer_and_its_age() {
     // One request a minute, one at once: the first search spends it.
     let engine_at = old_then_new(Duration::ZERO).await;
-    let dir = temp_dir("kept");
+    let dir = support::fresh_dir("fleet-kept");
     let path = dir.join("engines.toml");
     std::fs::write(
         &path,

@@ -162,18 +162,11 @@ async fn forged_forwarded_hops_and_ipv6_neighbours_share_one_budget() {
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }
 
-fn scratch(tag: &str) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("metasift-hostile-web-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[tokio::test]
 async fn reload_refuses_an_empty_file_and_a_token_with_a_newline_still_works() {
     let engine =
         LoopbackEngine::spawn(support::test_page(&[("https://a.example/1", "A", "a")])).await;
-    let dir = scratch("reload");
+    let dir = support::fresh_dir("hostile-web-reload");
     let path = dir.join("engines.toml");
     std::fs::write(&path, config_text(&engine.base_url(), "")).unwrap();
     let config = Config::load(&path).unwrap();

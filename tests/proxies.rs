@@ -19,13 +19,6 @@ use proxy::{Kind, TestProxy, closed_port};
 use serve::Server;
 use support::{LoopbackEngine, test_page};
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("metasift-proxy-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn engine(name: &str, base: &str, extra: &str) -> String {
     format!(
         "[[engine]]\nname = \"{name}\"\nkind = \"searxng\"\nurl = \"{base}/search?q={{query}}\"\ntimeout_ms = 3000\n{extra}\n\n"
@@ -88,7 +81,7 @@ async fn engines_go_through_their_proxy_with_credentials_from_the_environment() 
         LoopbackEngine::spawn(page("viahttp")).await,
         LoopbackEngine::spawn(page("direct")).await,
     );
-    let dir = temp_dir("through");
+    let dir = support::fresh_dir("proxy-through");
     let text = format!(
         "{}{}{}",
         engine(
@@ -163,7 +156,7 @@ async fn engines_go_through_their_proxy_with_credentials_from_the_environment() 
 
 #[test]
 fn a_proxy_credential_the_environment_lacks_is_refused_at_start_by_name() {
-    let dir = temp_dir("unset");
+    let dir = support::fresh_dir("proxy-unset");
     let path = dir.join("engines.toml");
     std::fs::write(
         &path,
@@ -199,7 +192,7 @@ async fn a_dead_proxy_rests_is_reported_and_the_pool_goes_on_without_it() {
     let dead = format!("http://127.0.0.1:{}", closed_port());
     let pooled = LoopbackEngine::spawn(page("pooled")).await;
     let direct = LoopbackEngine::spawn(page("local")).await;
-    let dir = temp_dir("dead");
+    let dir = support::fresh_dir("proxy-dead");
     let text = format!(
         "[outgoing]\nproxies = [\"{dead}\", \"{}\"]\n{}{}",
         live.url(None),

@@ -21,13 +21,6 @@ use redis_support::{RedisCluster, RedisServer};
 use serve::Server;
 use support::{LoopbackEngine, test_page};
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("metasift-ha-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Two engines (one with an outbound budget), a client rate limit, all on
 /// the Redis at `url`. One request a minute with a burst of 1000: never
 /// refused here, and each request moves the bucket a minute ahead, so its
@@ -174,7 +167,7 @@ async fn searches_go_on_through_a_sentinel_fail_over_and_limits_and_budgets_coun
     .await;
     let plain =
         LoopbackEngine::spawn(test_page(&[("https://plain.example/a", "Plain", "A.")])).await;
-    let dir = temp_dir("sentinel");
+    let dir = support::fresh_dir("ha-sentinel");
     let url = format!(
         "redis+sentinel://127.0.0.1:{},127.0.0.1:{},127.0.0.1:{}/mymaster",
         s[0], s[1], s[2]
@@ -279,7 +272,7 @@ async fn a_three_primary_cluster_serves_searches_and_shares_the_cache() {
     .await;
     let plain =
         LoopbackEngine::spawn(test_page(&[("https://plain.example/a", "Plain", "A.")])).await;
-    let dir = temp_dir("cluster");
+    let dir = support::fresh_dir("ha-cluster");
     let path = config(
         &dir,
         &cluster.url(),

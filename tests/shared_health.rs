@@ -15,13 +15,6 @@ mod support;
 use serve::Server;
 use support::{Behavior, LoopbackEngine, test_page};
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("metasift-shared-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 async fn json(client: &reqwest::Client, url: &str) -> serde_json::Value {
     client.get(url).send().await.unwrap().json().await.unwrap()
 }
@@ -33,7 +26,7 @@ async fn two_instances_rest_an_engine_that_blocked_one(tag: &str, blocker: Behav
     let blocky = LoopbackEngine::spawn(blocker).await;
     let good =
         LoopbackEngine::spawn(test_page(&[("https://example.org/g", "Good", "Fine.")])).await;
-    let dir = temp_dir(tag);
+    let dir = support::fresh_dir(&format!("shared-{tag}"));
     let path = dir.join("engines.toml");
     let engine = |name: &str, base: &str| {
         format!(

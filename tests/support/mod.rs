@@ -269,6 +269,15 @@ fn zeros(bytes: u64) -> impl futures::Stream<Item = Result<Bytes, std::io::Error
 }
 
 /// The crate root.
+/// An empty scratch folder `metasift-TAG-PID` under the system's temporary
+/// folder (emptied first if an earlier run left it).
+pub fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("metasift-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 pub fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
