@@ -3,63 +3,14 @@
 //! built-in sample, checking every output file. The same on the team's
 //! real data is in `tests/real_data/lab.rs`.
 
-use std::path::{Path, PathBuf};
+#[path = "support/lab_cli.rs"]
+mod lab_cli;
+
 use std::process::Command;
 
+use lab_cli::{check_plots, lab, out_dir, read_csv};
+
 const OWN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lab");
-
-fn out_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lab-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn lab(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_metasift"))
-        .arg("lab")
-        .args(args)
-        .output()
-        .expect("run metasift");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Header and rows of a CSV file.
-fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let header = r.headers().unwrap().iter().map(String::from).collect();
-    let rows = r
-        .records()
-        .map(|r| r.unwrap().iter().map(String::from).collect())
-        .collect();
-    (header, rows)
-}
-
-fn check_plots(dir: &Path) {
-    let svg = std::fs::read_to_string(dir.join("plot.svg")).unwrap();
-    assert!(svg.contains("<polyline"), "plot.svg has no curves");
-    // A build without the `png` feature writes the SVG alone.
-    #[cfg(not(feature = "png"))]
-    assert!(!dir.join("plot.png").exists());
-    #[cfg(feature = "png")]
-    check_png(dir, &svg);
-}
-
-#[cfg(feature = "png")]
-fn check_png(dir: &Path, svg: &str) {
-    let doc = resvg::usvg::roxmltree::Document::parse(svg).expect("plot.svg is XML");
-    assert_eq!(doc.root_element().tag_name().name(), "svg");
-    let png = std::fs::read(dir.join("plot.png")).unwrap();
-    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "plot.png signature");
-    assert_eq!(&png[12..16], b"IHDR");
-    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
-    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert!(width >= 600 && height >= 300, "{width}x{height}");
-    assert_eq!(&png[png.len() - 8..png.len() - 4], b"IEND");
-}
 
 #[test]
 fn lab_sweeps_a_pair_file_and_reports_bad_lines() {
@@ -150,49 +101,7 @@ fn lab_sweeps_a_pair_file_and_reports_bad_lines() {
 
 #[test]
 fn lab_builds_and_sweeps_a_synthetic_set() {
-    let dir = out_dir("synth");
-    let (ok, stderr) = lab(&[
-        "--synth",
-        "sample",
-        "--limit",
-        "4",
-        "--method",
-        "feature-code",
-        "--method",
-        "none",
-        "--window",
-        "1,2",
-        "--sweep",
-        "0.6:0.8:0.2",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(ok, "{stderr}");
-    let jsonl = std::fs::read_to_string(dir.join("synth-sample.jsonl")).unwrap();
-    let records: Vec<serde_json::Value> = jsonl
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert!(records.len() > 20, "{}", records.len());
-    for r in &records {
-        for field in ["id", "url", "title", "snippet", "group", "query", "engine"] {
-            assert!(r.get(field).is_some(), "{field} missing in {r}");
-        }
-    }
-    let queries: std::collections::BTreeSet<&str> = records
-        .iter()
-        .map(|r| r["query"].as_str().unwrap())
-        .collect();
-    assert_eq!(queries.len(), 4);
-
-    let (_, rows) = read_csv(&dir.join("results.csv"));
-    let series: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[8].as_str()).collect();
-    assert_eq!(
-        series.into_iter().collect::<Vec<_>>(),
-        ["feature-code w1 char", "feature-code w2 char", "none"]
-    );
-    assert_eq!(rows.len(), 5);
-    check_plots(&dir);
+    lab_cli::check_synth_sweep("sample", &[]);
 }
 
 #[test]

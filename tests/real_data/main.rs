@@ -10,6 +10,8 @@
 
 #[path = "../support/golden.rs"]
 mod golden;
+#[path = "../support/lab_cli.rs"]
+mod lab_cli;
 #[path = "../support/real_data.rs"]
 mod real_data;
 #[path = "../support/mod.rs"]
