@@ -6,6 +6,8 @@
 //! (too many pairs, too many runs; a client that leaves mid-sweep is
 //! `tests/lab_abandoned.rs`, alone in its process).
 
+#[path = "support/lab_upload.rs"]
+mod lab_upload;
 #[path = "support/mod.rs"]
 mod support;
 
@@ -208,62 +210,14 @@ async fn reload_refuses_an_empty_file_and_a_token_with_a_newline_still_works() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
-const BOUNDARY: &str = "----metasifthostile";
-
-/// A multipart `POST /lab` body: text fields and one `upload` file.
-fn lab_body(fields: &[(&str, &str)], file: &[u8]) -> Vec<u8> {
-    let mut body = Vec::new();
-    for (k, v) in fields {
-        body.extend_from_slice(
-            format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
-                .as_bytes(),
-        );
-    }
-    body.extend_from_slice(
-        format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"sets.jsonl\"\r\n\
-             Content-Type: application/octet-stream\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(file);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    body
-}
-
 fn lab_request(peer: &str, fields: &[(&str, &str)], file: &[u8]) -> Request<Body> {
     let mut req = Request::post("/lab")
-        .header(
-            header::CONTENT_TYPE,
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(Body::from(lab_body(fields, file)))
+        .header(header::CONTENT_TYPE, lab_upload::content_type())
+        .body(Body::from(lab_upload::body(fields, "sets.jsonl", file)))
         .unwrap();
     req.extensions_mut()
         .insert(ConnectInfo(peer.parse::<SocketAddr>().unwrap()));
     req
-}
-
-/// One labeled record set of `n` records (every tenth a copy of the one
-/// before), as JSON Lines.
-fn record_set(query: &str, n: usize) -> Vec<u8> {
-    let mut out = String::new();
-    for i in 0..n {
-        let g = if i % 10 == 9 { i - 1 } else { i };
-        out.push_str(
-            &serde_json::json!({
-                "query": query,
-                "group": format!("g{g}"),
-                "id": i,
-                "url": format!("https://site{g}.example/page/{g}"),
-                "title": format!("Result number {g} about {query}"),
-                "snippet": format!("Snippet {g}: some words about the topic, number {g}, here."),
-            })
-            .to_string(),
-        );
-        out.push('\n');
-    }
-    out.into_bytes()
 }
 
 #[tokio::test]
@@ -273,7 +227,7 @@ async fn lab_refuses_a_set_of_quadratic_cost_naming_it() {
     // is 2,001,000 pairs per setting.
     let (status, _, page) = send(
         &app,
-        lab_request("192.0.2.1:1", &[], &record_set("giant", 2001)),
+        lab_request("192.0.2.1:1", &[], &lab_upload::record_set("giant", 2001)),
     )
     .await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{page}");
@@ -292,7 +246,7 @@ async fn lab_sweeps_are_rate_limited_per_client_and_50_points_are_accepted() {
         "http://127.0.0.1:9",
         "[limits]\nlab_per_minute = 1\nlab_burst = 2",
     );
-    let small = record_set("small", 20);
+    let small = lab_upload::record_set("small", 20);
     // A 50-point sweep counted after rounding: accepted.
     let fields = [
         ("from", "0"),

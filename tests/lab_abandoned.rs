@@ -10,6 +10,9 @@
 //! machine is, except that a 150-point sweep of 1,999 records cannot end in
 //! the moment between its first point and the server noticing the close.
 
+#[path = "support/lab_upload.rs"]
+mod lab_upload;
+
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -18,51 +21,6 @@ use std::time::Duration;
 use metasift::config::Config;
 use metasift::lab::{ABANDONED_RUNS, POINTS_EVALUATED};
 use metasift::web::{self, AppState};
-
-const BOUNDARY: &str = "----metasiftabandoned";
-
-/// A multipart `POST /lab` body: text fields and one `upload` file.
-fn lab_body(fields: &[(&str, &str)], file: &[u8]) -> Vec<u8> {
-    let mut body = Vec::new();
-    for (k, v) in fields {
-        body.extend_from_slice(
-            format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
-                .as_bytes(),
-        );
-    }
-    body.extend_from_slice(
-        format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"sets.jsonl\"\r\n\
-             Content-Type: application/octet-stream\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(file);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    body
-}
-
-/// One labeled record set of `n` records (every tenth a copy of the one
-/// before), as JSON Lines.
-fn record_set(query: &str, n: usize) -> Vec<u8> {
-    let mut out = String::new();
-    for i in 0..n {
-        let g = if i % 10 == 9 { i - 1 } else { i };
-        out.push_str(
-            &serde_json::json!({
-                "query": query,
-                "group": format!("g{g}"),
-                "id": i,
-                "url": format!("https://site{g}.example/page/{g}"),
-                "title": format!("Result number {g} about {query}"),
-                "snippet": format!("Snippet {g}: some words about the topic, number {g}, here."),
-            })
-            .to_string(),
-        );
-        out.push('\n');
-    }
-    out.into_bytes()
-}
 
 /// Polls `done` every 5 ms until it holds; panics naming `what` after 10
 /// minutes (a bound against a hang, not a speed requirement).
@@ -91,7 +49,7 @@ async fn a_lab_sweep_stops_when_its_client_goes_away() {
     // Just under the pair cap, three methods, 50 thresholds: 150 points,
     // each a dedup of 1,999 records.
     const POINTS: u64 = 150;
-    let body = lab_body(
+    let body = lab_upload::body(
         &[
             ("from", "0"),
             ("to", "1"),
@@ -100,7 +58,8 @@ async fn a_lab_sweep_stops_when_its_client_goes_away() {
             ("method", "simhash"),
             ("method", "rabin"),
         ],
-        &record_set("large", 1999),
+        "sets.jsonl",
+        &lab_upload::record_set("large", 1999),
     );
     let (points0, abandoned0) = (
         POINTS_EVALUATED.load(Ordering::SeqCst),
@@ -110,8 +69,9 @@ async fn a_lab_sweep_stops_when_its_client_goes_away() {
         let mut s = std::net::TcpStream::connect(addr).unwrap();
         s.write_all(
             format!(
-                "POST /lab HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\n\
+                "POST /lab HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary={}\r\n\
                  Content-Length: {}\r\n\r\n",
+                lab_upload::BOUNDARY,
                 body.len()
             )
             .as_bytes(),

@@ -7,6 +7,8 @@
 //!
 //! Run with `cargo test --test lab_web`.
 
+#[path = "support/lab_upload.rs"]
+mod lab_upload;
 #[path = "support/router.rs"]
 mod router;
 
@@ -47,30 +49,11 @@ async fn get(uri: &str) -> (Response<()>, String) {
     send(Request::get(uri).body(Body::empty()).unwrap()).await
 }
 
-const BOUNDARY: &str = "----metasiftlabtest";
-
 /// A multipart body with text fields and one `upload` file.
 fn multipart(fields: &[(&str, &str)], file_name: &str, file: &[u8]) -> Request<Body> {
-    let mut body = Vec::new();
-    for (k, v) in fields {
-        body.extend_from_slice(
-            format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
-                .as_bytes(),
-        );
-    }
-    body.extend_from_slice(
-        format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(file);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    let body = lab_upload::body(fields, file_name, file);
     Request::post("/lab")
-        .header(
-            header::CONTENT_TYPE,
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
+        .header(header::CONTENT_TYPE, lab_upload::content_type())
         .body(Body::from(body))
         .unwrap()
 }
