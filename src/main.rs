@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use metasift::config::{Config, ConfigSource};
 use metasift::output::searxng::SearxngResponse;
 use metasift::output::text;
-use metasift::search::{SearchOptions, Searcher};
+use metasift::search::{Asked, RequestError, Searcher};
 
 /// A meta-search engine that removes duplicates by URL, title and snippet
 /// feature codes.
@@ -20,6 +20,45 @@ struct Cli {
     log_format: String,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// What `metasift search` asks besides the words, as `/search` takes it.
+#[derive(Debug, Default, clap::Args)]
+struct Choice {
+    /// Categories to search (general, images, videos, news, science, it,
+    /// map, …), comma-separated or repeated; a `!category` in the query wins.
+    #[arg(long, value_delimiter = ',')]
+    categories: Vec<String>,
+    /// Engines to ask by name, comma-separated or repeated; a `!shortcut` in
+    /// the query wins.
+    #[arg(long, value_delimiter = ',')]
+    engines: Vec<String>,
+    /// Only results from the last day, week, month or year.
+    #[arg(long, value_parser = ["day", "week", "month", "year"])]
+    time_range: Option<String>,
+    /// Safe search: 0 off, 1 moderate, 2 strict.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=2))]
+    safesearch: Option<u8>,
+    /// Language of the results wanted (en, de, zh-CN, …); wins over a
+    /// `:lang` word.
+    #[arg(long, value_parser = language_code)]
+    lang: Option<String>,
+    /// How the engines' lists are fused: position, rrf, combsum, combmnz or
+    /// borda (default: `[fusion] method`).
+    #[arg(long)]
+    fusion: Option<metasift::config::FusionMethod>,
+}
+
+/// A language code as `--lang` takes it.
+fn language_code(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if !s.is_empty() && s.len() <= 16 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?} is not a language code such as en, de or zh-CN"
+        ))
+    }
 }
 
 // One value, parsed once per process: the size of its largest variant
@@ -71,6 +110,8 @@ enum Command {
         /// must exist).
         #[arg(long)]
         replay: Option<PathBuf>,
+        #[command(flatten)]
+        choice: Choice,
     },
     /// An MCP server over stdio for an agent or an editor to start (tools:
     /// `search`, `engines`); `serve` offers the same at `/mcp`.
@@ -153,30 +194,35 @@ fn search(
     config: Option<&Path>,
     format: &str,
     page: u32,
-    record: Option<PathBuf>,
-    replay: Option<PathBuf>,
+    (record, replay): (Option<PathBuf>, Option<PathBuf>),
+    choice: Choice,
 ) -> anyhow::Result<i32> {
     let (config, _) = load_config(config)?;
     check_recording_dirs(record.as_deref(), replay.as_deref())?;
     let searcher = Searcher::from_config(config)?.with_recording(record.clone(), replay);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let q = searcher.parse_query(query, page);
-    // An external bang searches nothing here: where it goes is the answer.
-    if let Some(target) = &q.external_bang {
-        println!("{target}");
-        return Ok(0);
-    }
-    let config = searcher.config();
-    let asked = metasift::search::asked_by(config, &q);
-    let nothing_to_search =
-        |&i: &usize| metasift::search::engine_text(&q, &config.engines[i].operators).is_empty();
-    if !q.operators.is_empty() && !asked.is_empty() && asked.iter().all(nothing_to_search) {
-        anyhow::bail!(
-            "the query holds only operators (site:, filetype:, …) that none of the engines \
-             asked understands: add words to search for"
-        );
-    }
-    let response = runtime.block_on(searcher.search(&q, &SearchOptions::default()))?;
+    let asked = Asked {
+        q: query.to_string(),
+        page,
+        engines: choice.engines,
+        categories: choice.categories,
+        language: choice.lang,
+        time_range: choice.time_range,
+        safesearch: choice.safesearch,
+        fusion: choice.fusion,
+        ..Asked::default()
+    };
+    let request = match searcher.request(asked) {
+        Ok(request) => request,
+        // An external bang searches nothing here: where it goes is the answer.
+        Err(RequestError::ExternalBang(target)) => {
+            println!("{target}");
+            return Ok(0);
+        }
+        Err(e) => anyhow::bail!("{}", e.describe(searcher.config())),
+    };
+    let q = &request.query;
+    let response = runtime.block_on(searcher.run(&request))?;
     if format == "json" {
         let json = SearxngResponse::from_response(&response);
         println!("{}", serde_json::to_string_pretty(&json)?);
@@ -186,7 +232,7 @@ fn search(
     eprint!("{}", text::render_failures(&response));
     let answered = response.engines.iter().any(|r| r.failure.is_none());
     let recorded = match &record {
-        Some(dir) => report_recorded(dir, &q, &response),
+        Some(dir) => report_recorded(dir, q, &response),
         None => true,
     };
     Ok(if answered && recorded { 0 } else { 1 })
@@ -401,8 +447,16 @@ fn main() -> anyhow::Result<()> {
             page,
             record,
             replay,
+            choice,
         } => {
-            let code = search(&query, config.as_deref(), &format, page, record, replay)?;
+            let code = search(
+                &query,
+                config.as_deref(),
+                &format,
+                page,
+                (record, replay),
+                choice,
+            )?;
             std::process::exit(code);
         }
         Command::Healthcheck {

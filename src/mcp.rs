@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{MergedResult, SearchResponse};
 use crate::ops::limit::{Decision, RateLimiter};
-use crate::search::{Asked, RequestError, Searcher};
+use crate::search::{Asked, Searcher};
 
 /// The longest query accepted, in characters (as `/search`).
 pub const MAX_QUERY_CHARS: usize = 1000;
@@ -422,35 +422,6 @@ pub fn read_search_args(arguments: JsonObject) -> Result<Asked, String> {
     })
 }
 
-/// What a request the searcher refuses says to the agent.
-fn request_error(e: RequestError, searcher: &Searcher) -> String {
-    match e {
-        RequestError::EmptyQuery => {
-            "query: nothing to search for once !shortcuts and :lang are read".into()
-        }
-        RequestError::Settings(field, why) => format!("{field}: {why}"),
-        RequestError::UnknownEngines(names) => {
-            let known: Vec<&str> = searcher
-                .config()
-                .engines
-                .iter()
-                .map(|e| e.name.as_str())
-                .collect();
-            format!(
-                "engines: none of {} is configured here; the engines are: {}",
-                names.join(", "),
-                known.join(", ")
-            )
-        }
-        RequestError::ExternalBang(to) => {
-            format!("query: an external bang goes to that site's own search: {to}")
-        }
-        RequestError::OperatorsOnly => "query: it holds only search operators (site:, -word, …) \
-             and none of the engines it would ask understands them; add words to search for"
-            .into(),
-    }
-}
-
 /// The client a tool call over HTTP counts as for the rate limit: the
 /// connection's address (and `X-Forwarded-For` behind a trusted proxy),
 /// as for `/search`.
@@ -522,7 +493,7 @@ impl Metasift {
         let searcher = self.door.searcher();
         let request = match searcher.request(asked) {
             Ok(request) => request,
-            Err(e) => return Ok(refused(request_error(e, &searcher))),
+            Err(e) => return Ok(refused(e.describe(searcher.config()))),
         };
         let limited = self.door.limiter().map(|l| {
             let client = client_of(&l, &ctx);

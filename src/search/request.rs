@@ -62,6 +62,36 @@ pub enum RequestError {
     OperatorsOnly,
 }
 
+impl RequestError {
+    /// What the refusal says to a person or an agent, naming the argument
+    /// at fault (`query:`, `engines:`, or a dedup field); `config` gives
+    /// the engines there are when none of those named is configured.
+    pub fn describe(&self, config: &crate::config::Config) -> String {
+        match self {
+            RequestError::EmptyQuery => {
+                "query: nothing to search for once !shortcuts and :lang are read".into()
+            }
+            RequestError::Settings(field, why) => format!("{field}: {why}"),
+            RequestError::UnknownEngines(names) => {
+                let known: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+                format!(
+                    "engines: none of {} is configured here; the engines are: {}",
+                    names.join(", "),
+                    known.join(", ")
+                )
+            }
+            RequestError::ExternalBang(to) => {
+                format!("query: an external bang goes to that site's own search: {to}")
+            }
+            RequestError::OperatorsOnly => {
+                "query: it holds only operators (site:, -word, filetype:, …) and none of the \
+                 engines it would ask understands them; add words to search for"
+                    .into()
+            }
+        }
+    }
+}
+
 /// One search, with everything decided that the configuration decides.
 #[derive(Debug, Clone)]
 pub struct SearchRequest {
