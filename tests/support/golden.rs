@@ -126,6 +126,44 @@ pub fn invariant_errors(file: &str, parsed: &Parsed) -> Vec<String> {
             }
         }
     }
+    // Boxes (and answers): plain text, absolute http(s) links.
+    let absolute = |u: &str| {
+        url::Url::parse(u)
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+    };
+    for (i, b) in parsed.infoboxes.iter().enumerate() {
+        let at = format!("{file} box #{}", i + 1);
+        if b.infobox.trim().is_empty() {
+            errors.push(format!("{at}: empty title"));
+        }
+        for (what, text) in [("title", &b.infobox), ("content", &b.content)] {
+            if let Some(bad) = markup_left(text) {
+                errors.push(format!("{at}: {what} still has {bad:?}: {text:?}"));
+            }
+            if text != text.trim() {
+                errors.push(format!("{at}: {what} whitespace not trimmed: {text:?}"));
+            }
+        }
+        let links = b.urls.iter().map(|u| u.url.as_str()).chain(b.img_src.as_deref());
+        for link in links {
+            if !absolute(link) {
+                errors.push(format!("{at}: not an absolute http(s) URL: {link:?}"));
+            }
+        }
+        for a in &b.attributes {
+            if a.value.trim().is_empty() || markup_left(&a.value).is_some() {
+                errors.push(format!("{at}: fact {:?} is {:?}", a.label, a.value));
+            }
+        }
+    }
+    for a in &parsed.answers {
+        if a.answer.trim().is_empty() || markup_left(&a.answer).is_some() {
+            errors.push(format!("{file}: answer {:?}", a.answer));
+        }
+        if a.url.as_deref().is_some_and(|u| !absolute(u)) {
+            errors.push(format!("{file}: answer link {:?}", a.url));
+        }
+    }
     errors
 }
 
