@@ -139,12 +139,53 @@ fn every_enabled_preset_has_a_golden_page() {
     // No real Chinese Wikipedia answer was saved; it shares its rules with
     // `wikipedia`, whose answer is tested.
     let exempt = ["wikipedia_zh"];
+    // The data folder holds no real answer of these APIs: they are tested
+    // on answers we wrote in their documented shapes (tests/data/api/, read
+    // by tests/api_presets.rs) and on our own pages (own_pages.rs).
+    let documented_only = [
+        "openalex",
+        "stackexchange",
+        "crates",
+        "npm",
+        "wikimedia_commons",
+        "openverse",
+        "peertube",
+        "brave_news",
+        "wikipedia_summary",
+        "wikipedia_summary_zh",
+        "wikidata",
+        "duckduckgo_instant",
+    ];
+    let api_tests =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api_presets.rs")).unwrap();
+    for name in documented_only {
+        assert!(!covered.contains(name), "{name} has a golden case now: no exemption");
+        let answers: Vec<String> = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/api"))
+            .unwrap()
+            .flatten()
+            .map(|f| f.file_name().to_string_lossy().into_owned())
+            .filter(|f| f.starts_with(name) && f.ends_with(".json"))
+            .collect();
+        assert!(
+            api_tests.contains(&format!("\"{name}\""))
+                && answers
+                    .iter()
+                    .any(|f| api_tests.contains(&format!("\"{f}\""))),
+            "{name}: no answer of tests/data/api/ read by it in tests/api_presets.rs ({answers:?})"
+        );
+    }
     for e in config.engines.iter().filter(|e| e.enabled) {
         assert!(
-            covered.contains(&e.name) || exempt.contains(&e.name.as_str()),
+            covered.contains(&e.name)
+                || exempt.contains(&e.name.as_str())
+                || documented_only.contains(&e.name.as_str()),
             "enabled preset {:?} has no case in tests/data/parsers.toml",
             e.name
         );
+    }
+    // Keyed presets are off without their key: their cases are named too.
+    for name in ["brave_images", "brave_videos"] {
+        assert!(covered.contains(name), "{name}");
     }
 }
 

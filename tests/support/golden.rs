@@ -17,12 +17,18 @@ pub struct Table {
     pub case: Vec<Case>,
 }
 
-/// One saved page (`file`, under `serp/` of the data folder), the preset
-/// that reads it and what a person sees on it.
+/// One saved page (`file`, under `serp/` of the data folder, or under
+/// `folder`), the preset that reads it and what a person sees on it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
     pub file: String,
+    /// The data folder's subfolder that holds `file`: `serp` (the default)
+    /// or `api` (the API answers).
+    pub folder: Option<String>,
+    /// A JSON pointer into `file`: the case reads the value there, for a
+    /// file that bundles several answers (`api/hn_algolia/`'s `[{url, reply}]`).
+    pub pointer: Option<String>,
     pub engine: String,
     pub expect: Expect,
     pub count: Option<usize>,
@@ -61,6 +67,23 @@ pub struct Check {
     pub title: Option<String>,
     pub url: Option<String>,
     pub snippet_starts: Option<String>,
+}
+
+impl Case {
+    /// The data folder's subfolder of the file.
+    pub fn folder(&self) -> &str {
+        self.folder.as_deref().unwrap_or("serp")
+    }
+
+    /// The case's name: the file under the data folder, and the pointer.
+    pub fn rel(&self) -> String {
+        let mut rel = format!("{}/{}", self.folder(), self.file);
+        if let Some(p) = &self.pointer {
+            rel.push('#');
+            rel.push_str(p);
+        }
+        rel
+    }
 }
 
 /// The shipped `engines.toml`.
