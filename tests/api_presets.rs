@@ -362,7 +362,9 @@ async fn config_says_why_a_keyed_preset_is_off() {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    for c in ["general", "images", "videos", "news", "science", "it", "map"] {
+    for c in [
+        "general", "images", "videos", "news", "science", "it", "map",
+    ] {
         assert!(categories.contains(&c), "{c} not offered: {categories:?}");
     }
     let engine = |name: &str| {

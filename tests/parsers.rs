@@ -60,7 +60,11 @@ fn every_preset_reads_our_pages_in_its_markup() {
             assert!(!b.content.is_empty() && !b.urls.is_empty(), "{name}: {b:?}");
             assert!(b.img_src.is_some(), "{name}: {b:?}");
         } else {
-            assert!(parsed.infoboxes.is_empty(), "{name}: {:?}", parsed.infoboxes);
+            assert!(
+                parsed.infoboxes.is_empty(),
+                "{name}: {:?}",
+                parsed.infoboxes
+            );
         }
         // Where the engine's link is its own redirect (Baidu), the page
         // gives the real target as the key URL: that is the page we wrote.
@@ -91,7 +95,14 @@ fn every_preset_reads_our_pages_in_its_markup() {
         if let Some(page) = own_pages::no_results(name, query) {
             if own_pages::TWO_CALL_ENGINES.contains(&name) {
                 // The first answer names nothing: nothing more is asked.
-                let next = engine.follow_up(&page.body, &Query { text: query.into(), page: 1, ..Query::default() });
+                let next = engine.follow_up(
+                    &page.body,
+                    &Query {
+                        text: query.into(),
+                        page: 1,
+                        ..Query::default()
+                    },
+                );
                 assert!(matches!(next, Ok(None)), "{name}: {next:?}");
             } else {
                 let empty = engine
@@ -115,7 +126,14 @@ fn every_preset_reads_our_pages_in_its_markup() {
 fn two_calls(engine: &dyn engines::Engine, name: &str, query: &str, hits: &[own_pages::Hit]) {
     let first = own_pages::first_answer(name, query, hits).expect("a first answer");
     let next = engine
-        .follow_up(&first.body, &Query { text: query.into(), page: 1, ..Query::default() })
+        .follow_up(
+            &first.body,
+            &Query {
+                text: query.into(),
+                page: 1,
+                ..Query::default()
+            },
+        )
         .unwrap_or_else(|e| panic!("{name}: our first answer: {e}"))
         .unwrap_or_else(|| panic!("{name}: our first answer asks nothing next"));
     match name {
@@ -156,16 +174,23 @@ fn every_enabled_preset_has_a_golden_page() {
         "wikidata",
         "duckduckgo_instant",
     ];
-    let api_tests =
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api_presets.rs")).unwrap();
+    let api_tests = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api_presets.rs"),
+    )
+    .unwrap();
     for name in documented_only {
-        assert!(!covered.contains(name), "{name} has a golden case now: no exemption");
-        let answers: Vec<String> = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/api"))
-            .unwrap()
-            .flatten()
-            .map(|f| f.file_name().to_string_lossy().into_owned())
-            .filter(|f| f.starts_with(name) && f.ends_with(".json"))
-            .collect();
+        assert!(
+            !covered.contains(name),
+            "{name} has a golden case now: no exemption"
+        );
+        let answers: Vec<String> = std::fs::read_dir(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/api"),
+        )
+        .unwrap()
+        .flatten()
+        .map(|f| f.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with(name) && f.ends_with(".json"))
+        .collect();
         assert!(
             api_tests.contains(&format!("\"{name}\""))
                 && answers

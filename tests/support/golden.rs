@@ -167,7 +167,11 @@ pub fn invariant_errors(file: &str, parsed: &Parsed) -> Vec<String> {
                 errors.push(format!("{at}: {what} whitespace not trimmed: {text:?}"));
             }
         }
-        let links = b.urls.iter().map(|u| u.url.as_str()).chain(b.img_src.as_deref());
+        let links = b
+            .urls
+            .iter()
+            .map(|u| u.url.as_str())
+            .chain(b.img_src.as_deref());
         for link in links {
             if !absolute(link) {
                 errors.push(format!("{at}: not an absolute http(s) URL: {link:?}"));

@@ -79,15 +79,33 @@ fn num(text: &str) -> u64 {
 pub fn link(engine: &str, slug: &str, i: usize) -> String {
     let n = num(&format!("{engine}/{slug}/{i}"));
     match engine {
-        "arxiv" => format!("https://arxiv.org/abs/26{:02}.{:05}v{}", 1 + n % 12, n % 100_000, 1 + i % 2),
+        "arxiv" => format!(
+            "https://arxiv.org/abs/26{:02}.{:05}v{}",
+            1 + n % 12,
+            n % 100_000,
+            1 + i % 2
+        ),
         "crossref" | "openalex" => format!("https://doi.org/10.5555/{slug}.{i}"),
-        "semantic_scholar" => format!("https://www.semanticscholar.org/paper/{n:016x}{:024x}", u128::from(n) * 7),
-        "pubmed" => format!("https://pubmed.ncbi.nlm.nih.gov/{}/", 30_000_000 + n % 9_000_000),
+        "semantic_scholar" => format!(
+            "https://www.semanticscholar.org/paper/{n:016x}{:024x}",
+            u128::from(n) * 7
+        ),
+        "pubmed" => format!(
+            "https://pubmed.ncbi.nlm.nih.gov/{}/",
+            30_000_000 + n % 9_000_000
+        ),
         "github" => format!("https://github.com/example-{i}/{slug}"),
-        "stackexchange" => format!("https://stackoverflow.com/questions/{}/{slug}", 70_000_000 + n % 9_000_000),
+        "stackexchange" => format!(
+            "https://stackoverflow.com/questions/{}/{slug}",
+            70_000_000 + n % 9_000_000
+        ),
         "crates" => format!("https://crates.io/crates/{slug}-{i}"),
         "npm" => format!("https://www.npmjs.com/package/{slug}-{i}"),
-        "nominatim" => format!("https://www.openstreetmap.org/{}/{}", ["node", "way", "relation"][i % 3], 1_000_000 + n % 90_000_000),
+        "nominatim" => format!(
+            "https://www.openstreetmap.org/{}/{}",
+            ["node", "way", "relation"][i % 3],
+            1_000_000 + n % 90_000_000
+        ),
         _ => format!("https://{engine}-{i}.example.org/{slug}/{i}"),
     }
 }
@@ -99,7 +117,13 @@ pub fn generic(engine: &str, query: &str) -> Vec<Hit> {
     }
     let slug: String = query
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
     (1..=5)
         .map(|i| {
@@ -131,13 +155,19 @@ const PEOPLE: [(&str, &str); 6] = [
 
 fn authors(h: &Hit) -> Vec<(&'static str, &'static str)> {
     let n = num(&h.url) as usize;
-    (0..1 + n % 3).map(|k| PEOPLE[(n / 7 + k) % PEOPLE.len()]).collect()
+    (0..1 + n % 3)
+        .map(|k| PEOPLE[(n / 7 + k) % PEOPLE.len()])
+        .collect()
 }
 
 /// A date of result `i`: `2025-MM-DD`.
 fn day(h: &Hit, i: usize) -> (u32, u32, u32) {
     let n = num(&h.title);
-    (2025 - (i % 3) as u32, 1 + (n % 12) as u32, 1 + (n / 12 % 28) as u32)
+    (
+        2025 - (i % 3) as u32,
+        1 + (n % 12) as u32,
+        1 + (n / 12 % 28) as u32,
+    )
 }
 
 fn after<'a>(url: &'a str, prefix: &str, engine: &str) -> &'a str {
@@ -298,7 +328,11 @@ pub fn first_answer(engine: &str, query: &str, hits: &[Hit]) -> Option<Page> {
             Some(Page {
                 body: format!(
                     "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<!DOCTYPE eSearchResult PUBLIC \"-//NLM//DTD esearch 20060628//EN\" \"https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20060628/esearch.dtd\">\n<eSearchResult><Count>{}</Count><RetMax>{}</RetMax><RetStart>0</RetStart><IdList>\n{ids}</IdList><TranslationSet/><QueryTranslation>{}[All Fields]</QueryTranslation>{errors}</eSearchResult>\n",
-                    if hits.is_empty() { 0 } else { 17 * hits.len() + 2 },
+                    if hits.is_empty() {
+                        0
+                    } else {
+                        17 * hits.len() + 2
+                    },
                     hits.len(),
                     esc(&format!("\"{query}\""))
                 ),
@@ -398,7 +432,8 @@ fn item(engine: &str, i: usize, h: &Hit) -> Option<String> {
             )
         }
         "pubmed" => {
-            let id = after(&h.url, "https://pubmed.ncbi.nlm.nih.gov/", engine).trim_end_matches('/');
+            let id =
+                after(&h.url, "https://pubmed.ncbi.nlm.nih.gov/", engine).trim_end_matches('/');
             let names: String = people
                 .iter()
                 .map(|(g, f)| {
@@ -408,7 +443,9 @@ fn item(engine: &str, i: usize, h: &Hit) -> Option<String> {
                     )
                 })
                 .collect();
-            let last = people.last().map_or(String::new(), |(g, f)| format!("{f} {}", &g[..1]));
+            let last = people
+                .last()
+                .map_or(String::new(), |(g, f)| format!("{f} {}", &g[..1]));
             format!(
                 "<DocSum>\n\t<Id>{id}</Id>\n\t<Item Name=\"PubDate\" Type=\"Date\">{y} {}</Item>\n\t<Item Name=\"EPubDate\" Type=\"Date\"></Item>\n\
                  \t<Item Name=\"Source\" Type=\"String\">J Search Ex</Item>\n\t<Item Name=\"AuthorList\" Type=\"List\">\n{names}\t</Item>\n\
@@ -418,13 +455,19 @@ fn item(engine: &str, i: usize, h: &Hit) -> Option<String> {
                  \t<Item Name=\"ArticleIds\" Type=\"List\">\n\t\t<Item Name=\"pubmed\" Type=\"String\">{id}</Item>\n\t\t<Item Name=\"doi\" Type=\"String\">10.5555/jse.{id}</Item>\n\t</Item>\n\
                  \t<Item Name=\"DOI\" Type=\"String\">10.5555/jse.{id}</Item>\n\t<Item Name=\"HasAbstract\" Type=\"Integer\">1</Item>\n\
                  \t<Item Name=\"FullJournalName\" Type=\"String\">Journal of search examples</Item>\n\t<Item Name=\"SO\" Type=\"String\">{y} {};{}({}):{}-{}</Item>\n</DocSum>",
-                ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][(m - 1) as usize],
+                [
+                    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                    "Dec"
+                ][(m - 1) as usize],
                 esc(&h.title),
                 10 + i,
                 1 + i % 4,
                 100 + 10 * i,
                 109 + 10 * i,
-                ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][(m - 1) as usize],
+                [
+                    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                    "Dec"
+                ][(m - 1) as usize],
                 10 + i,
                 1 + i % 4,
                 100 + 10 * i,
@@ -482,8 +525,14 @@ fn item(engine: &str, i: usize, h: &Hit) -> Option<String> {
             )
         }
         "stackexchange" => {
-            let id = after(&h.url, "https://stackoverflow.com/questions/", engine);
-            let id = id.split('/').next().unwrap_or(id);
+            // The question's number from its link, else a made-up one.
+            let id = h
+                .url
+                .split("/questions/")
+                .nth(1)
+                .and_then(|rest| rest.split('/').next())
+                .filter(|id| id.bytes().all(|b| b.is_ascii_digit()) && !id.is_empty())
+                .map_or_else(|| (70_000_000 + n % 9_000_000).to_string(), str::to_string);
             format!(
                 "{{\"tags\":[\"rust\",\"search\"],\"owner\":{{\"account_id\":{},\"reputation\":{},\"user_id\":{},\"user_type\":\"registered\",\"display_name\":{},\"link\":\"https://stackoverflow.com/users/{}\"}},\
                  \"is_answered\":true,\"view_count\":{},\"answer_count\":{},\"score\":{},\"last_activity_date\":{},\"creation_date\":{},\"question_id\":{id},\"content_license\":\"CC BY-SA 4.0\",\"link\":{url},\"title\":{}}}",
@@ -571,7 +620,11 @@ fn item(engine: &str, i: usize, h: &Hit) -> Option<String> {
             super::tag(&h.url, 40)
         ),
         "wikimedia_commons" => {
-            let name = h.title.strip_prefix("File:").unwrap_or(&h.title).replace(' ', "_");
+            let name = h
+                .title
+                .strip_prefix("File:")
+                .unwrap_or(&h.title)
+                .replace(' ', "_");
             let hash = super::tag(&name, 2);
             format!(
                 "{{\"pageid\":{},\"ns\":6,\"title\":{title},\"index\":{},\"imagerepository\":\"local\",\"imageinfo\":[{{\"size\":{},\"width\":{},\"height\":{},\
@@ -609,7 +662,14 @@ fn item(engine: &str, i: usize, h: &Hit) -> Option<String> {
             )
         }
         "peertube" => {
-            let uuid = format!("{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}", n as u32, (n >> 32) as u16, (n >> 20) & 0xfff, (n >> 8) & 0xfff, n >> 12);
+            let uuid = format!(
+                "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+                n as u32,
+                (n >> 32) as u16,
+                (n >> 20) & 0xfff,
+                (n >> 8) & 0xfff,
+                n >> 12
+            );
             format!(
                 "{{\"id\":{},\"uuid\":\"{uuid}\",\"shortUUID\":\"{}\",\"name\":{title},\"description\":{snippet},\"duration\":{},\"publishedAt\":\"{date}T07:08:09.000Z\",\
                  \"url\":{url},\"embedUrl\":\"https://{host}/videos/embed/{uuid}\",\"embedPath\":\"/videos/embed/{uuid}\",\"thumbnailUrl\":\"https://{host}/lazy-static/thumbnails/{uuid}.jpg\",\
@@ -627,18 +687,42 @@ fn item(engine: &str, i: usize, h: &Hit) -> Option<String> {
         "nominatim" => {
             let rest = after(&h.url, "https://www.openstreetmap.org/", engine);
             let (kind, id) = rest.split_once('/').unwrap_or((rest, "1"));
-            let lat = 30.0 + (n % 2_000_000) as f64 / 100_000.0;
-            let lon = -(70.0 + (n / 7 % 2_000_000) as f64 / 100_000.0);
-            let place = h.title.split(',').next().unwrap_or(&h.title).trim();
+            // Nominatim gives no snippet: a hit's snippet, when it is
+            // `lat, lon`, places it (the demo's real places).
+            let (lat, lon) = h
+                .snippet
+                .split_once(',')
+                .and_then(|(a, b)| {
+                    Some((a.trim().parse::<f64>().ok()?, b.trim().parse::<f64>().ok()?))
+                })
+                .unwrap_or((
+                    30.0 + (n % 2_000_000) as f64 / 100_000.0,
+                    -(70.0 + (n / 7 % 2_000_000) as f64 / 100_000.0),
+                ));
+            // The address from the display name: place, …, state, country.
+            let parts: Vec<&str> = h.title.split(", ").collect();
+            let place = parts[0];
+            let country = if parts.len() > 1 {
+                parts[parts.len() - 1]
+            } else {
+                "Exampleland"
+            };
+            let state = if parts.len() > 2 {
+                parts[parts.len() - 2]
+            } else {
+                "Example State"
+            };
             format!(
                 "{{\"place_id\":{},\"licence\":\"Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright\",\"osm_type\":\"{kind}\",\"osm_id\":{id},\
                  \"lat\":\"{lat:.7}\",\"lon\":\"{lon:.7}\",\"category\":\"place\",\"type\":\"town\",\"place_rank\":16,\"importance\":0.{},\"addresstype\":\"town\",\
-                 \"name\":{},\"display_name\":{title},\"address\":{{\"town\":{},\"state\":\"Example State\",\"country\":\"Exampleland\",\"country_code\":\"ex\"}},\
+                 \"name\":{},\"display_name\":{title},\"address\":{{\"town\":{},\"state\":{},\"country\":{}}},\
                  \"boundingbox\":[\"{:.7}\",\"{:.7}\",\"{:.7}\",\"{:.7}\"]}}",
                 100_000_000 + n % 100_000_000,
                 5 + n % 4,
                 json_str(place),
                 json_str(place),
+                json_str(state),
+                json_str(country),
                 lat - 0.05,
                 lat + 0.05,
                 lon - 0.05,
@@ -703,7 +787,10 @@ impl Entity {
                 "{title} is the subject of a short article written for metasift's tests. It says two things about it, in our own words."
             ),
             article: format!("https://en.wikipedia.org/wiki/{slug}"),
-            zh: Some((format!("{title}（示例）"), format!("https://zh.wikipedia.org/wiki/{slug}"))),
+            zh: Some((
+                format!("{title}（示例）"),
+                format!("https://zh.wikipedia.org/wiki/{slug}"),
+            )),
             website: Some(format!("https://{}.example.org/", super::tag(query, 8))),
             image: Some(format!("{title} example.png")),
             qid: 100_000 + num(query) % 90_000_000,
@@ -723,10 +810,20 @@ pub fn entity_answer(engine: &str, e: &Entity) -> Page {
     let body = match engine {
         "wikipedia_summary" | "wikipedia_summary_zh" => {
             let (title, url, extract, description) = if engine == "wikipedia_summary" {
-                (e.title.clone(), e.article.clone(), e.extract.clone(), e.description.clone())
+                (
+                    e.title.clone(),
+                    e.article.clone(),
+                    e.extract.clone(),
+                    e.description.clone(),
+                )
             } else {
                 let (t, u) = e.zh.clone().unwrap_or((e.title.clone(), e.article.clone()));
-                (t.clone(), u, format!("{t}是为 metasift 的测试写的一篇短文的主题。"), "我们自己写的示例".to_string())
+                (
+                    t.clone(),
+                    u,
+                    format!("{t}是为 metasift 的测试写的一篇短文的主题。"),
+                    "我们自己写的示例".to_string(),
+                )
             };
             let thumb = image_url(320).map_or(String::new(), |u| {
                 format!(",\"thumbnail\":{{\"source\":{},\"width\":320,\"height\":240}},\"pageimage\":{}", json_str(&u), json_str(&e.image.clone().unwrap_or_default().replace(' ', "_")))
@@ -738,7 +835,11 @@ pub fn entity_answer(engine: &str, e: &Entity) -> Page {
                 e.qid % 70_000_000,
                 json_str(&title),
                 json_str(&extract),
-                if engine == "wikipedia_summary" { "en" } else { "zh" },
+                if engine == "wikipedia_summary" {
+                    "en"
+                } else {
+                    "zh"
+                },
                 1_200_000_000 + e.qid,
                 20_000 + e.qid % 90_000,
                 json_str(&url),
