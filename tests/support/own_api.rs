@@ -763,6 +763,10 @@ pub struct Entity {
     pub article: String,
     /// Its Chinese name and article, where it has one.
     pub zh: Option<(String, String)>,
+    /// The Chinese article's description and first sentences.
+    pub zh_text: Option<(String, String)>,
+    /// When it began (Wikidata's `P571`, `+YYYY-MM-DDT00:00:00Z`).
+    pub inception: Option<String>,
     /// Its official site.
     pub website: Option<String>,
     /// A picture's file name on Wikimedia Commons.
@@ -791,6 +795,13 @@ impl Entity {
                 format!("{title}（示例）"),
                 format!("https://zh.wikipedia.org/wiki/{slug}"),
             )),
+            zh_text: None,
+            inception: Some(format!(
+                "+20{:02}-0{}-1{}T00:00:00Z",
+                num(query) % 25,
+                1 + num(query) % 9,
+                num(query) % 10
+            )),
             website: Some(format!("https://{}.example.org/", super::tag(query, 8))),
             image: Some(format!("{title} example.png")),
             qid: 100_000 + num(query) % 90_000_000,
@@ -818,12 +829,13 @@ pub fn entity_answer(engine: &str, e: &Entity) -> Page {
                 )
             } else {
                 let (t, u) = e.zh.clone().unwrap_or((e.title.clone(), e.article.clone()));
-                (
-                    t.clone(),
-                    u,
-                    format!("{t}是为 metasift 的测试写的一篇短文的主题。"),
-                    "我们自己写的示例".to_string(),
-                )
+                let (description, extract) = e.zh_text.clone().unwrap_or_else(|| {
+                    (
+                        "我们自己写的示例".to_string(),
+                        format!("{t}是为 metasift 的测试写的一篇短文的主题。"),
+                    )
+                });
+                (t.clone(), u, extract, description)
             };
             let thumb = image_url(320).map_or(String::new(), |u| {
                 format!(",\"thumbnail\":{{\"source\":{},\"width\":320,\"height\":240}},\"pageimage\":{}", json_str(&u), json_str(&e.image.clone().unwrap_or_default().replace(' ', "_")))
@@ -863,12 +875,12 @@ pub fn entity_answer(engine: &str, e: &Entity) -> Page {
                     json_str(image)
                 ));
             }
-            claims.push(format!(
-                "\"P571\":[{{\"mainsnak\":{{\"snaktype\":\"value\",\"property\":\"P571\",\"datavalue\":{{\"value\":{{\"time\":\"+20{:02}-0{}-1{}T00:00:00Z\",\"timezone\":0,\"before\":0,\"after\":0,\"precision\":11,\"calendarmodel\":\"http://www.wikidata.org/entity/Q1985727\"}},\"type\":\"time\"}},\"datatype\":\"time\"}},\"type\":\"statement\",\"rank\":\"normal\"}}]",
-                e.qid % 25,
-                1 + e.qid % 9,
-                e.qid % 10
-            ));
+            if let Some(time) = &e.inception {
+                claims.push(format!(
+                    "\"P571\":[{{\"mainsnak\":{{\"snaktype\":\"value\",\"property\":\"P571\",\"datavalue\":{{\"value\":{{\"time\":{},\"timezone\":0,\"before\":0,\"after\":0,\"precision\":11,\"calendarmodel\":\"http://www.wikidata.org/entity/Q1985727\"}},\"type\":\"time\"}},\"datatype\":\"time\"}},\"type\":\"statement\",\"rank\":\"normal\"}}]",
+                    json_str(time)
+                ));
+            }
             let (zh_label, zh_site) = match &e.zh {
                 Some((t, u)) => (
                     format!(",\"zh\":{{\"language\":\"zh\",\"value\":{}}}", json_str(t)),
