@@ -666,6 +666,17 @@ async fn the_category_tabs_answer_from_the_demo() {
         boxes[1]["engines"].to_string(),
         r#"["wikipedia_summary_zh"]"#
     );
+    // Brave's keyed presets answer from the recordings: on, nothing missing.
+    let (_, body) = get(&app, "/config", "en").await;
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let brave = v["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "brave_images")
+        .unwrap();
+    assert_eq!(brave["enabled"], true, "{brave}");
+    assert!(brave.get("unavailable").is_none(), "{brave}");
 }
 
 /// The demo asks the network for nothing, images either: the image proxy

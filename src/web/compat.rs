@@ -168,7 +168,8 @@ impl EngineInfo {
             timeout: e.timeout_ms as f64 / 1000.0,
             weight: e.weight,
             operators: e.operators.iter().map(|o| o.as_str()).collect(),
-            unavailable: e.unset_env.clone(),
+            // A replaying engine answers from its recordings: no key asked.
+            unavailable: e.unset_env.clone().filter(|_| e.replay.is_none()),
         }
     }
 }
