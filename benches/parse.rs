@@ -50,6 +50,8 @@ struct Case {
     engine: String,
     expect: String,
     count: Option<usize>,
+    /// `api` for the API answers' cases (not timed here), else `serp`.
+    folder: Option<String>,
 }
 
 /// Pages per preset: (body, expected result count).
@@ -173,7 +175,11 @@ fn web_pages() -> BTreeMap<String, Vec<(String, usize)>> {
     let text = std::fs::read_to_string(Path::new(ROOT).join("tests/data/parsers.toml")).unwrap();
     let table: Table = toml::from_str(&text).unwrap();
     let mut out: BTreeMap<String, Vec<(String, usize)>> = BTreeMap::new();
-    for case in table.case.into_iter().filter(|c| c.expect == "results") {
+    for case in table
+        .case
+        .into_iter()
+        .filter(|c| c.expect == "results" && c.folder.is_none())
+    {
         let path = data.join("serp").join(&case.file);
         let body = engines::decode_body(&std::fs::read(path).unwrap(), None);
         out.entry(case.engine)

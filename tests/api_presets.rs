@@ -348,6 +348,47 @@ fn a_keyed_preset_is_off_without_its_key() {
     assert!(engines::check_config_layered(strict, Path::new("t.toml"), &|_| None).is_err());
 }
 
+/// The shipped file offers every category, and `/config` says why a keyed
+/// preset is off without its key (and names no reason for the others).
+#[tokio::test]
+async fn config_says_why_a_keyed_preset_is_off() {
+    let config = engines::check_config_layered("", Path::new("t.toml"), &|_| None).unwrap();
+    let app = router::app_with(config);
+    let (_, body) = router::get_from(&app, "/config").await;
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let categories: Vec<&str> = v["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for c in [
+        "general", "images", "videos", "news", "science", "it", "map",
+    ] {
+        assert!(categories.contains(&c), "{c} not offered: {categories:?}");
+    }
+    let engine = |name: &str| {
+        v["engines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("{name} not in /config"))
+            .clone()
+    };
+    for name in ["brave_images", "brave_videos", "brave_news"] {
+        let e = engine(name);
+        assert_eq!(e["enabled"], false, "{name}");
+        let why = e["unavailable"].as_str().unwrap_or_default();
+        assert!(why.contains("BRAVE_API_KEY"), "{name}: {e}");
+    }
+    for name in ["arxiv", "github", "nominatim", "wikidata"] {
+        let e = engine(name);
+        assert_eq!(e["enabled"], true, "{name}");
+        assert!(e.get("unavailable").is_none(), "{name}: {e}");
+    }
+}
+
 /// `[server] contact` fills `mailto=` and the User-Agent; unset, the
 /// parameter is left out.
 #[test]

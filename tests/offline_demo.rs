@@ -558,3 +558,142 @@ async fn reclustering_the_demo_splits_what_docs_lab_md_says() {
         );
     }
 }
+
+/// The category tabs answer from the demo's API presets, with SearXNG's
+/// `template` and `category`, and no engine fails (one without a recording
+/// of the query is not asked); the arXiv paper and OpenAlex's copy of it
+/// under its arXiv DOI are one result; `rust` gets its box.
+#[tokio::test]
+async fn the_category_tabs_answer_from_the_demo() {
+    let app = metasift::web::router(metasift::web::AppState::serving(demo(), None, None).unwrap());
+    for (text, category, template, engines) in [
+        (
+            "deduplication",
+            "science",
+            "paper.html",
+            &[
+                "arxiv",
+                "crossref",
+                "semantic_scholar",
+                "pubmed",
+                "openalex",
+            ][..],
+        ),
+        (
+            "metasearch",
+            "science",
+            "paper.html",
+            &["arxiv", "crossref"][..],
+        ),
+        (
+            "rust",
+            "it",
+            "packages.html",
+            &["github", "crates", "stackexchange", "hackernews"][..],
+        ),
+        ("rust async", "it", "packages.html", &["github", "npm"][..]),
+        (
+            "open source",
+            "images",
+            "images.html",
+            &["brave_images", "wikimedia_commons", "openverse"][..],
+        ),
+        (
+            "open source",
+            "videos",
+            "videos.html",
+            &["brave_videos", "peertube"][..],
+        ),
+        ("rust", "map", "map.html", &["nominatim"][..]),
+        (
+            "rust",
+            "news",
+            "default.html",
+            &["google_news", "brave_news", "hackernews"][..],
+        ),
+    ] {
+        let uri = format!(
+            "/search?q={}&categories={category}&format=json",
+            text.replace(' ', "+")
+        );
+        let (status, body) = get(&app, &uri, "en").await;
+        assert_eq!(status, StatusCode::OK, "{uri}: {body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let results = v["results"].as_array().unwrap();
+        assert!(results.len() >= 2, "{uri}: {results:?}");
+        assert!(
+            results.iter().any(|r| r["template"] == template),
+            "{uri}: no {template}"
+        );
+        assert!(results.iter().all(|r| r["category"] == category), "{uri}");
+        let answered: BTreeSet<&str> = results
+            .iter()
+            .flat_map(|r| r["engines"].as_array().unwrap())
+            .filter_map(|e| e.as_str())
+            .collect();
+        for e in engines {
+            assert!(answered.contains(e), "{uri}: {e} not among {answered:?}");
+        }
+        let unresponsive = v["unresponsive_engines"].as_array().unwrap();
+        assert!(
+            unresponsive
+                .iter()
+                .all(|u| u.to_string().contains("not recorded")
+                    || u.to_string().to_lowercase().contains("record")),
+            "{uri}: {unresponsive:?}"
+        );
+        if text == "deduplication" {
+            assert!(
+                results.iter().any(|r| {
+                    let e = r["engines"].to_string();
+                    e.contains("\"arxiv\"") && e.contains("\"openalex\"")
+                }),
+                "{uri}: the arXiv abstract and its arXiv DOI are not one result"
+            );
+        }
+    }
+    let (_, body) = get(&app, "/search?q=rust&format=json", "en").await;
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    // English Wikipedia's summary and Wikidata's facts are one box; the
+    // Chinese article's summary is its own.
+    let boxes = v["infoboxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 2, "{boxes:?}");
+    let engines = boxes[0]["engines"].to_string();
+    for e in ["wikipedia_summary", "wikidata", "duckduckgo_instant"] {
+        assert!(engines.contains(e), "{e} not in {engines}");
+    }
+    assert_eq!(
+        boxes[1]["engines"].to_string(),
+        r#"["wikipedia_summary_zh"]"#
+    );
+    // Brave's keyed presets answer from the recordings: on, nothing missing.
+    let (_, body) = get(&app, "/config", "en").await;
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let brave = v["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "brave_images")
+        .unwrap();
+    assert_eq!(brave["enabled"], true, "{brave}");
+    assert!(brave.get("unavailable").is_none(), "{brave}");
+}
+
+/// The demo asks the network for nothing, images either: the image proxy
+/// of a server that only replays refuses without fetching.
+#[tokio::test]
+async fn the_demo_fetches_no_images() {
+    let app = metasift::web::router(metasift::web::AppState::serving(demo(), None, None).unwrap());
+    let (_, page) = get(&app, "/search?q=open+source&categories=images", "en").await;
+    let link = page
+        .split("src=\"")
+        .skip(1)
+        .filter_map(|r| r.split('"').next())
+        .find(|s| s.starts_with("/image_proxy?"))
+        .expect("the images tab links its pictures through the proxy")
+        .replace("&amp;", "&")
+        .replace("&#38;", "&");
+    let (status, body) = get(&app, &link, "en").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert!(body.contains("recordings"), "{body}");
+}

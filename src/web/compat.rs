@@ -140,6 +140,11 @@ pub(super) struct EngineInfo {
     /// `phrase`, `intitle`, `filetype`); the others are enforced on its
     /// results.
     pub operators: Vec<&'static str>,
+    /// metasift's own: why it is never asked over the network although
+    /// configured (a key it reads from the environment is not set: the
+    /// `needs_env` presets are off for that reason); absent when it can be.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
 }
 
 impl EngineInfo {
@@ -163,6 +168,8 @@ impl EngineInfo {
             timeout: e.timeout_ms as f64 / 1000.0,
             weight: e.weight,
             operators: e.operators.iter().map(|o| o.as_str()).collect(),
+            // A replaying engine answers from its recordings: no key asked.
+            unavailable: e.unset_env.clone().filter(|_| e.replay.is_none()),
         }
     }
 }

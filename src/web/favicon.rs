@@ -126,6 +126,12 @@ pub(super) async fn favicon(State(state): State<AppState>, RawQuery(raw): RawQue
     if !config.favicons.enabled {
         return refuse(StatusCode::NOT_FOUND, "site icons are off on this server");
     }
+    if super::image_proxy::replays_only(config) {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            "this server answers from recordings: it fetches no icons",
+        );
+    }
     let Some((origin, host)) = site_of(&site).filter(|(o, _)| *o == site) else {
         return refuse(StatusCode::BAD_REQUEST, "site is not an http(s) origin");
     };

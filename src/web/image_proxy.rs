@@ -252,6 +252,12 @@ fn image_type(headers: &reqwest::header::HeaderMap) -> Option<String> {
     ok.then_some(essence)
 }
 
+/// Every engine answers from recordings (the offline demo, `--replay`):
+/// such a server asks the network for nothing, images and icons included.
+pub(super) fn replays_only(config: &Config) -> bool {
+    !config.engines.is_empty() && config.engines.iter().all(|e| e.replay.is_some())
+}
+
 /// `GET /image_proxy?url=…&h=…`.
 pub(super) async fn image_proxy(
     State(state): State<AppState>,
@@ -274,6 +280,12 @@ pub(super) async fn image_proxy(
     }
     let searcher = state.searcher();
     let config = searcher.config();
+    if replays_only(config) {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            "this server answers from recordings: it fetches no images",
+        );
+    }
     let Ok(parsed) = url::Url::parse(&target) else {
         return refuse(StatusCode::BAD_REQUEST, "url is not a URL");
     };

@@ -7,6 +7,9 @@
 
 use std::collections::BTreeMap;
 
+#[path = "../support/own_pages.rs"]
+mod own_pages;
+
 use base64::Engine as _;
 use metasift::config::{Config, EngineConfig};
 use metasift::search::recording::{
@@ -30,6 +33,44 @@ pub struct DemoQuery {
     pub result: Vec<DemoResult>,
     #[serde(default)]
     pub news: Vec<NewsItem>,
+    /// The entity the query names, for the box presets
+    /// (`wikipedia_summary`, `wikipedia_summary_zh`, `wikidata`,
+    /// `duckduckgo_instant`), which answer it when named in `engines`.
+    pub infobox: Option<DemoEntity>,
+}
+
+/// The entity of a query's box, in our words (`own_pages::Entity`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DemoEntity {
+    pub title: String,
+    pub description: String,
+    pub extract: String,
+    pub article: String,
+    pub zh_title: Option<String>,
+    pub zh_article: Option<String>,
+    pub zh_description: Option<String>,
+    pub zh_extract: Option<String>,
+    pub website: Option<String>,
+    pub image: Option<String>,
+    pub wikidata: u64,
+}
+
+impl DemoEntity {
+    fn entity(&self) -> own_pages::Entity {
+        own_pages::Entity {
+            title: self.title.clone(),
+            description: self.description.clone(),
+            extract: self.extract.clone(),
+            article: self.article.clone(),
+            zh: self.zh_title.clone().zip(self.zh_article.clone()),
+            zh_text: self.zh_description.clone().zip(self.zh_extract.clone()),
+            inception: None,
+            website: self.website.clone(),
+            image: self.image.clone(),
+            qid: self.wikidata,
+        }
+    }
 }
 
 /// One page on the web, as the engines that find it show it.
@@ -152,7 +193,10 @@ fn shown<'a>(q: &'a DemoQuery, engine: &str) -> Vec<Shown<'a>> {
         .iter()
         .enumerate()
         .filter(|(_, r)| {
-            (r.only.is_empty() || r.only.iter().any(|e| e == engine))
+            // An API preset lists only the results that name it: its links
+            // have its own form.
+            let api = own_pages::API_ENGINES.contains(&engine);
+            (r.only.iter().any(|e| e == engine) || (r.only.is_empty() && !api))
                 && !r.skip.iter().any(|e| e == engine)
         })
         .filter(|(_, r)| match wiki_host(engine) {
@@ -520,19 +564,7 @@ fn google_news(q: &str, news: &[NewsItem]) -> String {
                 fnv(&[outlet, &n.title])
             );
             let link = format!("https://news.google.com/rss/articles/{id}?oc=5");
-            let site = format!(
-                "https://{}.example.com",
-                outlet
-                    .chars()
-                    .filter(char::is_ascii_alphanumeric)
-                    .collect::<String>()
-                    .to_lowercase()
-            );
-            let site = if site == "https://.example.com" {
-                format!("https://news{:x}.example.cn", fnv(&[outlet]) >> 48)
-            } else {
-                site
-            };
+            let site = outlet_site(outlet);
             let description = format!(
                 "<a href=\"{link}\" target=\"_blank\">{}</a>&nbsp;&nbsp;<font color=\"#6f6f6f\">{}</font>",
                 esc(&n.title),
@@ -562,6 +594,87 @@ fn wikipedia_suggest(titles: &[String]) -> String {
         .collect();
     let doc = serde_json::json!({"batchcomplete": "", "query": {"prefixsearch": list}});
     serde_json::to_string_pretty(&doc).unwrap() + "\n"
+}
+
+/// The answers of an API preset to `q` — of a two-call preset, the first
+/// and the follow-up's — as (body, content type) pairs; `None` for a preset
+/// that is not an API preset, or does not answer `q`.
+fn api_answers(engine: &str, q: &DemoQuery) -> Option<Vec<(String, &'static str)>> {
+    if !own_pages::API_ENGINES.contains(&engine) || !q.engines.iter().any(|e| e == engine) {
+        return None;
+    }
+    let page = |p: own_pages::Page| (p.body, p.content_type);
+    if own_pages::INFOBOX_ENGINES.contains(&engine) {
+        let e = q
+            .infobox
+            .as_ref()
+            .unwrap_or_else(|| {
+                panic!(
+                    "pages.toml: {engine} answers {:?}, which names no infobox",
+                    q.text
+                )
+            })
+            .entity();
+        let box_answer = page(own_pages::entity_answer(engine, &e));
+        return Some(if engine == "wikidata" {
+            vec![page(own_pages::wikidata_search(&q.text, &e)), box_answer]
+        } else {
+            vec![box_answer]
+        });
+    }
+    let mut hits: Vec<own_pages::Hit> = shown(q, engine)
+        .iter()
+        .map(|s| own_pages::hit(s.url, s.title, s.snippet))
+        .collect();
+    // The news presets also carry the query's news, one story an outlet.
+    if matches!(engine, "brave_news" | "hackernews") {
+        for n in &q.news {
+            let outlet = n.outlets[0].as_str();
+            let slug: String = n
+                .title
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            hits.push(own_pages::hit(
+                &format!("{}/2026/{}", outlet_site(outlet), slug.trim_matches('-')),
+                &n.title,
+                &format!("{} reports: {}.", outlet, n.title.trim_end_matches('.')),
+            ));
+        }
+    }
+    assert!(
+        !hits.is_empty(),
+        "pages.toml: {engine} lists nothing for {:?}",
+        q.text
+    );
+    let second = page(own_pages::results(engine, &q.text, &hits));
+    Some(match own_pages::first_answer(engine, &q.text, &hits) {
+        Some(first) => vec![page(first), second],
+        None => vec![second],
+    })
+}
+
+/// An outlet's made-up site, as Google News' feed names it.
+fn outlet_site(outlet: &str) -> String {
+    let site = format!(
+        "https://{}.example.com",
+        outlet
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_lowercase()
+    );
+    if site == "https://.example.com" {
+        format!("https://news{:x}.example.cn", fnv(&[outlet]) >> 48)
+    } else {
+        site
+    }
 }
 
 /// The body and content type `engine` answers `q` with, when it answers it.
@@ -671,10 +784,55 @@ fn recording(ec: &EngineConfig, text: &str, body: String, content_type: &str) ->
         ..Default::default()
     };
     let spec = engine.build_request(&query);
+    answer_recording(&ec.name, spec, &query, body, content_type)
+}
+
+/// A two-call preset's follow-up (`<engine>.follow`), asked as the engine
+/// asks it after `first`.
+fn follow_recording(
+    ec: &EngineConfig,
+    text: &str,
+    first: &str,
+    body: String,
+    content_type: &str,
+) -> Recording {
+    let engine = metasift::engines::build(ec).unwrap();
+    let query = metasift::model::Query {
+        text: text.to_string(),
+        page: 1,
+        ..Default::default()
+    };
+    let spec = engine
+        .follow_up(first, &query)
+        .unwrap_or_else(|e| panic!("{}: the demo's first answer to {text:?}: {e}", ec.name))
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: the demo's first answer to {text:?} asks nothing next",
+                ec.name
+            )
+        });
+    answer_recording(
+        &format!("{}.follow", ec.name),
+        spec,
+        &query,
+        body,
+        content_type,
+    )
+}
+
+fn answer_recording(
+    name: &str,
+    spec: metasift::engines::RequestSpec,
+    query: &metasift::model::Query,
+    body: String,
+    content_type: &str,
+) -> Recording {
+    let text = query.text.as_str();
+    let ec_name = name.trim_end_matches(".follow");
     Recording {
         format: FORMAT.into(),
-        engine: ec.name.clone(),
-        query: RecordedQuery::from(&query),
+        engine: name.to_string(),
+        query: RecordedQuery::from(query),
         request: RecordedRequest {
             method: "GET".into(),
             url: spec.url,
@@ -684,7 +842,7 @@ fn recording(ec: &EngineConfig, text: &str, body: String, content_type: &str) ->
             200,
             vec![("content-type".into(), content_type.into())],
             // A stable, engine-like time per answer.
-            120 + fnv(&[&ec.name, text]) % 700,
+            120 + fnv(&[ec_name, text]) % 700,
             body.as_bytes(),
         ),
         recorded_at: RECORDED_AT.into(),
@@ -698,7 +856,15 @@ pub fn recordings(pages: &Pages, config: &Config) -> Vec<Recording> {
     let mut out = Vec::new();
     for ec in &config.engines {
         for q in &pages.query {
-            if let Some((body, ct)) = answer(&ec.name, q) {
+            if let Some(answers) = api_answers(&ec.name, q) {
+                let mut answers = answers.into_iter();
+                let (body, ct) = answers.next().unwrap();
+                let first = body.clone();
+                out.push(recording(ec, &q.text, body, ct));
+                for (body, ct) in answers {
+                    out.push(follow_recording(ec, &q.text, &first, body, ct));
+                }
+            } else if let Some((body, ct)) = answer(&ec.name, q) {
                 out.push(recording(ec, &q.text, body, ct));
             }
         }

@@ -17,12 +17,18 @@ pub struct Table {
     pub case: Vec<Case>,
 }
 
-/// One saved page (`file`, under `serp/` of the data folder), the preset
-/// that reads it and what a person sees on it.
+/// One saved page (`file`, under `serp/` of the data folder, or under
+/// `folder`), the preset that reads it and what a person sees on it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
     pub file: String,
+    /// The data folder's subfolder that holds `file`: `serp` (the default)
+    /// or `api` (the API answers).
+    pub folder: Option<String>,
+    /// A JSON pointer into `file`: the case reads the value there, for a
+    /// file that bundles several answers (`api/hn_algolia/`'s `[{url, reply}]`).
+    pub pointer: Option<String>,
     pub engine: String,
     pub expect: Expect,
     pub count: Option<usize>,
@@ -61,6 +67,23 @@ pub struct Check {
     pub title: Option<String>,
     pub url: Option<String>,
     pub snippet_starts: Option<String>,
+}
+
+impl Case {
+    /// The data folder's subfolder of the file.
+    pub fn folder(&self) -> &str {
+        self.folder.as_deref().unwrap_or("serp")
+    }
+
+    /// The case's name: the file under the data folder, and the pointer.
+    pub fn rel(&self) -> String {
+        let mut rel = format!("{}/{}", self.folder(), self.file);
+        if let Some(p) = &self.pointer {
+            rel.push('#');
+            rel.push_str(p);
+        }
+        rel
+    }
 }
 
 /// The shipped `engines.toml`.
@@ -124,6 +147,48 @@ pub fn invariant_errors(file: &str, parsed: &Parsed) -> Vec<String> {
             }) {
                 errors.push(format!("{at}: {what} still has invisible {c:?}: {text:?}"));
             }
+        }
+    }
+    // Boxes (and answers): plain text, absolute http(s) links.
+    let absolute = |u: &str| {
+        url::Url::parse(u)
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some())
+    };
+    for (i, b) in parsed.infoboxes.iter().enumerate() {
+        let at = format!("{file} box #{}", i + 1);
+        if b.infobox.trim().is_empty() {
+            errors.push(format!("{at}: empty title"));
+        }
+        for (what, text) in [("title", &b.infobox), ("content", &b.content)] {
+            if let Some(bad) = markup_left(text) {
+                errors.push(format!("{at}: {what} still has {bad:?}: {text:?}"));
+            }
+            if text != text.trim() {
+                errors.push(format!("{at}: {what} whitespace not trimmed: {text:?}"));
+            }
+        }
+        let links = b
+            .urls
+            .iter()
+            .map(|u| u.url.as_str())
+            .chain(b.img_src.as_deref());
+        for link in links {
+            if !absolute(link) {
+                errors.push(format!("{at}: not an absolute http(s) URL: {link:?}"));
+            }
+        }
+        for a in &b.attributes {
+            if a.value.trim().is_empty() || markup_left(&a.value).is_some() {
+                errors.push(format!("{at}: fact {:?} is {:?}", a.label, a.value));
+            }
+        }
+    }
+    for a in &parsed.answers {
+        if a.answer.trim().is_empty() || markup_left(&a.answer).is_some() {
+            errors.push(format!("{file}: answer {:?}", a.answer));
+        }
+        if a.url.as_deref().is_some_and(|u| !absolute(u)) {
+            errors.push(format!("{file}: answer link {:?}", a.url));
         }
     }
     errors

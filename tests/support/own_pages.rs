@@ -18,6 +18,14 @@
 
 use std::fmt::Write as _;
 
+#[path = "own_api.rs"]
+mod own_api;
+#[allow(unused_imports)]
+pub use own_api::{
+    API_ENGINES, Entity, INFOBOX_ENGINES, TWO_CALL_ENGINES, entity_answer, first_answer,
+    wikidata_search,
+};
+
 /// One result as a person sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
@@ -47,8 +55,10 @@ pub struct Page {
     pub content_type: &'static str,
 }
 
-/// The presets [`results`], [`no_results`] and [`blocked`] write pages for.
-pub const ENGINES: [&str; 17] = [
+/// The presets [`results`], [`no_results`] and [`blocked`] write pages for:
+/// the scraped ones, then the API presets ([`API_ENGINES`], answers in
+/// `own_api.rs`).
+pub const ENGINES: [&str; 38] = [
     "duckduckgo",
     "bing",
     "brave",
@@ -66,6 +76,27 @@ pub const ENGINES: [&str; 17] = [
     "wikipedia",
     "brave_api",
     "google_news",
+    "arxiv",
+    "crossref",
+    "semantic_scholar",
+    "pubmed",
+    "openalex",
+    "github",
+    "stackexchange",
+    "crates",
+    "npm",
+    "hackernews",
+    "brave_images",
+    "wikimedia_commons",
+    "openverse",
+    "brave_videos",
+    "peertube",
+    "brave_news",
+    "nominatim",
+    "wikipedia_summary",
+    "wikipedia_summary_zh",
+    "wikidata",
+    "duckduckgo_instant",
 ];
 
 const HTML: &str = "text/html; charset=utf-8";
@@ -192,8 +223,12 @@ fn html_page(title: &str, head_extra: &str, body: &str) -> Page {
 }
 
 /// The page `engine` answers `query` with, listing `hits` in its markup.
-/// Panics for an engine not in [`ENGINES`].
+/// Panics for an engine not in [`ENGINES`]. Of a two-call preset, the
+/// answer its results are read from ([`first_answer`] is the first).
 pub fn results(engine: &str, query: &str, hits: &[Hit]) -> Page {
+    if let Some(page) = own_api::results(engine, query, hits) {
+        return page;
+    }
     let q = esc(query);
     match engine {
         "duckduckgo" => {
@@ -645,8 +680,12 @@ fn highlight_words(text: &str, query: &str) -> String {
 
 /// The page `engine` shows when nothing matches `query` (in the wording or
 /// element its preset's `no_results` looks for), or `None` where the
-/// preset names no such sign.
+/// preset names no such sign. Of a two-call preset, the first answer, which
+/// names nothing to ask next.
 pub fn no_results(engine: &str, query: &str) -> Option<Page> {
+    if API_ENGINES.contains(&engine) {
+        return own_api::no_results(engine, query);
+    }
     let q = esc(query);
     let page = match engine {
         "duckduckgo" => html_page(
@@ -1280,8 +1319,12 @@ pub fn gaokao() -> Vec<Hit> {
 }
 
 /// A few results for any query on `engine`, for tests that only need an
-/// engine that answers.
+/// engine that answers: of an API preset, links in the form its answers
+/// give and no snippet where it reads none; none of a box preset.
 pub fn generic(engine: &str, query: &str) -> Vec<Hit> {
+    if API_ENGINES.contains(&engine) {
+        return own_api::generic(engine, query);
+    }
     let slug: String = query
         .chars()
         .map(|c| if c.is_alphanumeric() { c } else { '-' })
