@@ -217,8 +217,8 @@ pub fn keep_in_range(
         return (hits, 0);
     };
     const DAY: i64 = 86_400;
-    let start_day = jiff::Timestamp::from_second(start.as_second().div_euclid(DAY) * DAY)
-        .unwrap_or(start);
+    let start_day =
+        jiff::Timestamp::from_second(start.as_second().div_euclid(DAY) * DAY).unwrap_or(start);
     let before = hits.len();
     hits.retain(|h| {
         match h
@@ -358,7 +358,10 @@ mod tests {
         let (kept, dropped) = keep_in_range(&dated, &query(Some("week"), None), hits.clone(), now);
         assert_eq!((kept.len(), dropped), (3, 1));
         // A bare date is its whole day: 12 July holds the start (12:00).
-        let bare = vec![hit(Some("2024-07-12T00:00:00Z")), hit(Some("2024-07-11T00:00:00Z"))];
+        let bare = vec![
+            hit(Some("2024-07-12T00:00:00Z")),
+            hit(Some("2024-07-11T00:00:00Z")),
+        ];
         let (kept, dropped) = keep_in_range(&dated, &query(Some("day"), None), bare.clone(), now);
         assert_eq!((kept, dropped), (vec![bare[0].clone()], 1));
 
