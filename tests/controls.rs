@@ -1055,3 +1055,68 @@ async fn a_science_search_for_the_past_year_returns_no_paper_dated_before_it() {
     let all = get_json(&app, "/search?q=rust+borrow&format=json&categories=science").await;
     assert_eq!(all["results"].as_array().unwrap().len(), 11, "{all}");
 }
+
+/// One of our own answers in `tests/data/api/`.
+fn own_answer(file: &str) -> String {
+    let path = support::crate_dir().join("tests/data/api").join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[tokio::test]
+async fn an_it_search_for_the_past_year_checks_the_packages_dates_and_passes_stack_exchange_its_own()
+ {
+    let names = ["crates", "npm", "stackexchange"];
+    let mut servers = Vec::new();
+    for name in names {
+        servers
+            .push(Recorder::spawn(own_answer(&format!("{name}.json")), "application/json").await);
+    }
+    let refs: Vec<&Recorder> = servers.iter().collect();
+    let app = app(presets_at(&names, &refs));
+    let with = get_json(
+        &app,
+        "/search?q=rust&format=json&categories=it&time_range=year",
+    )
+    .await;
+    let without = get_json(&app, "/search?q=rust&format=json&categories=it").await;
+
+    // Stack Exchange was sent the year's start in Unix seconds; crates.io
+    // and npm, which have no date filter, nothing.
+    let now = jiff::Timestamp::try_from(clock()).unwrap();
+    let start = now
+        .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+        .checked_sub(jiff::Span::new().years(1))
+        .unwrap()
+        .timestamp();
+    let first = |i: usize| servers[i].requests()[0].0.clone();
+    assert_eq!(
+        only_value(&first(2), "fromdate"),
+        Some(start.as_second().to_string())
+    );
+    for i in [0, 1] {
+        for key in CONTROL_KEYS {
+            assert!(only_value(&first(i), key).is_none(), "{}", first(i));
+        }
+    }
+    let start_day = start.strftime("%Y-%m-%d").to_string();
+    let results = with["results"].as_array().unwrap();
+    for r in results {
+        let date = r["publishedDate"]
+            .as_str()
+            .unwrap_or_else(|| panic!("dated: {r}"));
+        assert!(date >= start_day.as_str(), "{r}");
+    }
+    for name in names {
+        assert!(
+            results.iter().any(|r| r["engine"] == name),
+            "{name} keeps its recent ones: {with}"
+        );
+    }
+    let dropped = with["time_range_dropped"].as_u64().unwrap_or(0);
+    assert!(dropped > 0, "{with}");
+    assert_eq!(
+        results.len() as u64 + dropped,
+        without["results"].as_array().unwrap().len() as u64,
+        "every result is either shown or counted as dropped"
+    );
+}
