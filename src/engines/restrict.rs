@@ -1,19 +1,26 @@
 //! What a query's time range and safe-search level do to one engine.
 //!
-//! Each engine is one of three things for a time range:
+//! Each engine is one of four things for a time range:
 //!
 //! - **passed**: its `[engine.time_range]` has a value for the range asked,
 //!   which [`apply`] puts into the request (parameter, cookie, header or the
-//!   url's `{time_range}`), and its results are taken as the engine filtered
-//!   them;
+//!   url's `{time_range}`); when it also gives dates, [`keep_in_range`]
+//!   drops the results it dates before the day the range starts (the day
+//!   is what such engines are sent) and keeps its undated ones, which it
+//!   filtered;
 //! - **checked here**: it has no value for the range but gives dates
 //!   (`feed`, `searxng`, or a `parse.date`): it is asked as usual and
 //!   [`keep_in_range`] drops every result dated before the range's start —
-//!   and every result without a date, since nothing shows it belongs
-//!   (docs/decisions.md, "Time range and safe search");
-//! - **left out**: neither; [`left_out`] says so, and the search reports it
-//!   (`unresponsive_engines`, the page) instead of showing results the
-//!   searcher asked to be without.
+//!   a bare date (`2024-07-12`) counts as its whole day — and every result
+//!   without a date, since nothing shows it belongs (docs/decisions.md,
+//!   "Time range and safe search");
+//! - **timeless**: its answers are not dated documents — boxes and direct
+//!   answers about an entity (an engine whose parse table reads no result
+//!   list), or places (`map.html`) — so a time range does not concern it:
+//!   it is asked as usual and nothing is dropped;
+//! - **left out**: none of these; [`left_out`] says so, and the search
+//!   reports it (`unresponsive_engines`, the page) instead of showing
+//!   results the searcher asked to be without.
 //!
 //! For safe search, level 2 (strict) leaves out every engine whose
 //! `[engine.safesearch]` has no value for it and is not `always_filtered`;
@@ -26,7 +33,7 @@ use std::time::SystemTime;
 
 use super::{Hit, RequestSpec};
 use crate::config::{Carrier, EngineConfig, EngineKind, fill_dates, range_start};
-use crate::model::{FailureKind, Query};
+use crate::model::{FailureKind, Query, Template};
 
 /// How an engine meets a time range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +42,9 @@ pub enum TimeRangeWay {
     Passed,
     /// Not sent; the results' dates are checked here.
     Checked,
+    /// Not sent and nothing to check: its answers carry no date by nature
+    /// (boxes about an entity, places).
+    Timeless,
     /// Neither: the engine is left out.
     Unable,
 }
@@ -48,6 +58,8 @@ pub fn time_range_way(engine: &EngineConfig, range: &str) -> TimeRangeWay {
         .is_some()
     {
         TimeRangeWay::Passed
+    } else if timeless(engine) {
+        TimeRangeWay::Timeless
     } else if gives_dates(engine) {
         TimeRangeWay::Checked
     } else {
@@ -60,6 +72,16 @@ pub fn time_range_way(engine: &EngineConfig, range: &str) -> TimeRangeWay {
 /// engine whose parse table names a `date`.
 pub fn gives_dates(engine: &EngineConfig) -> bool {
     engine.parse.date.is_some() || matches!(engine.kind, EngineKind::Feed | EngineKind::Searxng)
+}
+
+/// Whether the engine's answers are not dated documents, so that a time
+/// range does not concern them: infoboxes and direct answers (a `json`
+/// engine whose parse table reads no result list), or places (`map.html`).
+pub fn timeless(engine: &EngineConfig) -> bool {
+    let boxes_only = engine.kind == EngineKind::Json
+        && engine.parse.results.is_none()
+        && (engine.parse.infobox.is_some() || engine.parse.answer.is_some());
+    boxes_only || engine.template == Some(Template::Map)
 }
 
 /// Whether a time range can be sent to the engine (`/config`'s
@@ -169,9 +191,13 @@ fn form_encoded(s: &str) -> String {
 }
 
 /// The hits of `engine`'s answer to `query` that may be shown, and how many
-/// were dropped: when the engine's dates are checked here
-/// ([`TimeRangeWay::Checked`]), those dated before the range's start at
-/// `now`, and those without a date; otherwise all of them.
+/// were dropped, at `now`. When the engine's dates are checked here
+/// ([`TimeRangeWay::Checked`]): those dated before the range's start (a
+/// bare date, written at midnight, before the start's day) and those
+/// without a date. When the range was passed to an engine that gives dates:
+/// those dated before the day the range starts — what it shows must agree
+/// with what was asked, whatever its own notion of a date — and none of its
+/// undated ones. Otherwise all of them.
 pub fn keep_in_range(
     engine: &EngineConfig,
     query: &Query,
@@ -181,19 +207,29 @@ pub fn keep_in_range(
     let Some(range) = query.time_range.as_deref() else {
         return (hits, 0);
     };
-    if time_range_way(engine, range) != TimeRangeWay::Checked {
-        return (hits, 0);
-    }
+    let passed = match time_range_way(engine, range) {
+        TimeRangeWay::Checked => false,
+        TimeRangeWay::Passed if gives_dates(engine) => true,
+        _ => return (hits, 0),
+    };
     let now = jiff::Timestamp::try_from(now).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     let Some(start) = range_start(range, now) else {
         return (hits, 0);
     };
+    const DAY: i64 = 86_400;
+    let start_day =
+        jiff::Timestamp::from_second(start.as_second().div_euclid(DAY) * DAY).unwrap_or(start);
     let before = hits.len();
     hits.retain(|h| {
-        h.published
+        match h
+            .published
             .as_deref()
             .and_then(|p| p.parse::<jiff::Timestamp>().ok())
-            .is_some_and(|t| t >= start)
+        {
+            None => passed,
+            Some(t) if passed || t.as_second().rem_euclid(DAY) == 0 => t >= start_day,
+            Some(t) => t >= start,
+        }
     });
     let dropped = before - hits.len();
     (hits, dropped)
@@ -321,14 +357,68 @@ mod tests {
         assert_eq!(kept, vec![hits[0].clone(), hits[3].clone()]);
         let (kept, dropped) = keep_in_range(&dated, &query(Some("week"), None), hits.clone(), now);
         assert_eq!((kept.len(), dropped), (3, 1));
-        // An engine that filtered by itself is taken at its word.
+        // A bare date is its whole day: 12 July holds the start (12:00).
+        let bare = vec![
+            hit(Some("2024-07-12T00:00:00Z")),
+            hit(Some("2024-07-11T00:00:00Z")),
+        ];
+        let (kept, dropped) = keep_in_range(&dated, &query(Some("day"), None), bare.clone(), now);
+        assert_eq!((kept, dropped), (vec![bare[0].clone()], 1));
+
+        // An engine that was passed the range keeps its undated results and
+        // what it dates from the day the range starts; older dates go.
         let passed = EngineConfig {
             time_range: engine("[time_range]\nparam = \"df\"\nday = \"d\"\n").time_range,
-            ..dated
+            ..dated.clone()
         };
-        let (kept, dropped) = keep_in_range(&passed, &query(Some("day"), None), hits.clone(), now);
-        assert_eq!((kept.len(), dropped), (4, 0));
+        let mut with_old = hits.clone();
+        with_old.push(hit(Some("2024-07-11T23:59:59Z")));
+        with_old.push(hit(Some("2023-01-01T00:00:00Z")));
+        let (kept, dropped) =
+            keep_in_range(&passed, &query(Some("day"), None), with_old.clone(), now);
+        assert_eq!((kept, dropped), (hits.clone(), 2));
+        // One that gives no dates is taken at its word.
+        let undated_passed = EngineConfig {
+            kind: EngineKind::Html,
+            ..passed.clone()
+        };
+        let (kept, dropped) =
+            keep_in_range(&undated_passed, &query(Some("day"), None), with_old, now);
+        assert_eq!((kept.len(), dropped), (6, 0));
         let (_, dropped) = keep_in_range(&passed, &query(None, None), hits, now);
         assert_eq!(dropped, 0);
+    }
+
+    #[test]
+    fn boxes_and_places_are_not_concerned_by_a_time_range() {
+        let boxes: EngineConfig = toml::from_str(
+            "name = \"b\"\nkind = \"json\"\nurl = \"https://b.example/?q={query}\"\n[parse]\nanswer = \"/Answer\"\n[parse.infobox]\ntitle = \"Heading\"\nid = \"AbstractURL\"\n",
+        )
+        .unwrap();
+        assert!(timeless(&boxes));
+        assert_eq!(time_range_way(&boxes, "week"), TimeRangeWay::Timeless);
+        assert_eq!(left_out(&boxes, &query(Some("week"), None)), None);
+        // Strict safe search still asks for a table.
+        assert!(left_out(&boxes, &query(Some("week"), Some(2))).is_some());
+        // A json engine that reads a result list is not: it gives no dates.
+        let list: EngineConfig = toml::from_str(
+            "name = \"l\"\nkind = \"json\"\nurl = \"https://l.example/?q={query}\"\n[parse]\nresults = \"/r\"\ntitle = \"t\"\nurl = \"u\"\n",
+        )
+        .unwrap();
+        assert!(!timeless(&list));
+        assert_eq!(time_range_way(&list, "week"), TimeRangeWay::Unable);
+        let places = EngineConfig {
+            template: Some(Template::Map),
+            ..list
+        };
+        assert_eq!(time_range_way(&places, "year"), TimeRangeWay::Timeless);
+        let hits = vec![Hit {
+            url: "https://www.openstreetmap.org/node/1".into(),
+            title: "Ottawa".into(),
+            ..Hit::default()
+        }];
+        let now = at("2024-07-13T12:00:00Z");
+        let (kept, dropped) = keep_in_range(&places, &query(Some("day"), None), hits.clone(), now);
+        assert_eq!((kept, dropped), (hits, 0));
     }
 }

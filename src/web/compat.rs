@@ -128,9 +128,10 @@ pub(super) struct EngineInfo {
     pub safesearch: bool,
     /// A time range reaches it (`[engine.time_range]`).
     pub time_range_support: bool,
-    /// metasift's own: with a time range it cannot be asked for, its
-    /// results' dates are checked instead (it gives dates); false for an
-    /// engine such a search leaves out.
+    /// metasift's own: it gives dates, so with a time range its results'
+    /// dates are checked (instead of asking it, or after it was asked);
+    /// false for an engine such a search leaves out and for one whose
+    /// answers have no date to check (boxes, places: asked as usual).
     pub time_range_checked: bool,
     /// Its timeout in seconds.
     pub timeout: f64,
