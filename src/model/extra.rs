@@ -537,7 +537,7 @@ impl Infobox {
             .filter_map(|a| {
                 Some(InfoboxAttribute {
                     label: clean_field(a.label, MAX_FIELD_BYTES)?,
-                    value: clean_field(a.value, MAX_FIELD_BYTES)?,
+                    value: readable_value(clean_field(a.value, MAX_FIELD_BYTES)?),
                 })
             })
             .take(MAX_INFOBOX_ITEMS)
@@ -574,6 +574,36 @@ impl Infobox {
             .replace("%20", " ")
             .replace('_', " ");
         format!("{host}/{path}")
+    }
+}
+
+/// A fact's value as a person reads it: a signed quantity or a midnight
+/// timestamp in the machine form knowledge bases give (Wikidata's
+/// `+2010-07-07T00:00:00Z`, `+1455`, a year-precision `+1969-00-00T00:00:00Z`)
+/// becomes `2010-07-07`, `1455`, `1969`; anything else is kept as it is.
+fn readable_value(value: String) -> String {
+    let v = value.strip_prefix('+').unwrap_or(&value);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if value.starts_with('+') {
+        let number = v.split_once('.').map_or(v, |(whole, _)| whole);
+        if digits(number) && v.split_once('.').is_none_or(|(_, frac)| digits(frac)) {
+            return v.to_string();
+        }
+    }
+    let Some(date) = v.strip_suffix("T00:00:00Z") else {
+        return value;
+    };
+    let mut parts = date.splitn(3, '-');
+    let (Some(y), Some(m), Some(d)) = (parts.next(), parts.next(), parts.next()) else {
+        return value;
+    };
+    if !(digits(y) && y.len() >= 4 && m.len() == 2 && digits(m) && d.len() == 2 && digits(d)) {
+        return value;
+    }
+    match (m, d) {
+        ("00", _) => y.to_string(),
+        (_, "00") => format!("{y}-{m}"),
+        _ => format!("{y}-{m}-{d}"),
     }
 }
 
@@ -800,5 +830,25 @@ mod tests {
             .sanitized()
             .is_none()
         );
+    }
+
+    #[test]
+    fn knowledge_base_values_read_as_a_person_writes_them() {
+        for (raw, shown) in [
+            ("+2010-07-07T00:00:00Z", "2010-07-07"),
+            ("+1969-00-00T00:00:00Z", "1969"),
+            ("+1848-03-00T00:00:00Z", "1848-03"),
+            ("2001-01-01T00:00:00Z", "2001-01-01"),
+            ("+1455", "1455"),
+            ("+21.5", "21.5"),
+            ("-12", "-12"),
+            ("+49 30 1234", "+49 30 1234"),
+            ("2010-07-07T12:30:00Z", "2010-07-07T12:30:00Z"),
+            ("+12-07-07T00:00:00Z", "+12-07-07T00:00:00Z"),
+            ("+.5", "+.5"),
+            ("1.0.2", "1.0.2"),
+        ] {
+            assert_eq!(readable_value(raw.to_string()), shown, "{raw}");
+        }
     }
 }
