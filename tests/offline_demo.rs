@@ -654,17 +654,27 @@ async fn the_category_tabs_answer_from_the_demo() {
     }
     let (_, body) = get(&app, "/search?q=rust&format=json", "en").await;
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    // English Wikipedia's summary and Wikidata's facts are one box; the
-    // Chinese article's summary is its own.
+    // English Wikipedia's summary, the Chinese article's and Wikidata's
+    // facts are one box: Wikidata links both articles. An English query
+    // reads the English summary; the Chinese article is one of its links.
     let boxes = v["infoboxes"].as_array().unwrap();
-    assert_eq!(boxes.len(), 2, "{boxes:?}");
+    assert_eq!(boxes.len(), 1, "{boxes:?}");
     let engines = boxes[0]["engines"].to_string();
-    for e in ["wikipedia_summary", "wikidata", "duckduckgo_instant"] {
+    for e in [
+        "wikipedia_summary",
+        "wikipedia_summary_zh",
+        "wikidata",
+        "duckduckgo_instant",
+    ] {
         assert!(engines.contains(e), "{e} not in {engines}");
     }
-    assert_eq!(
-        boxes[1]["engines"].to_string(),
-        r#"["wikipedia_summary_zh"]"#
+    assert!(
+        boxes[0]["content"].as_str().unwrap().is_ascii(),
+        "{boxes:?}"
+    );
+    assert!(
+        boxes[0]["urls"].to_string().contains("zh.wikipedia.org"),
+        "{boxes:?}"
     );
     // Brave's keyed presets answer from the recordings: on, nothing missing.
     let (_, body) = get(&app, "/config", "en").await;

@@ -555,26 +555,31 @@ impl Infobox {
         })
     }
 
-    /// The `id` compared: scheme, `www.`/`m.` and a trailing slash left
-    /// out, the host's case folded, `_` and `%20` read as a space, so the
-    /// same article linked two ways is one entity.
+    /// The `id` compared ([`id_key`]).
     fn id_key(&self) -> String {
-        let id = self.id.trim();
-        let rest = id
-            .strip_prefix("https://")
-            .or_else(|| id.strip_prefix("http://"))
-            .unwrap_or(id);
-        let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-        let host = host
-            .to_ascii_lowercase()
-            .replace(".m.wikipedia.", ".wikipedia.");
-        let host = host.strip_prefix("www.").unwrap_or(&host);
-        let path = path
-            .trim_end_matches('/')
-            .replace("%20", " ")
-            .replace('_', " ");
-        format!("{host}/{path}")
+        id_key(&self.id)
     }
+}
+
+/// A box's `id` or link as compared: scheme, `www.`/`m.` and a trailing
+/// slash left out, the host's case folded, `_` and `%20` read as a space,
+/// so the same article linked two ways is one entity.
+fn id_key(id: &str) -> String {
+    let id = id.trim();
+    let rest = id
+        .strip_prefix("https://")
+        .or_else(|| id.strip_prefix("http://"))
+        .unwrap_or(id);
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host
+        .to_ascii_lowercase()
+        .replace(".m.wikipedia.", ".wikipedia.");
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    let path = path
+        .trim_end_matches('/')
+        .replace("%20", " ")
+        .replace('_', " ");
+    format!("{host}/{path}")
 }
 
 /// A fact's value as a person reads it: a signed quantity or a midnight
@@ -607,42 +612,105 @@ fn readable_value(value: String) -> String {
     }
 }
 
-/// Infoboxes with the same entity ([`Infobox::id`]) merged into the first:
-/// its name and text kept, a missing text or image taken from the next,
-/// links and facts not yet shown appended; others in order met.
-pub fn merge_infoboxes(boxes: Vec<Infobox>) -> Vec<Infobox> {
-    let mut out: Vec<Infobox> = Vec::new();
-    for b in boxes {
-        let key = b.id_key();
-        let Some(first) = out.iter_mut().find(|o| o.id_key() == key) else {
-            out.push(b);
-            continue;
-        };
-        if first.content.is_empty() {
-            first.content = b.content;
-        }
-        if first.img_src.is_none() {
-            first.img_src = b.img_src;
-        }
-        for u in b.urls {
-            if first.urls.len() < MAX_INFOBOX_ITEMS && !first.urls.iter().any(|x| x.url == u.url) {
-                first.urls.push(u);
-            }
-        }
-        for a in b.attributes {
-            if first.attributes.len() < MAX_INFOBOX_ITEMS
-                && !first.attributes.iter().any(|x| x.label == a.label)
-            {
-                first.attributes.push(a);
-            }
-        }
-        for e in b.engines {
-            if !first.engines.contains(&e) {
-                first.engines.push(e);
+/// Infoboxes about one entity merged into one box. Two boxes are about the
+/// same entity when one's [`Infobox::id`] is the other's, or among the
+/// other's links (Wikidata's box links both the English and the Chinese
+/// article, so it joins the two Wikipedias' boxes), and so on transitively.
+/// A group is led by its first box met — or, for a Chinese query (asked
+/// in `zh`, or typed in Han characters), its first box written in Chinese: the leader keeps its name and
+/// text, takes a missing text or image from the next, and the links and
+/// facts not yet shown are appended. Groups keep the order they were met.
+pub fn merge_infoboxes(boxes: Vec<Infobox>, query: &super::Query) -> Vec<Infobox> {
+    let prefer_han = query
+        .lang
+        .as_deref()
+        .is_some_and(|l| l.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("zh")))
+        || has_han(&query.text);
+    let keys: Vec<(String, Vec<String>)> = boxes
+        .iter()
+        .map(|b| {
+            let links = b.urls.iter().map(|u| id_key(&u.url)).collect();
+            (b.id_key(), links)
+        })
+        .collect();
+    let same = |i: usize, j: usize| {
+        keys[i].0 == keys[j].0 || keys[j].1.contains(&keys[i].0) || keys[i].1.contains(&keys[j].0)
+    };
+    // Each box's group, by the first box of it: a few boxes a search, so
+    // relabelling whole groups on each join is cheap.
+    let mut group: Vec<usize> = (0..boxes.len()).collect();
+    for i in 0..boxes.len() {
+        for j in 0..i {
+            if group[i] != group[j] && same(i, j) {
+                let (keep, gone) = (group[i].min(group[j]), group[i].max(group[j]));
+                for g in group.iter_mut().filter(|g| **g == gone) {
+                    *g = keep;
+                }
             }
         }
     }
+    let mut slots: Vec<Option<Infobox>> = boxes.into_iter().map(Some).collect();
+    let mut out = Vec::new();
+    for first in 0..slots.len() {
+        if group[first] != first {
+            continue;
+        }
+        let members: Vec<usize> = (first..slots.len())
+            .filter(|&i| group[i] == first)
+            .collect();
+        let lead = members
+            .iter()
+            .copied()
+            .find(|&i| {
+                prefer_han
+                    && slots[i]
+                        .as_ref()
+                        .is_some_and(|b| has_han(&b.content) || has_han(&b.infobox))
+            })
+            .unwrap_or(first);
+        let mut merged = slots[lead].take().expect("each box is taken once");
+        for i in members {
+            if let Some(b) = slots[i].take() {
+                absorb_box(&mut merged, b);
+            }
+        }
+        out.push(merged);
+    }
     out
+}
+
+/// Whether `text` holds a Han character (Chinese, or Japanese kanji).
+fn has_han(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(c, '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}'))
+}
+
+/// `b` merged into `first`: a missing text or image taken, links and facts
+/// not yet shown appended, its engines added.
+fn absorb_box(first: &mut Infobox, b: Infobox) {
+    if first.content.is_empty() {
+        first.content = b.content;
+    }
+    if first.img_src.is_none() {
+        first.img_src = b.img_src;
+    }
+    for u in b.urls {
+        if first.urls.len() < MAX_INFOBOX_ITEMS && !first.urls.iter().any(|x| x.url == u.url) {
+            first.urls.push(u);
+        }
+    }
+    for a in b.attributes {
+        if first.attributes.len() < MAX_INFOBOX_ITEMS
+            && !first.attributes.iter().any(|x| x.label == a.label)
+        {
+            first.attributes.push(a);
+        }
+    }
+    for e in b.engines {
+        if !first.engines.contains(&e) {
+            first.engines.push(e);
+        }
+    }
 }
 
 /// A direct answer to the query (a definition, a conversion, a fact).
@@ -673,6 +741,7 @@ impl Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Query;
 
     #[test]
     fn lengths_in_every_shape_engines_use() {
@@ -815,7 +884,7 @@ mod tests {
             engine: "wikipedia".into(),
             ..Infobox::default()
         };
-        let merged = merge_infoboxes(vec![wp, wd, other]);
+        let merged = merge_infoboxes(vec![wp, wd, other], &Query::default());
         assert_eq!(merged.len(), 2);
         assert_eq!(merged[0].content, "A language.");
         assert_eq!(merged[0].urls.len(), 2);
@@ -850,5 +919,112 @@ mod tests {
         ] {
             assert_eq!(readable_value(raw.to_string()), shown, "{raw}");
         }
+    }
+
+    fn boxed(id: &str, name: &str, content: &str, links: &[&str], engine: &str) -> Infobox {
+        Infobox {
+            infobox: name.into(),
+            id: id.into(),
+            content: content.into(),
+            urls: links
+                .iter()
+                .map(|u| InfoboxUrl {
+                    title: "link".into(),
+                    url: u.to_string(),
+                })
+                .collect(),
+            engine: engine.into(),
+            engines: vec![engine.into()],
+            ..Infobox::default()
+        }
+    }
+
+    #[test]
+    fn one_entity_in_two_languages_is_one_box_led_by_the_query_s_language() {
+        let en_url = "https://en.wikipedia.org/wiki/Rust_(programming_language)";
+        let zh_url = "https://zh.wikipedia.org/wiki/Rust";
+        let boxes = || {
+            vec![
+                boxed(
+                    en_url,
+                    "Rust (programming language)",
+                    "A language.",
+                    &[en_url],
+                    "wp",
+                ),
+                boxed(zh_url, "Rust", "一门编程语言。", &[zh_url], "wp_zh"),
+                boxed(
+                    "https://en.wikipedia.org/wiki/Rust_(fungus)",
+                    "Rust (fungus)",
+                    "A fungus.",
+                    &[],
+                    "wp",
+                ),
+                // Wikidata's box comes last and links both articles: it
+                // joins the two boxes met before it.
+                boxed(
+                    en_url,
+                    "Rust",
+                    "",
+                    &[en_url, zh_url, "https://www.rust-lang.org/"],
+                    "wd",
+                ),
+            ]
+        };
+        let english = Query {
+            text: "rust".into(),
+            ..Query::default()
+        };
+        let merged = merge_infoboxes(boxes(), &english);
+        assert_eq!(merged.len(), 2, "{merged:#?}");
+        assert_eq!(merged[0].content, "A language.");
+        assert_eq!(merged[0].engines, ["wp", "wp_zh", "wd"]);
+        assert!(merged[0].urls.iter().any(|u| u.url == zh_url));
+        assert!(
+            merged[0]
+                .urls
+                .iter()
+                .any(|u| u.url == "https://www.rust-lang.org/")
+        );
+        assert_eq!(merged[1].infobox, "Rust (fungus)");
+
+        for chinese in [
+            Query {
+                text: "rust".into(),
+                lang: Some("zh-CN".into()),
+                ..Query::default()
+            },
+            Query {
+                text: "rust 语言".into(),
+                ..Query::default()
+            },
+        ] {
+            let merged = merge_infoboxes(boxes(), &chinese);
+            assert_eq!(merged.len(), 2);
+            assert_eq!(merged[0].content, "一门编程语言。");
+            assert_eq!(merged[0].engines, ["wp_zh", "wp", "wd"]);
+            assert!(merged[0].urls.iter().any(|u| u.url == en_url));
+        }
+        // Boxes that share only a link to a third site stay apart.
+        let apart = merge_infoboxes(
+            vec![
+                boxed(
+                    "https://a.example/x",
+                    "X",
+                    "x",
+                    &["https://shared.example/"],
+                    "a",
+                ),
+                boxed(
+                    "https://b.example/y",
+                    "Y",
+                    "y",
+                    &["https://shared.example/"],
+                    "b",
+                ),
+            ],
+            &english,
+        );
+        assert_eq!(apart.len(), 2);
     }
 }

@@ -96,7 +96,7 @@ impl Gathered {
             cached: false,
             broke_operators: self.broke_operators,
             hostnames_removed: 0,
-            infoboxes: merge_infoboxes(self.infoboxes.clone()),
+            infoboxes: merge_infoboxes(self.infoboxes.clone(), query),
             answers: self.direct_answers.clone(),
             fetched_at_ms: self.fetched_at_ms,
         }

@@ -767,7 +767,7 @@ impl Walked {
             broke_operators: self.gathered.broke_operators,
             hostnames_removed: self.removed,
             // The whole search's boxes and answers, on every page of it.
-            infoboxes: crate::model::merge_infoboxes(self.gathered.infoboxes.clone()),
+            infoboxes: crate::model::merge_infoboxes(self.gathered.infoboxes.clone(), query),
             answers: self.gathered.direct_answers.clone(),
             fetched_at_ms: self.gathered.fetched_at_ms,
         }
