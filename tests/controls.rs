@@ -452,30 +452,8 @@ day = "{since:%Y-%m-%d"
 
 // --- The API presets (#27) ------------------------------------------------
 
-/// Every API preset of the shipped file, in its order.
-const API_PRESETS: [&str; 21] = [
-    "arxiv",
-    "crossref",
-    "semantic_scholar",
-    "pubmed",
-    "openalex",
-    "github",
-    "stackexchange",
-    "crates",
-    "npm",
-    "hackernews",
-    "brave_images",
-    "wikimedia_commons",
-    "openverse",
-    "brave_videos",
-    "peertube",
-    "brave_news",
-    "nominatim",
-    "wikipedia_summary",
-    "wikipedia_summary_zh",
-    "wikidata",
-    "duckduckgo_instant",
-];
+// Every API preset of the shipped file, in its order.
+use support::own_pages::API_ENGINES as API_PRESETS;
 
 /// The shipped presets `names`, each pointed at its server and on (they
 /// ship off), their providers' budgets lifted (these tests count requests,

@@ -55,10 +55,9 @@ pub struct Page {
     pub content_type: &'static str,
 }
 
-/// The presets [`results`], [`no_results`] and [`blocked`] write pages for:
-/// the scraped ones, then the API presets ([`API_ENGINES`], answers in
-/// `own_api.rs`).
-pub const ENGINES: [&str; 38] = [
+/// The scraped presets [`results`], [`no_results`] and [`blocked`] write
+/// pages for.
+pub const SCRAPED_ENGINES: [&str; 17] = [
     "duckduckgo",
     "bing",
     "brave",
@@ -76,28 +75,24 @@ pub const ENGINES: [&str; 38] = [
     "wikipedia",
     "brave_api",
     "google_news",
-    "arxiv",
-    "crossref",
-    "semantic_scholar",
-    "pubmed",
-    "openalex",
-    "github",
-    "stackexchange",
-    "crates",
-    "npm",
-    "hackernews",
-    "brave_images",
-    "wikimedia_commons",
-    "openverse",
-    "brave_videos",
-    "peertube",
-    "brave_news",
-    "nominatim",
-    "wikipedia_summary",
-    "wikipedia_summary_zh",
-    "wikidata",
-    "duckduckgo_instant",
 ];
+
+/// Every preset [`results`], [`no_results`] and [`blocked`] write pages
+/// for: the scraped ones, then the API presets ([`API_ENGINES`], answers in
+/// `own_api.rs`).
+pub const ENGINES: [&str; SCRAPED_ENGINES.len() + API_ENGINES.len()] = {
+    let mut all = [""; SCRAPED_ENGINES.len() + API_ENGINES.len()];
+    let mut i = 0;
+    while i < SCRAPED_ENGINES.len() {
+        all[i] = SCRAPED_ENGINES[i];
+        i += 1;
+    }
+    while i < all.len() {
+        all[i] = API_ENGINES[i - SCRAPED_ENGINES.len()];
+        i += 1;
+    }
+    all
+};
 
 const HTML: &str = "text/html; charset=utf-8";
 
