@@ -12,6 +12,7 @@
 use serde_json::Value;
 
 use super::json::{FieldSpec, lookup, scalar_text};
+use super::json_select::Needs;
 use super::{html_to_text, resolve_link};
 use crate::config::{FieldsConfig, InfoboxConfig, LINK_FIELDS, LIST_FIELDS};
 use crate::model::{Address, Extra, Infobox, InfoboxAttribute, InfoboxUrl, Template, video_length};
@@ -34,6 +35,13 @@ impl Scalar {
             return Err(format!("{spec:?} names no field"));
         }
         Ok(Scalar(alts))
+    }
+
+    /// Marks what [`Scalar::extract`] reads under `item`.
+    pub(crate) fn need(&self, item: &mut Needs) {
+        for spec in &self.0 {
+            spec.need(item);
+        }
     }
 
     /// The first alternative's non-empty text.
@@ -73,6 +81,19 @@ impl List {
                 .collect(),
             each,
         })
+    }
+
+    /// Marks what [`List::extract`] reads under `item`: each element, or
+    /// the value itself where it is no list.
+    pub(crate) fn need(&self, item: &mut Needs) {
+        let list = item.at(&self.list);
+        match &self.each {
+            None => list.whole(),
+            Some(each) => {
+                each.need(list);
+                each.need(list.every());
+            }
+        }
     }
 
     /// The texts of the list's elements (at most `max`), empty ones left out.
@@ -142,6 +163,19 @@ impl JsonFields {
             }
         }
         Ok(Some(out))
+    }
+
+    /// Marks what [`JsonFields::extract`] reads under `item`.
+    pub(crate) fn need(&self, item: &mut Needs) {
+        for (_, spec) in &self.scalars {
+            spec.need(item);
+        }
+        for (_, spec) in &self.lists {
+            spec.need(item);
+        }
+        if let Some(path) = &self.address {
+            item.at(path).whole();
+        }
     }
 
     /// The fields of one item; links made absolute against `base`.
@@ -286,6 +320,27 @@ impl JsonInfobox {
             )?,
             title,
         })
+    }
+
+    /// Marks what [`JsonInfobox::extract`] reads of a document under `root`.
+    pub(crate) fn need(&self, root: &mut Needs) {
+        // The boxes are the object found, or its members.
+        self.need_item(root.at_pointer(&self.results));
+        self.need_item(root.at_pointer(&self.results).every());
+    }
+
+    fn need_item(&self, item: &mut Needs) {
+        let scalars = [&self.id, &self.content, &self.img_src];
+        for spec in std::iter::once(&self.title)
+            .chain(scalars.into_iter().flatten())
+            .chain(self.urls.iter().map(|(_, s)| s))
+            .chain(self.attributes.iter().map(|(_, s)| s))
+        {
+            spec.need(item);
+        }
+        for path in &self.skip {
+            item.at(path).whole();
+        }
     }
 
     /// The boxes of `doc`: each item with a title and something beyond

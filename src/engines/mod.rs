@@ -113,11 +113,13 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
 pub(crate) mod dom;
 pub(crate) mod exclude;
 pub mod fast_parse;
+mod fast_text;
 pub(crate) mod feed;
 pub(crate) mod fields;
 pub(crate) mod follow;
 pub mod html;
 pub(crate) mod json;
+pub(crate) mod json_select;
 pub(crate) mod markers;
 pub mod prefilter;
 pub mod restrict;
@@ -126,6 +128,30 @@ mod text;
 pub(crate) mod xml_path;
 
 pub(crate) use text::html_to_text;
+
+/// The readings the fast paths stand in for, for the tests that compare
+/// the two on real answers (`tests/real_data`) and the parse bench.
+#[doc(hidden)]
+pub mod reference {
+    use super::{ParseError, Parsed};
+    use crate::config::EngineConfig;
+
+    /// The `json` engine of `config` on `body`: (as a search reads it, as
+    /// the whole answer read into one `serde_json::Value` reads it).
+    pub fn json_both(
+        config: &EngineConfig,
+        body: &str,
+    ) -> Result<(Result<Parsed, ParseError>, Result<Parsed, ParseError>), String> {
+        let engine = super::json::JsonEngine::new(config.clone())?;
+        Ok((engine.read(body, false), engine.read(body, true)))
+    }
+
+    /// A field's markup as text: (as a parse reads it, by html5ever's
+    /// tree builder alone).
+    pub fn html_text_both(s: &str) -> (String, String) {
+        (super::html_to_text(s), super::text::html_to_text_tree(s))
+    }
+}
 
 use std::path::Path;
 

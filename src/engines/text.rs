@@ -13,6 +13,15 @@ pub(crate) fn html_to_text(s: &str) -> String {
     if !s.contains(['<', '&']) {
         return collapse_whitespace(s);
     }
+    if let Some(raw) = super::fast_text::raw_text(s) {
+        return collapse_whitespace(&raw);
+    }
+    html_to_text_tree(s)
+}
+
+/// [`html_to_text`] by html5ever's tree builder alone: the reference of
+/// its fast path.
+pub(crate) fn html_to_text_tree(s: &str) -> String {
     match super::dom::parse_fragment(s) {
         Ok(fragment) => element_text(fragment.root_element()),
         Err(_) => String::new(),

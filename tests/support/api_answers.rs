@@ -82,8 +82,7 @@ pub fn api_pages(root: &Path) -> BTreeMap<String, Vec<(String, usize)>> {
             .push((body, *count));
     }
     let bundle: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(data.join("api").join(HN_BUNDLE)).unwrap())
-            .unwrap();
+        serde_json::from_slice(&std::fs::read(data.join("api").join(HN_BUNDLE)).unwrap()).unwrap();
     for entry in &bundle {
         let url = entry["url"].as_str().unwrap_or_default();
         if !url.contains("/search") {
