@@ -15,7 +15,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::xml_path::{Open, XmlPath};
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
 use crate::config::{EngineConfig, LINK_FIELDS, LIST_FIELDS};
-use crate::model::{Extra, Query, Template, video_length};
+use crate::model::{Extra, Query, Template};
 
 /// An RSS / Atom / OpenSearch engine.
 #[derive(Debug)]
@@ -266,36 +266,9 @@ impl FeedSpec {
     fn extra(&self, item: &Item, base: &url::Url) -> Box<Extra> {
         let mut e = Extra::new(self.template);
         for (name, v) in &self.scalars {
-            let Some(raw) = self.get(v, item) else {
-                continue;
-            };
-            let link = || resolve_link(base, &raw);
-            let text = || Some(html_to_text(&raw)).filter(|t| !t.is_empty());
-            let (slot, value) = match *name {
-                "img_src" => (&mut e.img_src, link()),
-                "thumbnail_src" => (&mut e.thumbnail_src, link()),
-                "iframe_src" => (&mut e.iframe_src, link()),
-                "pdf_url" => (&mut e.pdf_url, link()),
-                "homepage" => (&mut e.homepage, link()),
-                "source_code_url" => (&mut e.source_code_url, link()),
-                "length" => (&mut e.length, video_length(&raw)),
-                "resolution" => (&mut e.resolution, text()),
-                "source" => (&mut e.source, text()),
-                "author" => (&mut e.author, text()),
-                "journal" => (&mut e.journal, text()),
-                "doi" => (&mut e.doi, text()),
-                "publisher" => (&mut e.publisher, text()),
-                "volume" => (&mut e.volume, text()),
-                "package_name" => (&mut e.package_name, text()),
-                "version" => (&mut e.version, text()),
-                "license" => (&mut e.license, text()),
-                "maintainer" => (&mut e.maintainer, text()),
-                "popularity" => (&mut e.popularity, text()),
-                "latitude" => (&mut e.latitude, text()),
-                "longitude" => (&mut e.longitude, text()),
-                _ => continue,
-            };
-            *slot = value;
+            if let Some(raw) = self.get(v, item) {
+                super::fields::set_scalar(&mut e, name, &raw, base);
+            }
         }
         for (name, i) in &self.lists {
             let values: Vec<String> = item.fields[*i].iter().map(|v| html_to_text(v)).collect();

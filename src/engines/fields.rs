@@ -182,36 +182,9 @@ impl JsonFields {
     pub(crate) fn extract(&self, item: &Value, base: &url::Url) -> Box<Extra> {
         let mut e = Extra::new(self.template);
         for (name, spec) in &self.scalars {
-            let Some(v) = spec.extract(item) else {
-                continue;
-            };
-            let link = || resolve_link(base, &v);
-            let text = || Some(html_to_text(&v)).filter(|t| !t.is_empty());
-            let slot = match *name {
-                "img_src" => (&mut e.img_src, link()),
-                "thumbnail_src" => (&mut e.thumbnail_src, link()),
-                "iframe_src" => (&mut e.iframe_src, link()),
-                "pdf_url" => (&mut e.pdf_url, link()),
-                "homepage" => (&mut e.homepage, link()),
-                "source_code_url" => (&mut e.source_code_url, link()),
-                "length" => (&mut e.length, video_length(&v)),
-                "resolution" => (&mut e.resolution, text()),
-                "source" => (&mut e.source, text()),
-                "author" => (&mut e.author, text()),
-                "journal" => (&mut e.journal, text()),
-                "doi" => (&mut e.doi, text()),
-                "publisher" => (&mut e.publisher, text()),
-                "volume" => (&mut e.volume, text()),
-                "package_name" => (&mut e.package_name, text()),
-                "version" => (&mut e.version, text()),
-                "license" => (&mut e.license, text()),
-                "maintainer" => (&mut e.maintainer, text()),
-                "popularity" => (&mut e.popularity, text()),
-                "latitude" => (&mut e.latitude, text()),
-                "longitude" => (&mut e.longitude, text()),
-                _ => continue,
-            };
-            *slot.0 = slot.1;
+            if let Some(v) = spec.extract(item) {
+                set_scalar(&mut e, name, &v, base);
+            }
         }
         for (name, spec) in &self.lists {
             let values = spec.extract(item, MAX_LIST);
@@ -250,6 +223,41 @@ impl JsonFields {
         }
         Box::new(e)
     }
+}
+
+/// Sets the scalar template field `name` of `e` from the text an answer
+/// gives for it: links made absolute against `base` (and dropped when not
+/// http(s)), a video length read as one, other text reduced from markup
+/// (dropped when empty). The one place both kinds (`json`, `feed`) fill
+/// a field.
+pub(crate) fn set_scalar(e: &mut Extra, name: &str, v: &str, base: &url::Url) {
+    let link = || resolve_link(base, v);
+    let text = || Some(html_to_text(v)).filter(|t| !t.is_empty());
+    let (slot, value) = match name {
+        "img_src" => (&mut e.img_src, link()),
+        "thumbnail_src" => (&mut e.thumbnail_src, link()),
+        "iframe_src" => (&mut e.iframe_src, link()),
+        "pdf_url" => (&mut e.pdf_url, link()),
+        "homepage" => (&mut e.homepage, link()),
+        "source_code_url" => (&mut e.source_code_url, link()),
+        "length" => (&mut e.length, video_length(v)),
+        "resolution" => (&mut e.resolution, text()),
+        "source" => (&mut e.source, text()),
+        "author" => (&mut e.author, text()),
+        "journal" => (&mut e.journal, text()),
+        "doi" => (&mut e.doi, text()),
+        "publisher" => (&mut e.publisher, text()),
+        "volume" => (&mut e.volume, text()),
+        "package_name" => (&mut e.package_name, text()),
+        "version" => (&mut e.version, text()),
+        "license" => (&mut e.license, text()),
+        "maintainer" => (&mut e.maintainer, text()),
+        "popularity" => (&mut e.popularity, text()),
+        "latitude" => (&mut e.latitude, text()),
+        "longitude" => (&mut e.longitude, text()),
+        _ => return,
+    };
+    *slot = value;
 }
 
 /// The compiled `[engine.parse.infobox]`.
