@@ -54,7 +54,8 @@ pub(crate) struct FeedSpec {
     /// Local names of the item element (`item` and `entry` when empty).
     items: Vec<String>,
     paths: Vec<XmlPath>,
-    keep_attrs: bool,
+    /// The attributes the paths ask about (open elements keep only these).
+    keep_attrs: Vec<String>,
     title: Option<XmlValue>,
     url: Option<XmlValue>,
     snippet: Option<XmlValue>,
@@ -96,7 +97,7 @@ impl FeedSpec {
                 })
                 .unwrap_or_default(),
             paths: Vec::new(),
-            keep_attrs: false,
+            keep_attrs: Vec::new(),
             title: None,
             url: None,
             snippet: None,
@@ -139,7 +140,7 @@ impl FeedSpec {
                 spec.scalars.push((name, value));
             }
         }
-        spec.keep_attrs = spec.paths.iter().any(XmlPath::needs_attributes);
+        spec.keep_attrs = super::xml_path::attribute_names(&spec.paths);
         Ok(Some(spec))
     }
 
@@ -182,6 +183,19 @@ impl FeedSpec {
         Ok(XmlValue(alts))
     }
 
+    /// The item elements' names.
+    fn items_or_default(&self) -> impl Iterator<Item = &str> {
+        let default: &[&str] = if self.items.is_empty() {
+            &["item", "entry"]
+        } else {
+            &[]
+        };
+        default
+            .iter()
+            .copied()
+            .chain(self.items.iter().map(String::as_str))
+    }
+
     fn is_item(&self, name: &str) -> bool {
         if self.items.is_empty() {
             matches!(name, "item" | "entry")
@@ -209,8 +223,12 @@ impl FeedSpec {
 
     /// An element under the item opens: its attribute values are read,
     /// and the text paths it starts are collected until it ends.
-    fn open(&self, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
-        stack.push(super::xml_path::open(e, self.keep_attrs));
+    fn open(&self, name: &str, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
+        stack.push(super::xml_path::open_as(
+            name.to_string(),
+            e,
+            &self.keep_attrs,
+        ));
         let depth = stack.len();
         for (i, p) in self.paths.iter().enumerate() {
             if !p.matches_exactly(stack) {
@@ -230,7 +248,7 @@ impl FeedSpec {
 
     /// An empty element under the item: only attributes to read.
     fn empty(&self, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
-        stack.push(super::xml_path::open(e, self.keep_attrs));
+        stack.push(super::xml_path::open(e, &self.keep_attrs));
         for (i, p) in self.paths.iter().enumerate() {
             if p.reads_attribute()
                 && p.matches_exactly(stack)
@@ -343,7 +361,7 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
             Event::Start(e) => {
                 let name = local(&e);
                 if let (Some(s), Some(it)) = (spec, item.as_mut()) {
-                    s.open(&e, &mut stack, it);
+                    s.open(&name, &e, &mut stack, it);
                 }
                 if part.is_some() {
                     depth_in_part += 1;
@@ -389,7 +407,6 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
                 image(&e, item.as_mut());
             }
             Event::End(e) => {
-                let name = e.local_name().as_ref().to_ascii_lowercase();
                 if !stack.is_empty()
                     && let Some(it) = item.as_mut()
                 {
@@ -408,9 +425,13 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
                     }
                     continue;
                 }
-                let name = name.rsplit(':').next().unwrap_or("");
-                if spec.map_or(matches!(name, "item" | "entry"), |s| s.is_item(name))
-                    && let Some(it) = item.take()
+                let local = e.local_name();
+                let local: &str = local.as_ref();
+                let name = local.rsplit(':').next().unwrap_or("");
+                let is_item = |n: &str| n.eq_ignore_ascii_case(name);
+                if spec.map_or(is_item("item") || is_item("entry"), |s| {
+                    s.items_or_default().any(is_item)
+                }) && let Some(it) = item.take()
                 {
                     let mut it = it;
                     if let Some(href) = it.href.take() {
