@@ -10,7 +10,7 @@ use scraper::{ElementRef, node::Node};
 /// the tree builder refuses (nested past [`super::dom::MAX_DEPTH`], …) is
 /// no text anyone reads: it yields `""`, so that field alone is lost.
 pub(crate) fn html_to_text(s: &str) -> String {
-    if !s.contains(['<', '&']) {
+    if memchr::memchr2(b'<', b'&', s.as_bytes()).is_none() {
         return collapse_whitespace(s);
     }
     if let Some(raw) = super::fast_text::raw_text(s) {
@@ -166,6 +166,32 @@ enum Class {
     Invisible,
 }
 
+/// Bytes that are visible text whatever follows: not ASCII whitespace,
+/// and not the lead byte of a whitespace or invisible character.
+const PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = !matches!(
+            i as u8,
+            b'\t'
+                | b'\n'
+                | b'\x0b'
+                | b'\x0c'
+                | b'\r'
+                | b' '
+                | 0xC2
+                | 0xD8
+                | 0xE1
+                | 0xE2
+                | 0xE3
+                | 0xEF
+        );
+        i += 1;
+    }
+    t
+};
+
 /// [`collapse_whitespace`] after entities: one pass over the bytes that
 /// copies runs of visible text whole. Every whitespace and invisible
 /// character outside ASCII starts with one of six lead bytes, so only
@@ -179,6 +205,20 @@ fn collapse_decoded(s: &str) -> String {
     let mut run: Option<usize> = None;
     let mut i = 0;
     while i < b.len() {
+        if PLAIN[b[i] as usize] {
+            if run.is_none() {
+                if gap && !out.is_empty() {
+                    out.push(' ');
+                }
+                gap = false;
+                run = Some(i);
+            }
+            i += 1;
+            while i < b.len() && PLAIN[b[i] as usize] {
+                i += 1;
+            }
+            continue;
+        }
         let c = b[i];
         let (class, len) = match c {
             b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' => (Class::Space, 1),
