@@ -137,12 +137,12 @@ pub mod reference {
     use super::{ParseError, Parsed};
     use crate::config::EngineConfig;
 
+    /// A parse's outcome.
+    pub type Outcome = Result<Parsed, ParseError>;
+
     /// The `json` engine of `config` on `body`: (as a search reads it, as
     /// the whole answer read into one `serde_json::Value` reads it).
-    pub fn json_both(
-        config: &EngineConfig,
-        body: &str,
-    ) -> Result<(Result<Parsed, ParseError>, Result<Parsed, ParseError>), String> {
+    pub fn json_both(config: &EngineConfig, body: &str) -> Result<(Outcome, Outcome), String> {
         let engine = super::json::JsonEngine::new(config.clone())?;
         Ok((engine.read(body, false), engine.read(body, true)))
     }
