@@ -25,6 +25,8 @@ pub(crate) struct FeedEngine {
     /// The parse table, when the engine has one (any XML answer with an
     /// item element, read by element paths).
     spec: Option<FeedSpec>,
+    /// `[engine.follow]`, compiled once.
+    follow: Option<super::follow::Follow>,
 }
 
 impl FeedEngine {
@@ -33,7 +35,13 @@ impl FeedEngine {
     pub(crate) fn new(config: EngineConfig) -> Result<FeedEngine, String> {
         let base = super::base_url(&config)?;
         let spec = FeedSpec::new(&config).map_err(|e| format!("engine {:?}: {e}", config.name))?;
-        Ok(FeedEngine { config, base, spec })
+        let follow = super::follow::compile(&config)?;
+        Ok(FeedEngine {
+            config,
+            base,
+            spec,
+            follow,
+        })
     }
 }
 
@@ -570,6 +578,10 @@ fn push(item: &mut Option<Item>, part: Option<Part>, text: &str) {
 impl Engine for FeedEngine {
     fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    fn follow_up(&self, first: &str, query: &Query) -> Result<Option<RequestSpec>, ParseError> {
+        super::follow::request(self.follow.as_ref(), &self.config, first, query)
     }
 
     fn build_request(&self, query: &Query) -> RequestSpec {

@@ -236,6 +236,8 @@ pub(crate) struct JsonEngine {
     answer: Option<(String, Option<String>)>,
     /// What of an answer the fields above read.
     needs: Needs,
+    /// `[engine.follow]`, compiled once.
+    follow: Option<super::follow::Follow>,
 }
 
 impl JsonEngine {
@@ -303,6 +305,7 @@ impl JsonEngine {
             url,
             snippet,
             suggestions: p.suggestions.clone(),
+            follow: super::follow::compile(&config)?,
             config,
             needs: Needs::default(),
         };
@@ -362,6 +365,10 @@ impl JsonEngine {
 impl Engine for JsonEngine {
     fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    fn follow_up(&self, first: &str, query: &Query) -> Result<Option<RequestSpec>, ParseError> {
+        super::follow::request(self.follow.as_ref(), &self.config, first, query)
     }
 
     fn build_request(&self, query: &Query) -> RequestSpec {
