@@ -538,20 +538,26 @@ fn image(e: &BytesStart<'_>, item: Option<&mut Item>) {
 
 /// Atom `<link href rel>`: the alternate (or rel-less) link is the target.
 fn atom_link(e: &BytesStart<'_>, item: Option<&mut Item>) {
-    let Some(item) = item else { return };
+    // The first alternate link found is kept: the others change nothing.
+    let Some(item) = item.filter(|it| it.href.is_none()) else {
+        return;
+    };
     let mut href = None;
     let mut rel = None;
     for a in e.attributes().flatten() {
-        let key = a.key.local_name().as_ref().to_ascii_lowercase();
-        let value = a
+        let key = a.key.local_name();
+        let key: &str = key.as_ref();
+        let slot = if key.eq_ignore_ascii_case("href") {
+            &mut href
+        } else if key.eq_ignore_ascii_case("rel") {
+            &mut rel
+        } else {
+            continue;
+        };
+        *slot = a
             .normalized_value(quick_xml::XmlVersion::Implicit1_0)
             .map(|v| v.into_owned())
             .ok();
-        match key.as_str() {
-            "href" => href = value,
-            "rel" => rel = value,
-            _ => {}
-        }
     }
     if let Some(h) = href
         && rel.as_deref().is_none_or(|r| r == "alternate")
