@@ -39,6 +39,9 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 #[path = "../tests/support/own_pages.rs"]
 mod own_pages;
 
+#[path = "../tests/support/api_answers.rs"]
+mod api_answers;
+
 #[derive(Deserialize)]
 struct Table {
     case: Vec<Case>,
@@ -74,79 +77,8 @@ fn time_pages(
     });
 }
 
-/// The API presets' answers: the real ones of the data folder's `api/`
-/// (preset, file, results), else none.
-const API_ANSWERS: &[(&str, &str, usize)] = &[
-    ("arxiv", "arxiv/arxivpy2026_testing_s0_m10.atom.xml", 10),
-    ("arxiv", "arxiv/arxivpy2016_au-del_maestro.atom.xml", 10),
-    (
-        "crossref",
-        "crossref/habanero2026_ecology_author-carl-boettiger.json",
-        20,
-    ),
-    (
-        "semantic_scholar",
-        "semantic_scholar/s2py2024_turing.json",
-        100,
-    ),
-    (
-        "pubmed",
-        "pubmed/biopython_esummary1_esummary-id-11850928-11482001.xml",
-        2,
-    ),
-    (
-        "github",
-        "github/github3py2017_github3-language-python.json",
-        8,
-    ),
-    (
-        "brave_images",
-        "brave_api/bravepy2025_hello-world_images.json",
-        20,
-    ),
-    (
-        "brave_videos",
-        "brave_api/bravepy2025_hello-world_videos.json",
-        20,
-    ),
-    ("nominatim", "nominatim/geocoder2017_ottawa-ontario.json", 1),
-];
-
-/// The API presets' answers of our own (`tests/data/api/`), for the presets
-/// with no real one: (preset, file, results).
-const OWN_API_ANSWERS: &[(&str, &str, usize)] = &[
-    ("openalex", "openalex.json", 2),
-    ("stackexchange", "stackexchange.json", 2),
-    ("crates", "crates.json", 2),
-    ("npm", "npm.json", 2),
-    ("wikimedia_commons", "wikimedia_commons.json", 2),
-    ("openverse", "openverse.json", 2),
-    ("peertube", "peertube.json", 3),
-    ("brave_news", "brave_news.json", 2),
-];
-
-fn api_pages(out: &mut BTreeMap<String, Vec<(String, usize)>>) {
-    for (preset, file, count) in OWN_API_ANSWERS {
-        let body =
-            std::fs::read_to_string(Path::new(ROOT).join("tests/data/api").join(file)).unwrap();
-        out.entry(preset.to_string())
-            .or_default()
-            .push((body, *count));
-    }
-    let Some(data) = metasift_data::root() else {
-        return;
-    };
-    for (preset, file, count) in API_ANSWERS {
-        let body = engines::decode_body(&std::fs::read(data.join("api").join(file)).unwrap(), None);
-        out.entry(preset.to_string())
-            .or_default()
-            .push((body, *count));
-    }
-}
-
 fn pages() -> BTreeMap<String, Vec<(String, usize)>> {
-    let mut out = BTreeMap::new();
-    api_pages(&mut out);
+    let mut out = api_answers::api_pages(Path::new(ROOT));
     let mut web = web_pages();
     web.append(&mut out);
     web

@@ -15,7 +15,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::xml_path::{Open, XmlPath};
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
 use crate::config::{EngineConfig, LINK_FIELDS, LIST_FIELDS};
-use crate::model::{Extra, Query, Template, video_length};
+use crate::model::{Extra, Query, Template};
 
 /// An RSS / Atom / OpenSearch engine.
 #[derive(Debug)]
@@ -25,6 +25,8 @@ pub(crate) struct FeedEngine {
     /// The parse table, when the engine has one (any XML answer with an
     /// item element, read by element paths).
     spec: Option<FeedSpec>,
+    /// `[engine.follow]`, compiled once.
+    follow: Option<super::follow::Follow>,
 }
 
 impl FeedEngine {
@@ -33,7 +35,13 @@ impl FeedEngine {
     pub(crate) fn new(config: EngineConfig) -> Result<FeedEngine, String> {
         let base = super::base_url(&config)?;
         let spec = FeedSpec::new(&config).map_err(|e| format!("engine {:?}: {e}", config.name))?;
-        Ok(FeedEngine { config, base, spec })
+        let follow = super::follow::compile(&config)?;
+        Ok(FeedEngine {
+            config,
+            base,
+            spec,
+            follow,
+        })
     }
 }
 
@@ -54,7 +62,8 @@ pub(crate) struct FeedSpec {
     /// Local names of the item element (`item` and `entry` when empty).
     items: Vec<String>,
     paths: Vec<XmlPath>,
-    keep_attrs: bool,
+    /// The attributes the paths ask about (open elements keep only these).
+    keep_attrs: Vec<String>,
     title: Option<XmlValue>,
     url: Option<XmlValue>,
     snippet: Option<XmlValue>,
@@ -96,7 +105,7 @@ impl FeedSpec {
                 })
                 .unwrap_or_default(),
             paths: Vec::new(),
-            keep_attrs: false,
+            keep_attrs: Vec::new(),
             title: None,
             url: None,
             snippet: None,
@@ -139,7 +148,7 @@ impl FeedSpec {
                 spec.scalars.push((name, value));
             }
         }
-        spec.keep_attrs = spec.paths.iter().any(XmlPath::needs_attributes);
+        spec.keep_attrs = super::xml_path::attribute_names(&spec.paths);
         Ok(Some(spec))
     }
 
@@ -182,6 +191,19 @@ impl FeedSpec {
         Ok(XmlValue(alts))
     }
 
+    /// The item elements' names.
+    fn items_or_default(&self) -> impl Iterator<Item = &str> {
+        let default: &[&str] = if self.items.is_empty() {
+            &["item", "entry"]
+        } else {
+            &[]
+        };
+        default
+            .iter()
+            .copied()
+            .chain(self.items.iter().map(String::as_str))
+    }
+
     fn is_item(&self, name: &str) -> bool {
         if self.items.is_empty() {
             matches!(name, "item" | "entry")
@@ -209,8 +231,12 @@ impl FeedSpec {
 
     /// An element under the item opens: its attribute values are read,
     /// and the text paths it starts are collected until it ends.
-    fn open(&self, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
-        stack.push(super::xml_path::open(e, self.keep_attrs));
+    fn open(&self, name: &str, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
+        stack.push(super::xml_path::open_as(
+            name.to_string(),
+            e,
+            &self.keep_attrs,
+        ));
         let depth = stack.len();
         for (i, p) in self.paths.iter().enumerate() {
             if !p.matches_exactly(stack) {
@@ -230,7 +256,7 @@ impl FeedSpec {
 
     /// An empty element under the item: only attributes to read.
     fn empty(&self, e: &BytesStart<'_>, stack: &mut Vec<Open>, item: &mut Item) {
-        stack.push(super::xml_path::open(e, self.keep_attrs));
+        stack.push(super::xml_path::open(e, &self.keep_attrs));
         for (i, p) in self.paths.iter().enumerate() {
             if p.reads_attribute()
                 && p.matches_exactly(stack)
@@ -266,36 +292,9 @@ impl FeedSpec {
     fn extra(&self, item: &Item, base: &url::Url) -> Box<Extra> {
         let mut e = Extra::new(self.template);
         for (name, v) in &self.scalars {
-            let Some(raw) = self.get(v, item) else {
-                continue;
-            };
-            let link = || resolve_link(base, &raw);
-            let text = || Some(html_to_text(&raw)).filter(|t| !t.is_empty());
-            let (slot, value) = match *name {
-                "img_src" => (&mut e.img_src, link()),
-                "thumbnail_src" => (&mut e.thumbnail_src, link()),
-                "iframe_src" => (&mut e.iframe_src, link()),
-                "pdf_url" => (&mut e.pdf_url, link()),
-                "homepage" => (&mut e.homepage, link()),
-                "source_code_url" => (&mut e.source_code_url, link()),
-                "length" => (&mut e.length, video_length(&raw)),
-                "resolution" => (&mut e.resolution, text()),
-                "source" => (&mut e.source, text()),
-                "author" => (&mut e.author, text()),
-                "journal" => (&mut e.journal, text()),
-                "doi" => (&mut e.doi, text()),
-                "publisher" => (&mut e.publisher, text()),
-                "volume" => (&mut e.volume, text()),
-                "package_name" => (&mut e.package_name, text()),
-                "version" => (&mut e.version, text()),
-                "license" => (&mut e.license, text()),
-                "maintainer" => (&mut e.maintainer, text()),
-                "popularity" => (&mut e.popularity, text()),
-                "latitude" => (&mut e.latitude, text()),
-                "longitude" => (&mut e.longitude, text()),
-                _ => continue,
-            };
-            *slot = value;
+            if let Some(raw) = self.get(v, item) {
+                super::fields::set_scalar(&mut e, name, &raw, base);
+            }
         }
         for (name, i) in &self.lists {
             let values: Vec<String> = item.fields[*i].iter().map(|v| html_to_text(v)).collect();
@@ -370,7 +369,7 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
             Event::Start(e) => {
                 let name = local(&e);
                 if let (Some(s), Some(it)) = (spec, item.as_mut()) {
-                    s.open(&e, &mut stack, it);
+                    s.open(&name, &e, &mut stack, it);
                 }
                 if part.is_some() {
                     depth_in_part += 1;
@@ -416,7 +415,6 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
                 image(&e, item.as_mut());
             }
             Event::End(e) => {
-                let name = e.local_name().as_ref().to_ascii_lowercase();
                 if !stack.is_empty()
                     && let Some(it) = item.as_mut()
                 {
@@ -435,9 +433,13 @@ fn parse_items(body: &str, spec: Option<&FeedSpec>) -> Result<Vec<Item>, String>
                     }
                     continue;
                 }
-                let name = name.rsplit(':').next().unwrap_or("");
-                if spec.map_or(matches!(name, "item" | "entry"), |s| s.is_item(name))
-                    && let Some(it) = item.take()
+                let local = e.local_name();
+                let local: &str = local.as_ref();
+                let name = local.rsplit(':').next().unwrap_or("");
+                let is_item = |n: &str| n.eq_ignore_ascii_case(name);
+                if spec.map_or(is_item("item") || is_item("entry"), |s| {
+                    s.items_or_default().any(is_item)
+                }) && let Some(it) = item.take()
                 {
                     let mut it = it;
                     if let Some(href) = it.href.take() {
@@ -536,20 +538,26 @@ fn image(e: &BytesStart<'_>, item: Option<&mut Item>) {
 
 /// Atom `<link href rel>`: the alternate (or rel-less) link is the target.
 fn atom_link(e: &BytesStart<'_>, item: Option<&mut Item>) {
-    let Some(item) = item else { return };
+    // The first alternate link found is kept: the others change nothing.
+    let Some(item) = item.filter(|it| it.href.is_none()) else {
+        return;
+    };
     let mut href = None;
     let mut rel = None;
     for a in e.attributes().flatten() {
-        let key = a.key.local_name().as_ref().to_ascii_lowercase();
-        let value = a
+        let key = a.key.local_name();
+        let key: &str = key.as_ref();
+        let slot = if key.eq_ignore_ascii_case("href") {
+            &mut href
+        } else if key.eq_ignore_ascii_case("rel") {
+            &mut rel
+        } else {
+            continue;
+        };
+        *slot = a
             .normalized_value(quick_xml::XmlVersion::Implicit1_0)
             .map(|v| v.into_owned())
             .ok();
-        match key.as_str() {
-            "href" => href = value,
-            "rel" => rel = value,
-            _ => {}
-        }
     }
     if let Some(h) = href
         && rel.as_deref().is_none_or(|r| r == "alternate")
@@ -576,6 +584,10 @@ fn push(item: &mut Option<Item>, part: Option<Part>, text: &str) {
 impl Engine for FeedEngine {
     fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    fn follow_up(&self, first: &str, query: &Query) -> Result<Option<RequestSpec>, ParseError> {
+        super::follow::request(self.follow.as_ref(), &self.config, first, query)
     }
 
     fn build_request(&self, query: &Query) -> RequestSpec {

@@ -12,6 +12,7 @@
 use serde_json::Value;
 
 use super::json::{FieldSpec, lookup, scalar_text};
+use super::json_select::Needs;
 use super::{html_to_text, resolve_link};
 use crate::config::{FieldsConfig, InfoboxConfig, LINK_FIELDS, LIST_FIELDS};
 use crate::model::{Address, Extra, Infobox, InfoboxAttribute, InfoboxUrl, Template, video_length};
@@ -34,6 +35,13 @@ impl Scalar {
             return Err(format!("{spec:?} names no field"));
         }
         Ok(Scalar(alts))
+    }
+
+    /// Marks what [`Scalar::extract`] reads under `item`.
+    pub(crate) fn need(&self, item: &mut Needs) {
+        for spec in &self.0 {
+            spec.need(item);
+        }
     }
 
     /// The first alternative's non-empty text.
@@ -73,6 +81,19 @@ impl List {
                 .collect(),
             each,
         })
+    }
+
+    /// Marks what [`List::extract`] reads under `item`: each element, or
+    /// the value itself where it is no list.
+    pub(crate) fn need(&self, item: &mut Needs) {
+        let list = item.at(&self.list);
+        match &self.each {
+            None => list.whole(),
+            Some(each) => {
+                each.need(list);
+                each.need(list.every());
+            }
+        }
     }
 
     /// The texts of the list's elements (at most `max`), empty ones left out.
@@ -144,40 +165,26 @@ impl JsonFields {
         Ok(Some(out))
     }
 
+    /// Marks what [`JsonFields::extract`] reads under `item`.
+    pub(crate) fn need(&self, item: &mut Needs) {
+        for (_, spec) in &self.scalars {
+            spec.need(item);
+        }
+        for (_, spec) in &self.lists {
+            spec.need(item);
+        }
+        if let Some(path) = &self.address {
+            item.at(path).whole();
+        }
+    }
+
     /// The fields of one item; links made absolute against `base`.
     pub(crate) fn extract(&self, item: &Value, base: &url::Url) -> Box<Extra> {
         let mut e = Extra::new(self.template);
         for (name, spec) in &self.scalars {
-            let Some(v) = spec.extract(item) else {
-                continue;
-            };
-            let link = || resolve_link(base, &v);
-            let text = || Some(html_to_text(&v)).filter(|t| !t.is_empty());
-            let slot = match *name {
-                "img_src" => (&mut e.img_src, link()),
-                "thumbnail_src" => (&mut e.thumbnail_src, link()),
-                "iframe_src" => (&mut e.iframe_src, link()),
-                "pdf_url" => (&mut e.pdf_url, link()),
-                "homepage" => (&mut e.homepage, link()),
-                "source_code_url" => (&mut e.source_code_url, link()),
-                "length" => (&mut e.length, video_length(&v)),
-                "resolution" => (&mut e.resolution, text()),
-                "source" => (&mut e.source, text()),
-                "author" => (&mut e.author, text()),
-                "journal" => (&mut e.journal, text()),
-                "doi" => (&mut e.doi, text()),
-                "publisher" => (&mut e.publisher, text()),
-                "volume" => (&mut e.volume, text()),
-                "package_name" => (&mut e.package_name, text()),
-                "version" => (&mut e.version, text()),
-                "license" => (&mut e.license, text()),
-                "maintainer" => (&mut e.maintainer, text()),
-                "popularity" => (&mut e.popularity, text()),
-                "latitude" => (&mut e.latitude, text()),
-                "longitude" => (&mut e.longitude, text()),
-                _ => continue,
-            };
-            *slot.0 = slot.1;
+            if let Some(v) = spec.extract(item) {
+                set_scalar(&mut e, name, &v, base);
+            }
         }
         for (name, spec) in &self.lists {
             let values = spec.extract(item, MAX_LIST);
@@ -216,6 +223,41 @@ impl JsonFields {
         }
         Box::new(e)
     }
+}
+
+/// Sets the scalar template field `name` of `e` from the text an answer
+/// gives for it: links made absolute against `base` (and dropped when not
+/// http(s)), a video length read as one, other text reduced from markup
+/// (dropped when empty). The one place both kinds (`json`, `feed`) fill
+/// a field.
+pub(crate) fn set_scalar(e: &mut Extra, name: &str, v: &str, base: &url::Url) {
+    let link = || resolve_link(base, v);
+    let text = || Some(html_to_text(v)).filter(|t| !t.is_empty());
+    let (slot, value) = match name {
+        "img_src" => (&mut e.img_src, link()),
+        "thumbnail_src" => (&mut e.thumbnail_src, link()),
+        "iframe_src" => (&mut e.iframe_src, link()),
+        "pdf_url" => (&mut e.pdf_url, link()),
+        "homepage" => (&mut e.homepage, link()),
+        "source_code_url" => (&mut e.source_code_url, link()),
+        "length" => (&mut e.length, video_length(v)),
+        "resolution" => (&mut e.resolution, text()),
+        "source" => (&mut e.source, text()),
+        "author" => (&mut e.author, text()),
+        "journal" => (&mut e.journal, text()),
+        "doi" => (&mut e.doi, text()),
+        "publisher" => (&mut e.publisher, text()),
+        "volume" => (&mut e.volume, text()),
+        "package_name" => (&mut e.package_name, text()),
+        "version" => (&mut e.version, text()),
+        "license" => (&mut e.license, text()),
+        "maintainer" => (&mut e.maintainer, text()),
+        "popularity" => (&mut e.popularity, text()),
+        "latitude" => (&mut e.latitude, text()),
+        "longitude" => (&mut e.longitude, text()),
+        _ => return,
+    };
+    *slot = value;
 }
 
 /// The compiled `[engine.parse.infobox]`.
@@ -286,6 +328,27 @@ impl JsonInfobox {
             )?,
             title,
         })
+    }
+
+    /// Marks what [`JsonInfobox::extract`] reads of a document under `root`.
+    pub(crate) fn need(&self, root: &mut Needs) {
+        // The boxes are the object found, or its members.
+        self.need_item(root.at_pointer(&self.results));
+        self.need_item(root.at_pointer(&self.results).every());
+    }
+
+    fn need_item(&self, item: &mut Needs) {
+        let scalars = [&self.id, &self.content, &self.img_src];
+        for spec in std::iter::once(&self.title)
+            .chain(scalars.into_iter().flatten())
+            .chain(self.urls.iter().map(|(_, s)| s))
+            .chain(self.attributes.iter().map(|(_, s)| s))
+        {
+            spec.need(item);
+        }
+        for path in &self.skip {
+            item.at(path).whole();
+        }
     }
 
     /// The boxes of `doc`: each item with a title and something beyond

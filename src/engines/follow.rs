@@ -30,6 +30,31 @@ pub(crate) struct Follow {
     max: usize,
 }
 
+/// The engine's `[engine.follow]` compiled (once, with the engine), its
+/// error naming the engine.
+pub(crate) fn compile(config: &EngineConfig) -> Result<Option<Follow>, String> {
+    config
+        .follow
+        .as_ref()
+        .map(Follow::new)
+        .transpose()
+        .map_err(|e| format!("engine {:?}: {e}", config.name))
+}
+
+/// [`super::Engine::follow_up`] with the compiled `follow`: no follow-up
+/// without one.
+pub(crate) fn request(
+    follow: Option<&Follow>,
+    engine: &EngineConfig,
+    first: &str,
+    query: &Query,
+) -> Result<Option<RequestSpec>, ParseError> {
+    match follow {
+        None => Ok(None),
+        Some(f) => f.request(engine, first, query),
+    }
+}
+
 /// The most values one path may give (a cap on the follow-up URL).
 const MAX_VALUES: usize = 200;
 

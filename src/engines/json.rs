@@ -20,6 +20,7 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::Value;
 
 use super::fields::Scalar;
+use super::json_select::{self, Needs};
 use super::{Engine, Hit, ParseError, Parsed, RequestSpec, html_to_text, resolve_link};
 use crate::config::EngineConfig;
 use crate::model::{Answer, Query};
@@ -133,6 +134,20 @@ impl FieldSpec {
         Ok(FieldSpec::Template(parts))
     }
 
+    /// Marks what [`FieldSpec::extract`] reads under `item`.
+    pub(crate) fn need(&self, item: &mut Needs) {
+        match self {
+            FieldSpec::Path(p) => item.at(p).whole(),
+            FieldSpec::Template(parts) => {
+                for part in parts {
+                    if let TemplatePart::Field { path, .. } = part {
+                        item.at(path).whole();
+                    }
+                }
+            }
+        }
+    }
+
     /// The text this spec yields for `item`; `None` when a field is missing.
     pub(crate) fn extract(&self, item: &Value) -> Option<String> {
         match self {
@@ -219,6 +234,10 @@ pub(crate) struct JsonEngine {
     infobox: Option<super::fields::JsonInfobox>,
     /// `parse.answer`: JSON pointer to a direct answer, and its source.
     answer: Option<(String, Option<String>)>,
+    /// What of an answer the fields above read.
+    needs: Needs,
+    /// `[engine.follow]`, compiled once.
+    follow: Option<super::follow::Follow>,
 }
 
 impl JsonEngine {
@@ -273,7 +292,7 @@ impl JsonEngine {
                 "engine {name:?}: parse.total must be a JSON pointer starting with '/', got {t:?}"
             ));
         }
-        Ok(JsonEngine {
+        let mut engine = JsonEngine {
             fields,
             infobox,
             answer,
@@ -286,8 +305,60 @@ impl JsonEngine {
             url,
             snippet,
             suggestions: p.suggestions.clone(),
+            follow: super::follow::compile(&config)?,
             config,
-        })
+            needs: Needs::default(),
+        };
+        engine.needs = engine.needs();
+        Ok(engine)
+    }
+
+    /// Every path of an answer [`JsonEngine::read`] may look at.
+    fn needs(&self) -> Needs {
+        let mut root = Needs::default();
+        if let Some(b) = &self.infobox {
+            b.need(&mut root);
+        }
+        if let Some((text, url)) = &self.answer {
+            root.at_pointer(text).whole();
+            if let Some(url) = url {
+                root.at_pointer(url).whole();
+            }
+        }
+        if !self.boxes_only() {
+            let item = root.at_pointer(&self.results).every();
+            for spec in [&self.url, &self.title].into_iter().chain(
+                [&self.snippet, &self.date, &self.thumbnail]
+                    .into_iter()
+                    .flatten(),
+            ) {
+                spec.need(item);
+            }
+            if let Some(f) = &self.fields {
+                f.need(item);
+            }
+            for pointer in [&self.suggestions, &self.total].into_iter().flatten() {
+                root.at_pointer(pointer).whole();
+            }
+        }
+        root.finish()
+    }
+
+    /// Whether the engine reads only boxes and answers, no result list.
+    fn boxes_only(&self) -> bool {
+        self.config.parse.results.is_none() && (self.infobox.is_some() || self.answer.is_some())
+    }
+
+    /// The answer `body` read: with `whole`, as one complete
+    /// `serde_json::Value` (the reference); else only the parts the
+    /// parse table reads ([`json_select`]), which must give the same.
+    pub(crate) fn read(&self, body: &str, whole: bool) -> Result<Parsed, ParseError> {
+        let doc = if whole {
+            parse_json(body, &self.config)?
+        } else {
+            parse_json_with(body, &self.config, |b| json_select::parse(b, &self.needs))?
+        };
+        self.parse_doc(body, &doc)
     }
 }
 
@@ -296,16 +367,25 @@ impl Engine for JsonEngine {
         &self.config
     }
 
+    fn follow_up(&self, first: &str, query: &Query) -> Result<Option<RequestSpec>, ParseError> {
+        super::follow::request(self.follow.as_ref(), &self.config, first, query)
+    }
+
     fn build_request(&self, query: &Query) -> RequestSpec {
         super::default_request(&self.config, query)
     }
 
     fn parse(&self, body: &str) -> Result<Parsed, ParseError> {
-        let doc = parse_json(body, &self.config)?;
+        self.read(body, false)
+    }
+}
+
+impl JsonEngine {
+    fn parse_doc(&self, body: &str, doc: &Value) -> Result<Parsed, ParseError> {
         let infoboxes = self
             .infobox
             .as_ref()
-            .map(|b| b.extract(&doc, &self.base))
+            .map(|b| b.extract(doc, &self.base))
             .unwrap_or_default();
         let answers: Vec<Answer> = self
             .answer
@@ -325,8 +405,7 @@ impl Engine for JsonEngine {
             })
             .into_iter()
             .collect();
-        if self.config.parse.results.is_none() && (self.infobox.is_some() || self.answer.is_some())
-        {
+        if self.boxes_only() {
             return Ok(Parsed {
                 infoboxes,
                 answers,
@@ -442,11 +521,20 @@ impl Engine for JsonEngine {
 /// So does a number past the range of `f64` (`1e400`, valid JSON): it is
 /// read as `null`, which costs the field that holds it, not the answer.
 pub(crate) fn parse_json(body: &str, config: &EngineConfig) -> Result<Value, ParseError> {
-    let parsed = serde_json::from_str(body).or_else(|e| {
+    parse_json_with(body, config, |b| serde_json::from_str(b))
+}
+
+/// [`parse_json`] with `read` reading the (repaired) text.
+fn parse_json_with(
+    body: &str,
+    config: &EngineConfig,
+    read: impl Fn(&str) -> serde_json::Result<Value>,
+) -> Result<Value, ParseError> {
+    let parsed = read(body).or_else(|e| {
         let surrogates = replace_lone_surrogates(body);
         let numbers = replace_huge_numbers(surrogates.as_deref().unwrap_or(body));
         match numbers.or(surrogates) {
-            Some(repaired) => serde_json::from_str(&repaired),
+            Some(repaired) => read(&repaired),
             None => Err(e),
         }
     });

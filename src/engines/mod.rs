@@ -110,14 +110,17 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
     }
 }
 
+pub(crate) mod dates;
 pub(crate) mod dom;
 pub(crate) mod exclude;
 pub mod fast_parse;
+mod fast_text;
 pub(crate) mod feed;
 pub(crate) mod fields;
 pub(crate) mod follow;
 pub mod html;
 pub(crate) mod json;
+pub(crate) mod json_select;
 pub(crate) mod markers;
 pub mod prefilter;
 pub mod restrict;
@@ -126,6 +129,30 @@ mod text;
 pub(crate) mod xml_path;
 
 pub(crate) use text::html_to_text;
+
+/// The readings the fast paths stand in for, for the tests that compare
+/// the two on real answers (`tests/real_data`) and the parse bench.
+#[doc(hidden)]
+pub mod reference {
+    use super::{ParseError, Parsed};
+    use crate::config::EngineConfig;
+
+    /// A parse's outcome.
+    pub type Outcome = Result<Parsed, ParseError>;
+
+    /// The `json` engine of `config` on `body`: (as a search reads it, as
+    /// the whole answer read into one `serde_json::Value` reads it).
+    pub fn json_both(config: &EngineConfig, body: &str) -> Result<(Outcome, Outcome), String> {
+        let engine = super::json::JsonEngine::new(config.clone())?;
+        Ok((engine.read(body, false), engine.read(body, true)))
+    }
+
+    /// A field's markup as text: (as a parse reads it, by html5ever's
+    /// tree builder alone).
+    pub fn html_text_both(s: &str) -> (String, String) {
+        (super::html_to_text(s), super::text::html_to_text_tree(s))
+    }
+}
 
 use std::path::Path;
 
@@ -513,9 +540,13 @@ pub(crate) fn empty_page_error(visible: &str) -> ParseError {
 }
 
 /// A date as engines give it — RFC 3339 / ISO 8601 with an offset, RFC 2822
-/// (RSS `pubDate`, weekday optional), a bare `YYYY-MM-DD`, or Unix seconds —
-/// as RFC 3339 in UTC (`2024-07-13T19:09:59Z`). `None` for anything else, or
-/// a date before 1970 or after 2100 (a misread number, not a publication).
+/// (RSS `pubDate`, weekday optional), a bare `YYYY-MM-DD`, a year with a
+/// month, season, day or range as bibliographic services write them
+/// (PubMed's `1965 Aug`, `2020 Jan-Feb`: their first day, [`dates`]), or
+/// Unix seconds — as RFC 3339 in UTC (`2024-07-13T19:09:59Z`). `None` for
+/// anything else, or a date before 1970 or after 2100 (a misread number,
+/// not a publication) unless its year is written out in the bibliographic
+/// form (from 1000 to 2100).
 pub fn published_date(raw: &str) -> Option<String> {
     let s = raw.trim();
     if s.is_empty() || s.len() > 64 {
@@ -533,6 +564,9 @@ pub fn published_date(raw: &str) -> Option<String> {
         format!("{dt}Z").parse::<jiff::Timestamp>().ok()?
     } else if let Ok(d) = s.parse::<jiff::civil::Date>() {
         format!("{d}T00:00:00Z").parse::<jiff::Timestamp>().ok()?
+    } else if let Some(d) = dates::bibliographic_date(s) {
+        // The year is written out: no misread number, so older years stand.
+        return Some(format!("{d}T00:00:00Z"));
     } else if let Ok(secs) = s.parse::<i64>() {
         jiff::Timestamp::from_second(secs).ok()?
     } else {
@@ -588,6 +622,13 @@ mod tests {
         assert_eq!(d("1720897799"), want, "Unix seconds");
         assert_eq!(d("2024-07-13").as_deref(), Some("2024-07-13T00:00:00Z"));
         assert_eq!(d("2024-07-13T19:09:59"), want, "no offset: UTC");
+        // PubMed's esummary dates: their first day, older years too.
+        let day = |s: &str| Some(format!("{s}T00:00:00Z"));
+        assert_eq!(d("1965 Aug"), day("1965-08-01"));
+        assert_eq!(d("2001 Dec 15"), day("2001-12-15"));
+        assert_eq!(d("2019 Spring"), day("2019-03-01"));
+        assert_eq!(d("2020 Jan-Feb"), day("2020-01-01"));
+        assert_eq!(d("2024"), day("2024-01-01"), "a year, not Unix seconds");
         for bad in [
             "",
             "yesterday",

@@ -10,9 +10,18 @@ use scraper::{ElementRef, node::Node};
 /// the tree builder refuses (nested past [`super::dom::MAX_DEPTH`], …) is
 /// no text anyone reads: it yields `""`, so that field alone is lost.
 pub(crate) fn html_to_text(s: &str) -> String {
-    if !s.contains(['<', '&']) {
+    if memchr::memchr2(b'<', b'&', s.as_bytes()).is_none() {
         return collapse_whitespace(s);
     }
+    if let Some(raw) = super::fast_text::raw_text(s) {
+        return collapse_whitespace(&raw);
+    }
+    html_to_text_tree(s)
+}
+
+/// [`html_to_text`] by html5ever's tree builder alone: the reference of
+/// its fast path.
+pub(crate) fn html_to_text_tree(s: &str) -> String {
     match super::dom::parse_fragment(s) {
         Ok(fragment) => element_text(fragment.root_element()),
         Err(_) => String::new(),
@@ -146,24 +155,115 @@ pub(crate) fn collapse_whitespace(s: &str) -> String {
     } else {
         s
     };
+    collapse_decoded(s)
+}
+
+/// What a character is to [`collapse_whitespace`].
+#[derive(Clone, Copy, PartialEq)]
+enum Class {
+    Visible,
+    Space,
+    Invisible,
+}
+
+/// Bytes that are visible text whatever follows: not ASCII whitespace,
+/// and not the lead byte of a whitespace or invisible character.
+const PLAIN: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = !matches!(
+            i as u8,
+            b'\t'
+                | b'\n'
+                | b'\x0b'
+                | b'\x0c'
+                | b'\r'
+                | b' '
+                | 0xC2
+                | 0xD8
+                | 0xE1
+                | 0xE2
+                | 0xE3
+                | 0xEF
+        );
+        i += 1;
+    }
+    t
+};
+
+/// [`collapse_whitespace`] after entities: one pass over the bytes that
+/// copies runs of visible text whole. Every whitespace and invisible
+/// character outside ASCII starts with one of six lead bytes, so only
+/// those are decoded.
+fn collapse_decoded(s: &str) -> String {
+    let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
-    for word in s.split(|c: char| c.is_whitespace() || c == '\u{a0}') {
-        if word.is_empty() {
+    // Whitespace was met since the last visible character.
+    let mut gap = false;
+    // Start of the visible run not yet copied.
+    let mut run: Option<usize> = None;
+    let mut i = 0;
+    while i < b.len() {
+        if PLAIN[b[i] as usize] {
+            if run.is_none() {
+                if gap && !out.is_empty() {
+                    out.push(' ');
+                }
+                gap = false;
+                run = Some(i);
+            }
+            i += 1;
+            while i < b.len() && PLAIN[b[i] as usize] {
+                i += 1;
+            }
             continue;
         }
-        // Invisible characters are rare: look before copying char by char.
-        let invisible = !word.is_ascii() && word.chars().any(is_invisible_control);
-        if invisible && word.chars().all(is_invisible_control) {
-            continue;
+        let c = b[i];
+        let (class, len) = match c {
+            b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r' => (Class::Space, 1),
+            b' ' => {
+                // One space between two visible ASCII characters stays in the run.
+                if run.is_some() && b.get(i + 1).is_some_and(|n| (0x21..0x80).contains(n)) {
+                    i += 1;
+                    continue;
+                }
+                (Class::Space, 1)
+            }
+            0xC2 | 0xD8 | 0xE1 | 0xE2 | 0xE3 | 0xEF => {
+                let ch = s[i..].chars().next().expect("a lead byte");
+                let class = if ch.is_whitespace() || ch == '\u{a0}' {
+                    Class::Space
+                } else if is_invisible_control(ch) {
+                    Class::Invisible
+                } else {
+                    Class::Visible
+                };
+                (class, ch.len_utf8())
+            }
+            _ => (Class::Visible, 1),
+        };
+        match class {
+            Class::Visible => {
+                if run.is_none() {
+                    if gap && !out.is_empty() {
+                        out.push(' ');
+                    }
+                    gap = false;
+                    run = Some(i);
+                }
+            }
+            Class::Space | Class::Invisible => {
+                if let Some(start) = run.take() {
+                    out.push_str(&s[start..i]);
+                }
+                gap |= class == Class::Space;
+            }
         }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        if invisible {
-            out.extend(word.chars().filter(|&c| !is_invisible_control(c)));
-        } else {
-            out.push_str(word);
-        }
+        i += len;
+    }
+    if let Some(start) = run {
+        out.push_str(&s[start..]);
     }
     out
 }
@@ -284,6 +384,36 @@ mod tests {
             collapse_whitespace("a &unknown; b &#xZZ; &"),
             "a &unknown; b &#xZZ; &"
         );
+    }
+
+    /// The plain reading [`collapse_decoded`] stands in for: words split
+    /// on whitespace, invisible controls dropped, words of nothing else
+    /// dropped, joined by one space.
+    fn collapse_reference(s: &str) -> String {
+        let words: Vec<String> = s
+            .split(|c: char| c.is_whitespace() || c == '\u{a0}')
+            .map(|w| w.chars().filter(|&c| !is_invisible_control(c)).collect())
+            .filter(|w: &String| !w.is_empty())
+            .collect();
+        words.join(" ")
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        #[test]
+        fn collapsing_agrees_with_the_plain_reading(chars in proptest::collection::vec(
+            proptest::prop_oneof![proptest::char::any(), proptest::sample::select(vec![
+                'a', 'Z', '.', ' ', ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{a0}',
+                '\u{ad}', '\u{61c}', '\u{1680}', '\u{180e}', '\u{2003}', '\u{200b}', '\u{200d}',
+                '\u{2028}', '\u{202a}', '\u{202f}', '\u{205f}', '\u{2062}', '\u{2067}', '\u{3000}',
+                '\u{feff}', 'é', '高', '\u{2010}', '\u{e1}', '\u{fe0f}', '😀', '\u{c2}',
+                '\u{1c}', '\u{1f}', '\u{0}', '\u{7f}',
+            ])],
+            0..40,
+        )) {
+            let s: String = chars.into_iter().collect();
+            proptest::prop_assert_eq!(collapse_decoded(&s), collapse_reference(&s), "{:?}", s);
+        }
     }
 
     #[test]

@@ -75,10 +75,13 @@ impl XmlPath {
         self.attr.is_some()
     }
 
-    /// Whether it asks about attributes at all (then open elements must
-    /// keep theirs).
-    pub(crate) fn needs_attributes(&self) -> bool {
-        self.attr.is_some() || self.steps.iter().any(|s| s.cond.is_some())
+    /// The attributes it asks about (conditions and the one it reads):
+    /// open elements keep these and no others.
+    pub(crate) fn attribute_names(&self) -> impl Iterator<Item = &str> {
+        self.steps
+            .iter()
+            .filter_map(|s| s.cond.as_ref().map(|(k, _)| k.as_str()))
+            .chain(self.attr.as_deref())
     }
 
     /// Whether `stack` (the open elements under the item, outermost first)
@@ -150,25 +153,45 @@ fn local_of(name: &str) -> &str {
     name.rsplit(':').next().unwrap_or(name)
 }
 
-/// The open element `e`: its local name, and its attributes when `keep`.
-pub(crate) fn open(e: &BytesStart<'_>, keep: bool) -> Open {
-    let name = e.local_name().as_ref().to_ascii_lowercase();
-    let attrs = if keep {
+/// The open element `e`: its local name, and those of its attributes
+/// `keep` names (lower-cased local names).
+pub(crate) fn open(e: &BytesStart<'_>, keep: &[String]) -> Open {
+    open_as(e.local_name().as_ref().to_ascii_lowercase(), e, keep)
+}
+
+/// [`open`] with the element's local name, lower-cased, already read.
+pub(crate) fn open_as(name: String, e: &BytesStart<'_>, keep: &[String]) -> Open {
+    let attrs = if keep.is_empty() {
+        Vec::new()
+    } else {
         e.attributes()
             .flatten()
             .filter_map(|a| {
-                let k = a.key.local_name().as_ref().to_ascii_lowercase();
+                let local = a.key.local_name();
+                let local: &str = local.as_ref();
+                let k = keep.iter().find(|k| k.eq_ignore_ascii_case(local))?;
                 let v = a
                     .normalized_value(quick_xml::XmlVersion::Implicit1_0)
                     .ok()?
                     .into_owned();
-                Some((k, v))
+                Some((k.clone(), v))
             })
             .collect()
-    } else {
-        Vec::new()
     };
     Open { name, attrs }
+}
+
+/// The attribute names `paths` ask about, each once.
+pub(crate) fn attribute_names<'p>(paths: impl IntoIterator<Item = &'p XmlPath>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for p in paths {
+        for n in p.attribute_names() {
+            if !names.iter().any(|k| k == n) {
+                names.push(n.to_string());
+            }
+        }
+    }
+    names
 }
 
 /// The text (or attribute) of every element of `body` that `path` matches
@@ -176,7 +199,7 @@ pub(crate) fn open(e: &BytesStart<'_>, keep: bool) -> Open {
 /// not well-formed XML up to there.
 pub(crate) fn values(body: &str, path: &XmlPath, max: usize) -> Result<Vec<String>, String> {
     let mut reader = Reader::from_str(body.trim_start_matches('\u{feff}'));
-    let keep = path.needs_attributes();
+    let keep = attribute_names([path]);
     let mut stack: Vec<Open> = Vec::new();
     // The text being collected, and the depth of the element it belongs to.
     let mut capture: Option<(usize, String)> = None;
@@ -187,7 +210,7 @@ pub(crate) fn values(body: &str, path: &XmlPath, max: usize) -> Result<Vec<Strin
             .map_err(|e| format!("XML error at byte {}: {e}", reader.error_position()))?;
         match event {
             Event::Start(e) => {
-                stack.push(open(&e, keep));
+                stack.push(open(&e, &keep));
                 if path.matches_suffix(&stack) {
                     match path.attribute(stack.last().expect("just pushed")) {
                         Some(v) => out.push(v.to_string()),
@@ -199,7 +222,7 @@ pub(crate) fn values(body: &str, path: &XmlPath, max: usize) -> Result<Vec<Strin
                 }
             }
             Event::Empty(e) => {
-                stack.push(open(&e, keep));
+                stack.push(open(&e, &keep));
                 if path.matches_suffix(&stack)
                     && let Some(v) = path.attribute(stack.last().expect("just pushed"))
                 {

@@ -228,6 +228,10 @@ pub fn cases(cases: &mut Cases) {
             assert_eq!(e.authors, ["LoPresti PJ", "Hambrick GW Jr"]);
             assert_eq!(e.journal.as_deref(), Some("Archives of dermatology"));
             assert_eq!(e.volume.as_deref(), Some("92"));
+            // `1965 Aug`, `2001 Jun`: the month's first day.
+            assert_eq!(h.published.as_deref(), Some("1965-08-01T00:00:00Z"));
+            let second = parsed.hits[1].published.as_deref();
+            assert_eq!(second, Some("2001-06-01T00:00:00Z"));
         },
     );
     for rel in [

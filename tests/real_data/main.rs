@@ -19,6 +19,7 @@ mod support;
 
 mod apis;
 mod corpus;
+mod fast_paths;
 mod lab;
 mod lists;
 mod pages;
@@ -29,6 +30,7 @@ fn main() {
     let mut cases = real_data::Cases::new();
     parsers::cases(&mut cases);
     apis::cases(&mut cases);
+    fast_paths::cases(&mut cases);
     pages::cases(&mut cases);
     corpus::cases(&mut cases);
     quality::cases(&mut cases);
