@@ -113,6 +113,7 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
 pub(crate) mod dates;
 pub(crate) mod dom;
 pub(crate) mod exclude;
+mod fast_link;
 pub mod fast_parse;
 mod fast_text;
 pub(crate) mod feed;
@@ -151,6 +152,15 @@ pub mod reference {
     /// tree builder alone).
     pub fn html_text_both(s: &str) -> (String, String) {
         (super::html_to_text(s), super::text::html_to_text_tree(s))
+    }
+
+    /// A link an engine wrote, made the link a user clicks against the
+    /// engine's URL `base`: (as a parse makes it, by the `url` crate alone).
+    pub fn link_both(base: &url::Url, raw: &str) -> (Option<String>, Option<String>) {
+        (
+            super::resolve_link(base, raw),
+            super::resolve_link_by_the_crate(base, raw),
+        )
     }
 }
 
@@ -296,6 +306,22 @@ pub(crate) fn base_url(config: &EngineConfig) -> Result<url::Url, String> {
 /// it is an http(s) URL.
 pub(crate) fn resolve_link(base: &url::Url, raw: &str) -> Option<String> {
     let raw = raw.trim();
+    // Most links are absolute and already as the crate writes them: kept
+    // as they are, unless a redirect wrapper's target is to be read.
+    if let Some(link) = fast_link::as_written(raw) {
+        if link == base.as_str() {
+            return None;
+        }
+        if !metasift_dedup::is_redirect(link) {
+            return Some(link.to_string());
+        }
+    }
+    resolve_link_by_the_crate(base, raw)
+}
+
+/// [`resolve_link`] with every link read by the `url` crate: the reference
+/// of its fast path.
+fn resolve_link_by_the_crate(base: &url::Url, raw: &str) -> Option<String> {
     // What the `url` crate reads of it: it drops tabs and line breaks
     // anywhere, and C0 controls and spaces at the ends. A link of nothing
     // else (`"\u0001"`) would resolve to the engine's own URL, keys and all.

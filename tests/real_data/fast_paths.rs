@@ -3,8 +3,9 @@
 //! parse table names (`engines::json_select`) against one whole
 //! `serde_json::Value`, for every `json` preset on every JSON answer of the
 //! data folder (and Hacker News' recorded replies, and our own answers);
-//! and the fast path of `html_to_text` against html5ever's tree builder on
-//! every string those answers hold.
+//! and the fast paths of `html_to_text` (against html5ever's tree builder)
+//! and of link resolution (against the `url` crate alone) on every string
+//! those answers hold.
 
 use std::path::Path;
 
@@ -23,12 +24,15 @@ fn agree(config: &Config, what: &str, body: &str) {
         assert_eq!(fast, whole, "{}: {what}", ec.name);
     }
     if let Ok(v) = serde_json::from_str::<Value>(body) {
+        let base = url::Url::parse("https://api.example.org/search?q=rust").unwrap();
         let mut stack = vec![&v];
         while let Some(v) = stack.pop() {
             match v {
                 Value::String(s) => {
                     let (fast, tree) = reference::html_text_both(s);
                     assert_eq!(fast, tree, "{what}: {s:?}");
+                    let (fast, by_the_crate) = reference::link_both(&base, s);
+                    assert_eq!(fast, by_the_crate, "{what}: link {s:?}");
                 }
                 Value::Array(a) => stack.extend(a),
                 Value::Object(m) => stack.extend(m.values()),

@@ -79,7 +79,7 @@ pub use title::{
     normalize_into as normalize_title_into,
 };
 pub use url::{
-    CanonicalId, UrlKey, canonical_id, host as url_host, key as url_key, link_rank,
+    CanonicalId, UrlKey, canonical_id, host as url_host, is_redirect, key as url_key, link_rank,
     more_useful_link, normalize as normalize_url, unwrap_redirect,
 };
 

@@ -59,8 +59,8 @@ mod reference;
 pub(crate) use canonical::key as canonical_key;
 pub use canonical::{CanonicalId, canonical_id, link_rank, more_useful_link};
 pub(crate) use normal::normal_host_end;
-pub use redirect::unwrap_redirect;
 pub(crate) use redirect::unwrapped;
+pub use redirect::{is_redirect, unwrap_redirect};
 use redirect::{may_wrap, unwrap_more, unwrap_once};
 
 /// 64-bit fingerprint of a normalized URL key.

@@ -27,6 +27,12 @@ pub fn unwrap_redirect(link: &str) -> String {
     unwrapped(link).into_owned()
 }
 
+/// Whether `link` is a redirect wrapper [`unwrap_redirect`] would unwrap;
+/// allocates nothing.
+pub fn is_redirect(link: &str) -> bool {
+    unwrap_once(link).is_some()
+}
+
 /// Like [`unwrap_redirect`], but borrows when `link` is not a wrapper (the
 /// common case), so callers on a hot path allocate nothing.
 pub(crate) fn unwrapped(link: &str) -> Cow<'_, str> {
