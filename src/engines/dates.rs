@@ -1,7 +1,8 @@
 //! Publication dates as bibliographic services write them: a year, then
 //! perhaps a month or a season, a day, or a range of them — PubMed's
 //! `1965 Aug`, `2001 Dec 15`, `2019 Spring`, `2020 Jan-Feb`,
-//! `2001 Dec-2002 Jan`, `2000 Dec 12-19`, a bare `1965`.
+//! `2001 Dec-2002 Jan`, `2000 Dec 12-19`, a bare `1965` — and the numbers of
+//! CSL's `date-parts` (Crossref's `[[2022, 7, 26]]`, joined as `2022 7 26`).
 //!
 //! A range is read as its first day, a month as its first day, a season
 //! as the first day of its first month within that year (spring March,
@@ -81,6 +82,10 @@ const MONTHS: [&str; 12] = [
 
 /// `Aug`, `aug.`, `August` (English, as PubMed and Crossref write them).
 fn month(w: &str) -> Option<i8> {
+    // A number, as CSL's and Crossref's `date-parts` give it (`2022 7 26`).
+    if (1..=2).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit()) {
+        return w.parse().ok().filter(|m| (1..=12).contains(m));
+    }
     let w = w.trim_end_matches('.').to_ascii_lowercase();
     if w.len() < 3 {
         return None;
@@ -128,6 +133,8 @@ mod tests {
             ("  2010   jun  ", "2010-06-01"),
             ("2001 Dec - 2002 Jan", "2001-12-01"),
             ("2001 Dec 3 - 2002 Jan 4", "2001-12-03"),
+            ("2022 7 26", "2022-07-26"),
+            ("2022 07", "2022-07-01"),
         ] {
             assert_eq!(d(raw).as_deref(), Some(want), "{raw:?}");
         }
@@ -138,6 +145,9 @@ mod tests {
             "1965 Ma",
             "2001 Feb 30",
             "2001 Dec 15 extra",
+            "2022 13 1",
+            "2022 0",
+            "2022 7 32",
             "2001 Dec 0",
             "20011 Dec",
             "0999",
