@@ -105,13 +105,7 @@ async fn science(root: &Path) -> Kind {
         ("semantic_scholar", &s2),
         ("pubmed", &esearch),
     ]);
-    let pubmed = config
-        .engines
-        .iter_mut()
-        .find(|e| e.name == "pubmed")
-        .unwrap();
-    let follow = pubmed.follow.as_mut().unwrap();
-    follow.url = support::rehost(&follow.url, &esummary.base_url());
+    support::point_follow_at(&mut config, "pubmed", &esummary.base_url());
     Kind {
         name: "science",
         app: router::app_with(config),

@@ -254,13 +254,7 @@ async fn an_entity_query_gets_one_merged_infobox() {
     let search = LoopbackEngine::spawn(own("wikidata_search.json")).await;
     let entities = LoopbackEngine::spawn(own("wikidata_entities.json")).await;
     let mut config = serving(&[("wikipedia_summary", &wp), ("wikidata", &search)]);
-    let wd = config
-        .engines
-        .iter_mut()
-        .find(|e| e.name == "wikidata")
-        .unwrap();
-    let follow = wd.follow.as_mut().unwrap();
-    follow.url = support::rehost(&follow.url, &entities.base_url());
+    support::point_follow_at(&mut config, "wikidata", &entities.base_url());
     let v = json_search(config, "/search?q=rust&format=json&categories=general").await;
     assert_eq!(v["unresponsive_engines"], serde_json::json!([]));
     let boxes = v["infoboxes"].as_array().unwrap();
@@ -420,14 +414,11 @@ fn the_contact_fills_mailto_or_is_left_out() {
 async fn a_follow_up_is_recorded_and_replayed() {
     use metasift::search::recording::Recording;
     use metasift::search::{SearchOptions, Searcher};
-    let dir = std::env::temp_dir().join(format!("metasift-follow-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::fresh_dir("follow");
     let search = LoopbackEngine::spawn(own("wikidata_search.json")).await;
     let entities = LoopbackEngine::spawn(own("wikidata_entities.json")).await;
     let mut config = serving(&[("wikidata", &search)]);
-    let follow = config.engines[0].follow.as_mut().unwrap();
-    follow.url = support::rehost(&follow.url, &entities.base_url());
+    support::point_follow_at(&mut config, "wikidata", &entities.base_url());
     let searcher = Searcher::from_config(config).unwrap();
     let query = searcher.parse_query("rust", 1);
     let live = searcher

@@ -938,13 +938,7 @@ async fn a_science_search_for_the_past_year_returns_no_paper_dated_before_it() {
     let refs: Vec<&Recorder> = servers.iter().take(names.len()).collect();
     let mut config = presets_at(&names, &refs);
     // PubMed's second call goes to a server of its own.
-    let pubmed = config
-        .engines
-        .iter_mut()
-        .find(|e| e.name == "pubmed")
-        .unwrap();
-    let follow = pubmed.follow.as_mut().unwrap();
-    follow.url = support::rehost(&follow.url, &servers[5].base);
+    support::point_follow_at(&mut config, "pubmed", &servers[5].base);
     let app = app(config);
 
     let json = get_json(

@@ -437,13 +437,7 @@ async fn science(root: std::path::PathBuf) {
         ("pubmed", &esearch),
     ]);
     // PubMed's second call goes to a server of its own.
-    let pubmed = config
-        .engines
-        .iter_mut()
-        .find(|e| e.name == "pubmed")
-        .unwrap();
-    let follow = pubmed.follow.as_mut().unwrap();
-    follow.url = support::rehost(&follow.url, &esummary.base_url());
+    support::point_follow_at(&mut config, "pubmed", &esummary.base_url());
     let v = searxng_json(config, "testing", "science").await;
     for engine in ["arxiv", "crossref", "semantic_scholar", "pubmed"] {
         let results = of(&v, engine);

@@ -409,6 +409,21 @@ pub fn point_at(config: &mut Config, name: &str, base: &str) {
     engine.enabled = true;
 }
 
+/// Points the second call of the two-call preset `name` (`[engine.follow]`:
+/// PubMed's summary, Wikidata's entities) at `base`, a server of its own.
+pub fn point_follow_at(config: &mut Config, name: &str, base: &str) {
+    let engine = config
+        .engines
+        .iter_mut()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no engine {name:?} in the config"));
+    let follow = engine
+        .follow
+        .as_mut()
+        .unwrap_or_else(|| panic!("{name:?} makes no second call"));
+    follow.url = rehost(&follow.url, base);
+}
+
 /// Keeps only the named engines of `config` (in the order given), so a test
 /// asks exactly the loopback servers it started.
 pub fn keep_only(config: &mut Config, names: &[&str]) {
