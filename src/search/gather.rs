@@ -460,7 +460,7 @@ impl Searcher {
                         counts_for_health: false,
                         ..Failure::new(
                             FailureKind::Budget,
-                            "resting: outbound budget spent (max_per_minute)",
+                            "the outbound budget (max_per_minute) is spent: asked again as it refills",
                         )
                     }),
                     (Some(engine), None) => {
