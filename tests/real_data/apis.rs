@@ -371,6 +371,24 @@ async fn serve(root: &Path, rel: &str) -> LoopbackEngine {
 
 /// The shipped presets `names`, each at its loopback server, the Brave key
 /// they need given (a value of our own: the loopback server asks for none).
+/// A loopback Hacker News answering with the reply the recorded Algolia
+/// bundle holds for the request whose URL contains `asked`.
+async fn hn_reply(root: &Path, asked: &str) -> LoopbackEngine {
+    let bundle: Vec<Value> = serde_json::from_str(&read(
+        &root.join("api/hn_algolia/hnapi2014_fixtures-bundle_26-responses.json"),
+    ))
+    .unwrap();
+    let exchange = bundle
+        .iter()
+        .find(|e| e["url"].as_str().unwrap().contains(asked))
+        .unwrap_or_else(|| panic!("no recorded request for {asked:?}"));
+    LoopbackEngine::spawn(Behavior::page(
+        exchange["reply"].to_string(),
+        "application/json; charset=utf-8",
+    ))
+    .await
+}
+
 fn config(servers: &[(&str, &LoopbackEngine)]) -> Config {
     let mut config = support::shipped_config();
     let names: Vec<&str> = servers.iter().map(|(n, _)| *n).collect();
@@ -470,24 +488,7 @@ async fn science(root: std::path::PathBuf) {
 
 async fn it(root: std::path::PathBuf) {
     let github = serve(&root, "github/github3py2017_github3-language-python.json").await;
-    let bundle: Vec<Value> = serde_json::from_str(&read(
-        &root.join("api/hn_algolia/hnapi2014_fixtures-bundle_26-responses.json"),
-    ))
-    .unwrap();
-    let story = bundle
-        .iter()
-        .find(|e| {
-            e["url"]
-                .as_str()
-                .unwrap()
-                .contains("tags=(story)&query=apple")
-        })
-        .unwrap();
-    let hn = LoopbackEngine::spawn(Behavior::page(
-        story["reply"].to_string(),
-        "application/json; charset=utf-8",
-    ))
-    .await;
+    let hn = hn_reply(&root, "tags=(story)&query=apple").await;
     let v = searxng_json(
         config(&[("github", &github), ("hackernews", &hn)]),
         "github3",
@@ -548,23 +549,10 @@ async fn videos(root: std::path::PathBuf) {
 }
 
 async fn news(root: std::path::PathBuf) {
-    let bundle: Vec<Value> = serde_json::from_str(&read(
-        &root.join("api/hn_algolia/hnapi2014_fixtures-bundle_26-responses.json"),
-    ))
-    .unwrap();
-    let story = bundle
-        .iter()
-        .find(|e| {
-            e["url"]
-                .as_str()
-                .unwrap()
-                .contains("search_by_date?hitsPerPage=1&tags=(story)&query=apple")
-        })
-        .unwrap();
-    let hn = LoopbackEngine::spawn(Behavior::page(
-        story["reply"].to_string(),
-        "application/json; charset=utf-8",
-    ))
+    let hn = hn_reply(
+        &root,
+        "search_by_date?hitsPerPage=1&tags=(story)&query=apple",
+    )
     .await;
     let gn = LoopbackEngine::spawn(Behavior::news("google_news")).await;
     let v = searxng_json(
