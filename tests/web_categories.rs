@@ -18,6 +18,12 @@ use categories::{Instance, url_of};
 use support::router::{between, get_from, send};
 
 /// The result URLs of a JSON answer, and each result's category.
+/// The one result of a search that only engine `name` of `category`
+/// answered, as [`urls_and_categories`] lists it.
+fn only(name: &str, category: &str) -> Vec<(String, String)> {
+    vec![(url_of(name).to_string(), category.to_string())]
+}
+
 fn urls_and_categories(body: &str) -> Vec<(String, String)> {
     let v: serde_json::Value = serde_json::from_str(body).expect("JSON");
     v["results"]
@@ -73,10 +79,7 @@ async fn categories_pick_the_engines_in_every_format() {
     assert_eq!(urls_and_categories(&body)[0].0, url_of("code"));
     // None named: general.
     let (_, body) = get_from(&app, "/search?q=rust&format=json").await;
-    assert_eq!(
-        urls_and_categories(&body),
-        [(url_of("web").to_string(), "general".to_string())]
-    );
+    assert_eq!(urls_and_categories(&body), only("web", "general"));
 }
 
 /// As SearXNG: names no enabled engine serves are left out (`map`'s only
@@ -94,15 +97,12 @@ async fn unknown_and_unserved_categories_fall_back_to_general() {
         .await;
         assert_eq!(
             urls_and_categories(&body),
-            [(url_of("web").to_string(), "general".to_string())],
+            only("web", "general"),
             "{asked}"
         );
     }
     let (_, body) = get_from(&app, "/search?q=rust&format=json&categories=nope,science").await;
-    assert_eq!(
-        urls_and_categories(&body),
-        [(url_of("scholar").to_string(), "science".to_string())]
-    );
+    assert_eq!(urls_and_categories(&body), only("scholar", "science"));
     assert_eq!(i.asked("atlas"), 0, "a disabled engine is never asked");
 }
 
@@ -118,34 +118,22 @@ async fn a_posted_form_and_searxng_category_fields_pick_categories() {
             .unwrap()
     };
     let (_, body) = send(i.app(), post("q=rust&format=json&categories=images")).await;
-    assert_eq!(
-        urls_and_categories(&body),
-        [(url_of("pics").to_string(), "images".to_string())]
-    );
+    assert_eq!(urls_and_categories(&body), only("pics", "images"));
     let (_, body) = send(i.app(), post("q=rust&format=json&category_science=on")).await;
-    assert_eq!(
-        urls_and_categories(&body),
-        [(url_of("scholar").to_string(), "science".to_string())]
-    );
+    assert_eq!(urls_and_categories(&body), only("scholar", "science"));
     let (_, body) = send(
         i.app(),
         post("q=rust&format=json&category_science=on&category_it=1&category_science=off"),
     )
     .await;
-    assert_eq!(
-        urls_and_categories(&body),
-        [(url_of("code").to_string(), "it".to_string())]
-    );
+    assert_eq!(urls_and_categories(&body), only("code", "it"));
     // `categories=` wins over the ticked fields.
     let (_, body) = send(
         i.app(),
         post("q=rust&format=json&categories=images&category_science=on"),
     )
     .await;
-    assert_eq!(
-        urls_and_categories(&body),
-        [(url_of("pics").to_string(), "images".to_string())]
-    );
+    assert_eq!(urls_and_categories(&body), only("pics", "images"));
 }
 
 /// `!science`, `!images` and an engine's `!shortcut` in the query pick what
@@ -343,10 +331,7 @@ async fn without_a_general_engine_the_first_category_served_is_the_default() {
     }
     let app = i.app();
     let (_, body) = get_from(&app, "/search?q=rust&format=json").await;
-    assert_eq!(
-        urls_and_categories(&body),
-        [(url_of("code").to_string(), "it".to_string())]
-    );
+    assert_eq!(urls_and_categories(&body), only("code", "it"));
     let (_, html) = get_from(&app, "/search?q=rust").await;
     let tabs = between(&html, "<nav class=\"tabs\"", "</nav>");
     assert!(tabs.contains("aria-current=\"page\">IT</span>"), "{tabs}");
