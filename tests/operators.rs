@@ -18,7 +18,7 @@ use metasift::config::Config;
 use support::own_pages::{Hit, hit};
 use support::router::{app_with, get_from, header_of, send};
 use support::{Behavior, LoopbackEngine};
-use web_app::{json_of, q};
+use web_app::{json_of, q, searched};
 
 /// Five results about Rust: two on example.org (one on a subdomain), one
 /// comparing it with Java, one where "borrow" and "checker" only appear
@@ -79,11 +79,7 @@ fn urls(v: &serde_json::Value) -> Vec<String> {
 #[tokio::test]
 async fn site_keeps_only_that_sites_results_from_an_engine_that_ignores_it() {
     let (app, servers, _) = engines(&["brave"], &rust_hits()).await;
-    let v = json_of(
-        app.clone(),
-        &format!("/search?format=json&q={}", q("site:example.org rust")),
-    )
-    .await;
+    let v = searched(app.clone(), "site:example.org rust").await;
     assert_eq!(
         urls(&v),
         [
@@ -125,11 +121,7 @@ async fn site_keeps_only_that_sites_results_from_an_engine_that_ignores_it() {
 #[tokio::test]
 async fn excluded_words_and_phrases_filter_at_word_boundaries() {
     let (app, _servers, _) = engines(&["brave"], &rust_hits()).await;
-    let v = json_of(
-        app.clone(),
-        &format!("/search?format=json&q={}", q("rust -java")),
-    )
-    .await;
+    let v = searched(app.clone(), "rust -java").await;
     let got = urls(&v);
     assert_eq!(got.len(), 4, "{got:?}");
     assert!(!got.iter().any(|u| u.contains("java-vs-rust")), "{got:?}");
@@ -139,11 +131,7 @@ async fn excluded_words_and_phrases_filter_at_word_boundaries() {
     );
     assert_eq!(v["dropped_by_operators"], 1);
 
-    let v = json_of(
-        app.clone(),
-        &format!("/search?format=json&q={}", q("\"borrow checker\" rust")),
-    )
-    .await;
+    let v = searched(app.clone(), "\"borrow checker\" rust").await;
     assert_eq!(
         urls(&v),
         [
@@ -198,7 +186,7 @@ async fn a_phrase_without_spaces_filters_chinese_results() {
         "「借用检查」",
         "什么是“借用检查”",
     ] {
-        let v = json_of(app.clone(), &format!("/search?format=json&q={}", q(typed))).await;
+        let v = searched(app.clone(), typed).await;
         assert_eq!(urls(&v), ["https://zh.example/borrow"], "{typed}");
         assert_eq!(v["operators"]["phrases"], serde_json::json!(["借用检查"]));
     }
@@ -208,7 +196,7 @@ async fn a_phrase_without_spaces_filters_chinese_results() {
 async fn engines_that_understand_operators_are_sent_them_and_the_others_are_not() {
     let (app, servers, _) = engines(&["brave", "duckduckgo"], &rust_hits()).await;
     let typed = "site:example.org \"borrow checker\" filetype:html rust";
-    let v = json_of(app.clone(), &format!("/search?format=json&q={}", q(typed))).await;
+    let v = searched(app.clone(), typed).await;
     let brave = servers[0].last_uri().unwrap();
     let ddg = servers[1].last_uri().unwrap();
     assert!(
@@ -234,11 +222,7 @@ async fn engines_that_understand_operators_are_sent_them_and_the_others_are_not(
 
     // A query of operators alone asks only the engines that understand them.
     let before = servers[0].requests();
-    let v = json_of(
-        app.clone(),
-        &format!("/search?format=json&q={}", q("site:example.org")),
-    )
-    .await;
+    let v = searched(app.clone(), "site:example.org").await;
     assert_eq!(
         servers[0].requests(),
         before,

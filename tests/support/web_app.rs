@@ -20,6 +20,11 @@ pub async fn json_of(app: axum::Router, uri: &str) -> serde_json::Value {
     serde_json::from_str(&body).expect("JSON")
 }
 
+/// `/search?format=json` for the words `text`, answered 200, as JSON.
+pub async fn searched(app: axum::Router, text: &str) -> serde_json::Value {
+    json_of(app, &format!("/search?format=json&q={}", q(text))).await
+}
+
 pub fn q(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
