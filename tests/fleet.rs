@@ -31,14 +31,20 @@ fn engine(name: &str, base: &str, extra: &str) -> String {
     )
 }
 
-/// A configuration of `engines` on the Redis at `redis` (no client limits).
-fn config(dir: &std::path::Path, redis: &str, cache: &str, engines: &str) -> std::path::PathBuf {
+/// A configuration of `engines` with the `[cache]` table `cache` (no
+/// client limits).
+fn config(dir: &std::path::Path, cache: &str, engines: &str) -> std::path::PathBuf {
     let path = dir.join("engines.toml");
     let text = format!(
-        "use_defaults = false\n[server]\ndeadline_ms = 3000\n[cache]\nbackend = \"redis\"\nurl = \"{redis}\"\n{cache}\n[limits]\nper_minute = 0\n\n{engines}"
+        "use_defaults = false\n[server]\ndeadline_ms = 3000\n[cache]\n{cache}\n[limits]\nper_minute = 0\n\n{engines}"
     );
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// A `[cache]` table on the Redis at `url`, with `rest`.
+fn on_redis(url: &str, rest: &str) -> String {
+    format!("backend = \"redis\"\nurl = \"{url}\"\n{rest}")
 }
 
 async fn search(client: &reqwest::Client, base: &str, q: &str) -> serde_json::Value {
@@ -116,7 +122,7 @@ async fn burst_on_two_instances(
         engine("limited", &limited.base_url(), budget),
         engine("plain", &plain.base_url(), "")
     );
-    let path = config(&dir, &redis.url(), "ttl_s = 600", &engines);
+    let path = config(&dir, &on_redis(&redis.url(), "ttl_s = 600"), &engines);
     let (a, b) = (Server::start(&path), Server::start(&path));
     let answers = replay(&[a.base.clone(), b.base.clone()]).await;
     let client = metasift::search::client_builder().build().unwrap();
@@ -214,7 +220,7 @@ async fn ten_identical_new_searches_on_two_instances_ask_each_engine_once() {
         engine("one", &one.base_url(), ""),
         engine("two", &two.base_url(), "")
     );
-    let path = config(&dir, &redis.url(), "ttl_s = 600", &engines);
+    let path = config(&dir, &on_redis(&redis.url(), "ttl_s = 600"), &engines);
     let (a, b) = (Server::start(&path), Server::start(&path));
     let client = metasift::search::client_builder().build().unwrap();
     let bases = [a.base.clone(), b.base.clone()];
@@ -277,21 +283,10 @@ async fn a_stale_answer_is_served_at_once_and_refreshed(tag: &str, redis_backend
     let engine_at = old_then_new(Duration::from_millis(300)).await;
     let dir = support::fresh_dir(&format!("fleet-{tag}"));
     let cache = match &redis {
-        Some(r) => format!(
-            "backend = \"redis\"\nurl = \"{}\"\nttl_s = 1\nstale_s = 600",
-            r.url()
-        ),
+        Some(r) => on_redis(&r.url(), "ttl_s = 1\nstale_s = 600"),
         None => "backend = \"memory\"\nttl_s = 1\nstale_s = 600".to_string(),
     };
-    let path = dir.join("engines.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "use_defaults = false\n[server]\ndeadline_ms = 3000\n[cache]\n{cache}\n[limits]\nper_minute = 0\n\n{}",
-            engine("e", &engine_at.base_url(), "")
-        ),
-    )
-    .unwrap();
+    let path = config(&dir, &cache, &engine("e", &engine_at.base_url(), ""));
     let server = Server::start(&path);
     let client = metasift::search::client_builder().build().unwrap();
     let first = search(&client, &server.base, "stale q").await;
@@ -348,15 +343,11 @@ async fn a_refresh_with_the_budget_spent_keeps_the_cached_answer_and_its_age() {
     // One request a minute, one at once: the first search spends it.
     let engine_at = old_then_new(Duration::ZERO).await;
     let dir = support::fresh_dir("fleet-kept");
-    let path = dir.join("engines.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "use_defaults = false\n[server]\ndeadline_ms = 3000\n[cache]\nbackend = \"memory\"\nttl_s = 1\nstale_s = 600\n[limits]\nper_minute = 0\n\n{}",
-            engine("e", &engine_at.base_url(), "max_per_minute = 1\nburst = 1")
-        ),
-    )
-    .unwrap();
+    let path = config(
+        &dir,
+        "backend = \"memory\"\nttl_s = 1\nstale_s = 600",
+        &engine("e", &engine_at.base_url(), "max_per_minute = 1\nburst = 1"),
+    );
     let server = Server::start(&path);
     let client = metasift::search::client_builder().build().unwrap();
     let first = search(&client, &server.base, "kept q").await;
